@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/internal/buildinfo"
+)
+
+// Exit codes. They are part of the CLI's contract: scripts and the doctor rely on them.
+const (
+	exitOK       = 0 // success; for status: the server is running
+	exitFailure  = 1 // the command failed; for status: the server is not running
+	exitUsage    = 2 // bad flags or arguments
+	exitProject  = 3 // no .agentos/ found, or its configuration is invalid
+	exitConflict = 4 // another server already serves the project, or no free port
+)
+
+const exitCodesHelp = `Exit codes:
+  0  success (status: the server is running)
+  1  failure (status: the server is not running)
+  2  bad flags or arguments
+  3  no .agentos/ found, or .agentos/config/mcp.yaml is invalid
+  4  another server already serves this project, or no free port in the range`
+
+// streams are the command's standard files, swapped in tests.
+type streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// InFile and OutFile are set when In and Out are real files (for TTY checks and stdio serving).
+	InFile, OutFile *os.File
+}
+
+func stdStreams() *streams {
+	return &streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InFile: os.Stdin, OutFile: os.Stdout}
+}
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// silentExit ends a command with a code after it has printed what it had to say.
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
+
+func newRootCmd(s *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agentos",
+		Short: "Standards, code search and phase-gated workflows for AI coding agents",
+		Long: `agentos gives AI coding agents a project's engineering standards, a search over its
+code, and phase-gated workflows from idea to specification to tested code.
+
+  agentos install --dir PATH --yes   put .agentos/ into a project and configure an agent
+  agentos serve                      run the MCP tool server (launched by the agent's IDE)
+  agentos status                     show whether this project's server is running
+
+` + exitCodesHelp,
+		Version:       buildinfo.Get().Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetVersionTemplate("agentos {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return withCode(exitUsage, fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath()))
+	})
+	root.AddCommand(
+		newServeCmd(s),
+		newInstallCmd(s),
+		newStatusCmd(s),
+		newVersionCmd(s),
+	)
+	return root
+}
+
+// run executes the CLI and returns the process exit code.
+func run(ctx context.Context, args []string, s *streams) int {
+	root := newRootCmd(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var quiet silentExit
+	if errors.As(err, &quiet) {
+		return int(quiet)
+	}
+	fmt.Fprintln(s.Err, "agentos:", err)
+	var coded *exitError
+	if errors.As(err, &coded) {
+		return coded.code
+	}
+	if isUsageError(err) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// isUsageError recognises cobra's argument errors, which it does not type.
+func isUsageError(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "unknown flag", "accepts ", "requires at least", "requires at most", "invalid argument"} {
+		if len(msg) >= len(prefix) && msg[:len(prefix)] == prefix {
+			return true
+		}
+	}
+	return false
+}

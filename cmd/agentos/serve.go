@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/logging"
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/server"
+)
+
+func newServeCmd(s *streams) *cobra.Command {
+	var transport, logLevel, root string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the MCP tool server for this project",
+		Long: `Serve runs the agentos MCP server. The agent's IDE launches it; you rarely run it by hand.
+
+Transports:
+  dual   stdio for the IDE that launched it, and streamable HTTP on 127.0.0.1 for
+         every other agent (the first free port in 4242-5242, recorded in
+         .agentos/.mcp_server_state.json). Use this for the primary agent.
+  stdio  the launching IDE only. If another agentos server already serves the
+         project, this becomes a bridge to it, so the client shares its state.
+  http   HTTP only, for tests and services.
+
+The project is --project-root, else $PROJECT_ROOT, else the nearest folder at or above
+the working directory that holds .agentos/. Logs go to stderr and
+.agentos/.cache/logs/server.log; stdout is reserved for the protocol.
+
+` + exitCodesHelp,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			t, err := server.ParseTransport(transport)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			p, err := project.Find(root)
+			if err != nil {
+				return withCode(exitProject, err)
+			}
+			cfg, err := config.Load(p.Config())
+			missingConfig := errors.Is(err, os.ErrNotExist)
+			switch {
+			case missingConfig:
+				cfg = config.Default()
+			case err != nil:
+				return withCode(exitProject, fmt.Errorf("invalid configuration: %w", err))
+			}
+			if !cmd.Flags().Changed("log-level") {
+				logLevel = cfg.Logging.Level
+			}
+			level, err := logging.ParseLevel(logLevel)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			log, closeLog, err := logging.New(level, s.Err, p.ServerLog())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			if missingConfig {
+				log.Warn("no configuration file; using defaults", "path", p.Config())
+			}
+			log.Info("starting", "project", p.Root, "transport", t)
+			err = server.Run(cmd.Context(), server.Options{
+				Project:   p,
+				Config:    cfg,
+				Transport: t,
+				Logger:    log,
+				Stdin:     s.In,
+				Stdout:    s.Out,
+			})
+			var running *server.AlreadyRunningError
+			var noPort *server.NoFreePortError
+			switch {
+			case errors.As(err, &running), errors.As(err, &noPort):
+				return withCode(exitConflict, err)
+			case err != nil:
+				log.Error("server stopped", "err", err)
+				return err
+			}
+			log.Info("stopped")
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&transport, "transport", "dual", "dual, stdio or http")
+	cmd.Flags().StringVar(&logLevel, "log-level", "INFO", "DEBUG, INFO, WARN or ERROR (default: logging.level from the config)")
+	cmd.Flags().StringVar(&root, "project-root", "", "project folder (default: $PROJECT_ROOT, else found from the working directory)")
+	cmd.RegisterFlagCompletionFunc("transport", fixedCompletion("dual", "stdio", "http"))
+	cmd.RegisterFlagCompletionFunc("log-level", fixedCompletion(config.LogLevels...))
+	return cmd
+}
+
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, v := range values {
+			if strings.HasPrefix(v, strings.ToUpper(prefix)) || strings.HasPrefix(v, prefix) {
+				out = append(out, v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}

@@ -1,0 +1,353 @@
+// Package e2e tests the built agentos binary end to end: real processes, real
+// MCP clients over stdio and HTTP, real files in temporary projects.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+var binary string // the agentos binary under test
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agentos-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "agentos")
+	if runtime.GOOS == "windows" {
+		binary += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", binary, "../cmd/agentos")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build agentos:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// portBase hands each test its own port range, so tests can run in parallel
+// and never collide with a real agentos on 4242-5242.
+var (
+	portMu   sync.Mutex
+	portNext = 20000 + rand.IntN(20000)
+)
+
+func portRange(t *testing.T, n int) (lo, hi int) {
+	t.Helper()
+	portMu.Lock()
+	defer portMu.Unlock()
+	lo = portNext
+	portNext += n + 1
+	return lo, lo + n - 1
+}
+
+// newProject makes an installed project in a temp dir with a config using
+// its own port range; extra lines are appended to the config.
+func newProject(t *testing.T, extraServerConfig ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	runOK(t, root, "install", "--dir", root, "--yes")
+	lo, hi := portRange(t, 8)
+	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nast:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
+	for _, l := range extraServerConfig {
+		cfg += "  " + l + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runAgentos(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run agentos %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func runOK(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	r := runAgentos(t, dir, args...)
+	if r.code != 0 {
+		t.Fatalf("agentos %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// serverProc is a `agentos serve` started by the test (not by an MCP client).
+type serverProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr *syncBuffer
+	done   chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServe starts `agentos serve` for root with the given args and stdin
+// held open; it is killed at the end of the test.
+func startServe(t *testing.T, root string, args ...string) *serverProc {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--project-root", root}, args...)...)
+	cmd.Dir = root
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &serverProc{cmd: cmd, stdin: stdin, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+// exitCode waits for the process to end and returns its exit code.
+func (p *serverProc) exitCode(t *testing.T) int {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		p.done <- err // let Cleanup's receive succeed
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(20 * time.Second):
+		t.Fatalf("server did not exit; stderr:\n%s", p.stderr)
+		return -1
+	}
+}
+
+func (p *serverProc) signal(t *testing.T, sig os.Signal) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type stateFile struct {
+	Version   int    `json:"version"`
+	Transport string `json:"transport"`
+	Port      int    `json:"port"`
+	Host      string `json:"host"`
+	Path      string `json:"path"`
+	URL       string `json:"url"`
+	PID       int    `json:"pid"`
+	StartedAt string `json:"started_at"`
+	Project   struct {
+		Name string `json:"name"`
+		Root string `json:"root"`
+	} `json:"project"`
+	ServerVersion string `json:"server_version"`
+}
+
+func statePath(root string) string { return filepath.Join(root, ".agentos", ".mcp_server_state.json") }
+
+// waitState waits for a state file written by a live server with pid (0: any).
+func waitState(t *testing.T, root string, pid int) stateFile {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(statePath(root))
+		if err == nil {
+			var st stateFile
+			if json.Unmarshal(data, &st) == nil && st.URL != "" && (pid == 0 || st.PID == pid) {
+				return st
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no state file in %s", root)
+	return stateFile{}
+}
+
+func waitGone(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s still exists", path)
+}
+
+// Protocol eras: before 2026-07-28 a client initializes a session; from it on,
+// every request carries its own protocol version and client identity.
+const (
+	legacyProtocol = "2025-06-18"
+	modernProtocol = mcp.LATEST_PROTOCOL_VERSION
+)
+
+func initialize(t *testing.T, c *client.Client, name, protocol string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = protocol
+	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+}
+
+// stdioClient launches `agentos serve` the way an IDE does and initializes.
+func stdioClient(t *testing.T, root string, args ...string) *client.Client {
+	return stdioClientWith(t, root, legacyProtocol, args...)
+}
+
+func stdioClientWith(t *testing.T, root, protocol string, args ...string) *client.Client {
+	t.Helper()
+	c, err := client.NewStdioMCPClientWithOptions(binary, []string{"PROJECT_ROOT=" + root},
+		append([]string{"serve", "--log-level", "DEBUG"}, args...),
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Env = append(os.Environ(), env...)
+			cmd.Dir = root
+			return cmd, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c, "stdio-test", protocol)
+	return c
+}
+
+func httpClient(t *testing.T, url string, headers map[string]string) *client.Client {
+	return httpClientWith(t, url, legacyProtocol, headers)
+}
+
+func httpClientWith(t *testing.T, url, protocol string, headers map[string]string) *client.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c, "http-test", protocol)
+	return c
+}
+
+// call invokes a tool and decodes its structured content.
+func call(t *testing.T, c *client.Client, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("call %s: %v", tool, err)
+	}
+	if out != nil {
+		data, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("decode %s result %s: %v", tool, data, err)
+		}
+	}
+	return res
+}
+
+type serverInfo struct {
+	Server struct {
+		InstanceID string `json:"instance_id"`
+		PID        int    `json:"pid"`
+	} `json:"server"`
+	Transport        string `json:"transport"`
+	URL              string `json:"url"`
+	ConnectedClients int    `json:"connected_clients"`
+	Clients          []struct {
+		Name      string `json:"name"`
+		Transport string `json:"transport"`
+	} `json:"clients"`
+}
+
+func getInfo(t *testing.T, c *client.Client) serverInfo {
+	t.Helper()
+	var si serverInfo
+	res := call(t, c, "get_server_info", nil, &si)
+	if res.IsError {
+		t.Fatalf("get_server_info failed: %v", res.Content)
+	}
+	return si
+}
+
+// occupy listens on port so the server must skip it.
+func occupy(t *testing.T, port int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+}

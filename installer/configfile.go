@@ -1,0 +1,129 @@
+package installer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"text/template"
+
+	"github.com/agentos-dev/agentos/assets"
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+// configData fills the mcp.yaml template.
+type configData struct {
+	SourcePaths []string
+	Languages   []string
+	PortRange   string
+	Auth        string
+	LogLevel    string
+}
+
+// planConfig plans .agentos/config/mcp.yaml. An existing file is the user's:
+// it is never rewritten, only validated, and an invalid one stops the install
+// so that the project is not set up around a config the server will refuse.
+func planConfig(ctx context.Context, p project.Paths) (change, *Detection, error) {
+	path := p.Config()
+	step := Step{Kind: StepConfig, Path: p.Rel(path), Action: Unchanged}
+	_, err := os.Stat(path)
+	if err == nil {
+		if _, err := config.Load(path); err != nil {
+			return change{}, nil, fmt.Errorf("install: %w; fix it, or delete it to have agentos write a fresh one", err)
+		}
+		return change{step: step}, nil, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return change{}, nil, fmt.Errorf("install: %w", err)
+	}
+	detected, err := Detect(ctx, p.Root)
+	if err != nil {
+		return change{}, nil, err
+	}
+	data, err := renderConfig(detected)
+	if err != nil {
+		return change{}, nil, err
+	}
+	step.Action = Created
+	step.Detail = describeDetection(detected)
+	return change{step: step, apply: func() error {
+		return writeFile(path, data, 0o644)
+	}}, &detected, nil
+}
+
+// renderConfig fills the embedded template with the detected sources and the
+// defaults of package config, and checks that the result loads.
+func renderConfig(d Detection) ([]byte, error) {
+	text, err := assets.Read(assets.ConfigTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("install: %w", err)
+	}
+	tmpl, err := template.New("mcp.yaml").
+		Option("missingkey=error").
+		Funcs(template.FuncMap{"list": yamlList, "quote": yamlString}).
+		Parse(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("install: config template: %w", err)
+	}
+	def := config.Default()
+	data := configData{
+		SourcePaths: d.SourcePaths,
+		Languages:   d.Languages,
+		PortRange:   def.Server.PortRange,
+		Auth:        def.Server.Auth,
+		LogLevel:    def.Logging.Level,
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("install: config template: %w", err)
+	}
+	// A config the server would refuse is a bug here, not the user's problem.
+	if _, err := config.Parse(buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("install: the generated config does not load: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// yamlString quotes s as a YAML double-quoted scalar; JSON string syntax is
+// a subset of it, so any path or name survives intact.
+func yamlString(s string) string {
+	b, _ := json.Marshal(s) // marshalling a string cannot fail
+	return string(b)
+}
+
+// yamlList renders items as a YAML flow sequence of quoted strings.
+func yamlList(items []string) string {
+	quoted := make([]string, len(items))
+	for i, s := range items {
+		quoted[i] = yamlString(s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// describeDetection says in one sentence what the config was seeded with.
+func describeDetection(d Detection) string {
+	if !d.Found() {
+		return "No source code was detected; set code.source_paths and code.languages (and ast.*) in this file when there is some."
+	}
+	langs := make([]string, len(d.Languages))
+	for i, l := range d.Languages {
+		switch n := d.FileCounts[l]; n {
+		case 0:
+			langs[i] = l + " (from its build file)"
+		case 1:
+			langs[i] = l + " (1 file)"
+		default:
+			langs[i] = fmt.Sprintf("%s (%d files)", l, n)
+		}
+	}
+	s := fmt.Sprintf("Detected %s in %s.", strings.Join(langs, ", "), strings.Join(d.SourcePaths, ", "))
+	if d.Truncated {
+		s += fmt.Sprintf(" The scan stopped after %d files; check the result.", d.FilesScanned)
+	}
+	return s
+}

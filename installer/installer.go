@@ -1,0 +1,219 @@
+// Package installer owns `agentos install`: it lays out .agentos/ in a project,
+// writes the initial .agentos/config/mcp.yaml from what it detects in the
+// code, pins a copy of the running binary under .agentos/bin/, keeps a managed
+// block in the project's .gitignore and registers the server in Claude Code's
+// .mcp.json.
+//
+// Install reads and validates everything before it writes anything, writes
+// each file atomically, never overwrites a user's config, merges into files
+// it shares with the user, and backs up the original of each shared file once.
+// Running it again changes nothing and says so.
+package installer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+// Options configure Install.
+type Options struct {
+	// Dir is the project folder to install into; "" means the working directory.
+	Dir string
+	// Yes installs with the defaults without asking. This installer never
+	// asks, so Install behaves the same either way; the command requires it
+	// so that an interactive installer can later become the default.
+	Yes bool
+	// BinaryPath is the agentos binary to pin into .agentos/bin/; "" means
+	// the running executable.
+	BinaryPath string
+}
+
+// change is one planned step: what the report will say and, when something
+// must be written, how to write it. Planning every step before applying any
+// is what lets a bad input fail the install without touching the project.
+type change struct {
+	step  Step
+	apply func() error // nil when the step has nothing to write
+}
+
+// Install installs agentos into the project at opts.Dir and reports every
+// step. When it returns an error caused by the project's existing files, it
+// has written nothing.
+func Install(ctx context.Context, opts Options) (*Report, error) {
+	p, err := resolveProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	changes, detected, err := plan(ctx, p, opts)
+	if err != nil {
+		return nil, err
+	}
+	report := &Report{Root: p.Root, Detected: detected, Steps: []Step{}}
+	if pending(changes) {
+		if err := checkWritable(p.Root); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range changes {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		if c.apply != nil {
+			if err := c.apply(); err != nil {
+				return nil, err
+			}
+			report.Changed = true
+		}
+		report.Steps = append(report.Steps, c.step)
+	}
+	return report, nil
+}
+
+// plan reads the project and decides every step, in the order they are
+// applied: the binary is pinned before .mcp.json points Claude Code at it.
+func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detection, error) {
+	// The user's config is checked first: if it is broken, nothing else matters.
+	cfg, detected, err := planConfig(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := planLayout(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes = append(changes, cfg)
+	bin, err := planBinary(p, opts.BinaryPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	ignore, err := planGitignore(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	mcp, err := planMCPJSON(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(changes, bin, ignore, mcp), detected, nil
+}
+
+// resolveProject makes dir absolute and checks that it is an existing folder.
+func resolveProject(dir string) (project.Paths, error) {
+	if dir == "" {
+		dir = "."
+	}
+	p, err := project.At(dir)
+	if err != nil {
+		return project.Paths{}, fmt.Errorf("install: %w", err)
+	}
+	fi, err := os.Stat(p.Root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return project.Paths{}, fmt.Errorf("install: project folder %s does not exist", p.Root)
+	}
+	if err != nil {
+		return project.Paths{}, fmt.Errorf("install: %w", err)
+	}
+	if !fi.IsDir() {
+		return project.Paths{}, fmt.Errorf("install: %s is not a folder", p.Root)
+	}
+	return p, nil
+}
+
+// checkWritable fails early with a plain message when the project folder
+// cannot be written, rather than part-way through the install.
+func checkWritable(root string) error {
+	f, err := os.CreateTemp(root, ".agentos-install-*")
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("install: cannot write to %s: permission denied", root)
+		}
+		return fmt.Errorf("install: cannot write to %s: %w", root, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+func pending(changes []change) bool {
+	for _, c := range changes {
+		if c.apply != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// writeFile creates path's folder and writes data to it atomically.
+func writeFile(path string, data []byte, perm fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, data, perm); err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	return nil
+}
+
+// backup plans saving the original of a shared file before its first edit.
+// Only the first original is kept: it is the file as it was before agentos
+// ever touched it, which is what a user wants back.
+type backup struct {
+	path string // absolute; "" when no backup is needed
+	data []byte
+	perm fs.FileMode
+}
+
+// planBackup returns the backup to write before editing the file name (at
+// the project root), or an empty backup when one already exists.
+func planBackup(p project.Paths, name string, original []byte, perm fs.FileMode) (backup, error) {
+	path := filepath.Join(p.Backups(), "original", name)
+	_, err := os.Lstat(path)
+	if err == nil {
+		return backup{}, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return backup{}, fmt.Errorf("install: check backup %s: %w", path, err)
+	}
+	return backup{path: path, data: original, perm: perm}, nil
+}
+
+// rel names the backup for the report: "" when there is none to write.
+func (b backup) rel(p project.Paths) string {
+	if b.path == "" {
+		return ""
+	}
+	return p.Rel(b.path)
+}
+
+// write saves the backup, if any.
+func (b backup) write() error {
+	if b.path == "" {
+		return nil
+	}
+	return writeFile(b.path, b.data, b.perm)
+}
+
+// readOptional reads a file that may not exist; exists is false when it does not.
+func readOptional(path string) (data []byte, perm fs.FileMode, exists bool, err error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("install: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("install: %s is not a regular file", path)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("install: %w", err)
+	}
+	return data, fi.Mode().Perm(), true, nil
+}

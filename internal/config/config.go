@@ -1,0 +1,224 @@
+// Package config owns .agentos/config/mcp.yaml: its keys, their defaults, and a
+// strict loader. An unknown key or a value of the wrong type is an error that
+// names the key and its line, because a silently ignored typo in a config file
+// is worse than a refusal to start.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the parsed configuration.
+type Config struct {
+	Code    Sources `yaml:"code"`
+	AST     Sources `yaml:"ast"`
+	Server  Server  `yaml:"server"`
+	Logging Logging `yaml:"logging"`
+}
+
+// Sources says which code the indexes cover.
+type Sources struct {
+	SourcePaths []string `yaml:"source_paths"`
+	Languages   []string `yaml:"languages"`
+}
+
+// Server configures the MCP server.
+type Server struct {
+	PortRange string `yaml:"port_range"` // "4242-5242"
+	Auth      string `yaml:"auth"`       // "none" or "token"
+}
+
+// Logging configures the server log.
+type Logging struct {
+	Level string `yaml:"level"` // DEBUG, INFO, WARN or ERROR
+}
+
+// Auth modes of server.auth.
+const (
+	AuthNone  = "none"
+	AuthToken = "token"
+)
+
+// Default port range of the HTTP transport.
+const (
+	DefaultPortMin = 4242
+	DefaultPortMax = 5242
+)
+
+// LogLevels lists the accepted log levels.
+var LogLevels = []string{"DEBUG", "INFO", "WARN", "ERROR"}
+
+// Default returns the configuration used for keys a file leaves out.
+func Default() Config {
+	return Config{
+		Code:    Sources{SourcePaths: []string{"."}},
+		AST:     Sources{SourcePaths: []string{"."}},
+		Server:  Server{PortRange: fmt.Sprintf("%d-%d", DefaultPortMin, DefaultPortMax), Auth: AuthNone},
+		Logging: Logging{Level: "INFO"},
+	}
+}
+
+// kind is the shape a key's value must have.
+type kind int
+
+const (
+	mapping kind = iota
+	stringList
+	scalarString
+)
+
+// schema lists every key the file may hold, by dotted path.
+var schema = map[string]kind{
+	"code":              mapping,
+	"code.source_paths": stringList,
+	"code.languages":    stringList,
+	"ast":               mapping,
+	"ast.source_paths":  stringList,
+	"ast.languages":     stringList,
+	"server":            mapping,
+	"server.port_range": scalarString,
+	"server.auth":       scalarString,
+	"logging":           mapping,
+	"logging.level":     scalarString,
+}
+
+// Load reads and validates the file at path. A missing file is reported with
+// an error satisfying errors.Is(err, os.ErrNotExist).
+func Load(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("read config: %w", err)
+	}
+	cfg, err := Parse(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// Parse validates and decodes the YAML text of a config file.
+func Parse(data []byte) (Config, error) {
+	cfg := Default()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Config{}, fmt.Errorf("not valid YAML: %w", err)
+	}
+	if len(doc.Content) == 0 { // empty file: all defaults
+		return cfg, nil
+	}
+	root := doc.Content[0]
+	if err := check(root, ""); err != nil {
+		return Config{}, err
+	}
+	if err := root.Decode(&cfg); err != nil {
+		return Config{}, fmt.Errorf("decode: %w", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// check walks node against schema, naming the first unknown key or wrong type.
+func check(node *yaml.Node, path string) error {
+	if node.Kind != yaml.MappingNode {
+		if path == "" {
+			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging)", node.Line)
+		}
+		return fmt.Errorf("line %d: %s must be a mapping of keys", node.Line, path)
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		key, value := node.Content[i], node.Content[i+1]
+		full := key.Value
+		if path != "" {
+			full = path + "." + key.Value
+		}
+		want, ok := schema[full]
+		if !ok {
+			return fmt.Errorf("line %d: unknown key %q (known: %s)", key.Line, full, strings.Join(knownUnder(path), ", "))
+		}
+		switch want {
+		case mapping:
+			if value.Kind == yaml.ScalarNode && value.Tag == "!!null" {
+				continue
+			}
+			if err := check(value, full); err != nil {
+				return err
+			}
+		case stringList:
+			if value.Kind != yaml.SequenceNode {
+				return fmt.Errorf("line %d: %s must be a list of strings", value.Line, full)
+			}
+			for _, item := range value.Content {
+				if item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
+					return fmt.Errorf("line %d: %s must be a list of strings; %q is not a string", item.Line, full, item.Value)
+				}
+			}
+		case scalarString:
+			if value.Kind != yaml.ScalarNode || value.Tag == "!!null" {
+				return fmt.Errorf("line %d: %s must be a single value", value.Line, full)
+			}
+		}
+	}
+	return nil
+}
+
+func knownUnder(path string) []string {
+	var keys []string
+	for k := range schema {
+		parent, name := "", k
+		if i := strings.LastIndex(k, "."); i >= 0 {
+			parent, name = k[:i], k[i+1:]
+		}
+		if parent == path {
+			keys = append(keys, name)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Validate checks the values that the schema cannot: ranges, enumerations and
+// the rule that ast.* mirrors code.*.
+func (c Config) Validate() error {
+	var errs []error
+	if _, _, err := c.Ports(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Server.Auth != AuthNone && c.Server.Auth != AuthToken {
+		errs = append(errs, fmt.Errorf("server.auth must be %q or %q, not %q", AuthNone, AuthToken, c.Server.Auth))
+	}
+	if !slices.Contains(LogLevels, strings.ToUpper(c.Logging.Level)) {
+		errs = append(errs, fmt.Errorf("logging.level must be one of %s, not %q", strings.Join(LogLevels, ", "), c.Logging.Level))
+	}
+	if !slices.Equal(c.Code.SourcePaths, c.AST.SourcePaths) {
+		errs = append(errs, fmt.Errorf("ast.source_paths %v must match code.source_paths %v", c.AST.SourcePaths, c.Code.SourcePaths))
+	}
+	if !slices.Equal(c.Code.Languages, c.AST.Languages) {
+		errs = append(errs, fmt.Errorf("ast.languages %v must match code.languages %v", c.AST.Languages, c.Code.Languages))
+	}
+	return errors.Join(errs...)
+}
+
+// Ports parses server.port_range ("4242-5242").
+func (c Config) Ports() (lo, hi int, err error) {
+	a, b, ok := strings.Cut(c.Server.PortRange, "-")
+	if ok {
+		lo, err = strconv.Atoi(strings.TrimSpace(a))
+		if err == nil {
+			hi, err = strconv.Atoi(strings.TrimSpace(b))
+		}
+	}
+	if !ok || err != nil || lo < 1 || hi > 65535 || lo > hi {
+		return 0, 0, fmt.Errorf("server.port_range must look like \"4242-5242\" (two ports, low first), not %q", c.Server.PortRange)
+	}
+	return lo, hi, nil
+}

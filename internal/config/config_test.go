@@ -1,0 +1,91 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseValid(t *testing.T) {
+	cfg, err := Parse([]byte(`# comment
+code:
+  source_paths: [src, lib]
+  languages: [go, python]
+ast:
+  source_paths: [src, lib]
+  languages: [go, python]
+server:
+  port_range: "5000-5010"
+  auth: token
+logging:
+  level: debug
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi, _ := cfg.Ports()
+	if lo != 5000 || hi != 5010 || cfg.Server.Auth != AuthToken || cfg.Code.Languages[1] != "python" {
+		t.Errorf("cfg = %+v", cfg)
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	for _, src := range []string{"", "# only a comment\n", "server:\n"} {
+		cfg, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if lo, hi, _ := cfg.Ports(); lo != 4242 || hi != 5242 || cfg.Server.Auth != AuthNone || cfg.Logging.Level != "INFO" {
+			t.Errorf("%q: defaults not applied: %+v", src, cfg)
+		}
+	}
+}
+
+func TestParseErrorsNameKeyAndLine(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []string
+	}{
+		{"code:\n  source_path: [src]\n", []string{"line 2", `"code.source_path"`, "source_paths"}},
+		{"extra: 1\n", []string{"line 1", `"extra"`}},
+		{"code:\n  languages: go\n", []string{"line 2", "code.languages must be a list of strings"}},
+		{"code:\n  languages: [go, 3]\n", []string{"line 2", "code.languages", `"3" is not a string`}},
+		{"server:\n  port_range: [1, 2]\n", []string{"line 2", "server.port_range must be a single value"}},
+		{"server: 5\n", []string{"line 1", "server must be a mapping"}},
+		{"- a\n- b\n", []string{"line 1", "must be a mapping"}},
+		{"code: [\n", []string{"not valid YAML"}},
+		{"server:\n  port_range: \"10-5\"\n", []string{"server.port_range"}},
+		{"server:\n  port_range: \"abc\"\n", []string{"server.port_range"}},
+		{"server:\n  auth: basic\n", []string{"server.auth"}},
+		{"logging:\n  level: LOUD\n", []string{"logging.level"}},
+		{"code:\n  source_paths: [src]\n", []string{"ast.source_paths", "must match code.source_paths"}},
+		{"code:\n  languages: [go]\nast:\n  languages: [rust]\n", []string{"ast.languages", "must match"}},
+	}
+	for _, tc := range cases {
+		_, err := Parse([]byte(tc.src))
+		if err == nil {
+			t.Errorf("%q: no error", tc.src)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %q lacks %q", tc.src, err, w)
+			}
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(filepath.Join(dir, "missing.yaml"))
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	path := filepath.Join(dir, "mcp.yaml")
+	os.WriteFile(path, []byte("bogus: 1\n"), 0o644)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("error does not name the file: %v", err)
+	}
+}

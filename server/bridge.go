@@ -1,0 +1,350 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// bridge relays a stdio MCP client to the primary server's streamable HTTP
+// endpoint: each line read from stdin is POSTed, and every JSON-RPC message
+// that comes back (a JSON body or server-sent events) is written to stdout as
+// one line. Server-initiated messages arrive on a GET event stream opened
+// after initialize. If the primary restarts, the bridge re-reads the state
+// file, repeats the client's initialize and carries on.
+type bridge struct {
+	stateFile string
+	token     string
+	out       io.Writer
+	log       *slog.Logger
+	http      http.Client
+
+	outMu sync.Mutex // one message per line, never interleaved
+
+	mu         sync.Mutex // guards the fields below
+	url        string
+	session    string
+	protocol   string
+	initialize []byte // the client's initialize request, replayed after a restart
+	generation int    // bumped on every (re)initialize
+}
+
+// maxMessage caps one JSON-RPC line from the client, like the HTTP body cap.
+const maxMessage = MaxBodyBytes
+
+func (b *bridge) run(ctx context.Context, in io.Reader) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), maxMessage)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		msg := append([]byte(nil), line...)
+		var head struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.Unmarshal(msg, &head); err != nil {
+			b.write(rpcError(nil, -32700, "parse error: the line is not JSON"))
+			continue
+		}
+		if head.Method == "initialize" {
+			// Synchronous: every later request needs the session it creates.
+			b.mu.Lock()
+			b.initialize = msg
+			b.mu.Unlock()
+			if err := b.initializeSession(ctx, msg, true); err != nil {
+				b.write(rpcError(head.ID, -32603, err.Error()))
+				continue
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); b.listen(ctx) }()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := b.forward(ctx, msg); err != nil && head.ID != nil {
+				b.write(rpcError(head.ID, -32603, err.Error()))
+			}
+		}()
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("bridge: read stdin: %w", err)
+	}
+	b.log.Info("stdin closed; ending bridge session")
+	b.waitInFlight(&wg, cancel)
+	b.endSession()
+	return nil
+}
+
+// waitInFlight lets outstanding requests finish (briefly) after stdin closes,
+// then cancels the rest.
+func (b *bridge) waitInFlight(wg *sync.WaitGroup, cancel context.CancelFunc) {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(5 * time.Second):
+	}
+	cancel()
+}
+
+// initializeSession POSTs an initialize request and records the session; the
+// response goes to the client only the first time.
+func (b *bridge) initializeSession(ctx context.Context, msg []byte, reply bool) error {
+	b.mu.Lock()
+	b.session, b.protocol = "", ""
+	b.mu.Unlock()
+	resp, err := b.post(ctx, msg)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return statusError(resp)
+	}
+	b.mu.Lock()
+	b.session = resp.Header.Get("Mcp-Session-Id")
+	b.generation++
+	b.mu.Unlock()
+	return b.relay(resp, func(m []byte) {
+		var r struct {
+			Result struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(m, &r) == nil && r.Result.ProtocolVersion != "" {
+			b.mu.Lock()
+			b.protocol = r.Result.ProtocolVersion
+			b.mu.Unlock()
+		}
+		if reply {
+			b.write(m)
+		}
+	})
+}
+
+// forward POSTs one client message and relays what comes back. A primary
+// that restarted (404 for our session, or refused connection) is found again
+// through the state file, re-initialized, and the message retried once.
+func (b *bridge) forward(ctx context.Context, msg []byte) error {
+	for attempt := 0; ; attempt++ {
+		b.mu.Lock()
+		gen := b.generation
+		b.mu.Unlock()
+		resp, err := b.post(ctx, msg)
+		if err == nil && resp.StatusCode != http.StatusNotFound {
+			defer resp.Body.Close()
+			if resp.StatusCode >= 300 {
+				return statusError(resp)
+			}
+			return b.relay(resp, b.write)
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		if attempt > 0 || ctx.Err() != nil {
+			if err != nil {
+				return fmt.Errorf("agentos bridge: the primary server is not reachable: %v", err)
+			}
+			return fmt.Errorf("agentos bridge: the primary server lost this session; restart the client")
+		}
+		if rerr := b.reconnect(ctx, gen); rerr != nil {
+			return rerr
+		}
+	}
+}
+
+// reconnect re-reads the state file and replays initialize, unless another
+// request already did so since generation gen.
+func (b *bridge) reconnect(ctx context.Context, gen int) error {
+	b.mu.Lock()
+	if b.generation != gen {
+		b.mu.Unlock()
+		return nil
+	}
+	init := b.initialize
+	b.mu.Unlock()
+	st, err := waitForPrimary(ctx, b.stateFile)
+	if err != nil {
+		return fmt.Errorf("agentos bridge: the primary server stopped and no other is running; restart the client")
+	}
+	b.mu.Lock()
+	b.url = st.URL
+	b.mu.Unlock()
+	b.log.Info("primary changed; re-initializing", "url", st.URL, "pid", st.PID)
+	if init == nil {
+		return nil
+	}
+	if err := b.initializeSession(ctx, init, false); err != nil {
+		return err
+	}
+	resp, err := b.post(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	if err == nil {
+		resp.Body.Close()
+	}
+	return err
+}
+
+func (b *bridge) post(ctx context.Context, msg []byte) (*http.Response, error) {
+	req, err := b.request(ctx, http.MethodPost, bytes.NewReader(msg))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	return b.http.Do(req)
+}
+
+func (b *bridge) request(ctx context.Context, method string, body io.Reader) (*http.Request, error) {
+	b.mu.Lock()
+	url, session, protocol := b.url, b.session, b.protocol
+	b.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	if err != nil {
+		return nil, fmt.Errorf("agentos bridge: %w", err)
+	}
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	if protocol != "" {
+		req.Header.Set("Mcp-Protocol-Version", protocol)
+	}
+	if b.token != "" {
+		req.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	return req, nil
+}
+
+// listen relays server-initiated messages from the GET event stream until
+// ctx ends. A server that does not offer the stream (405) is fine.
+func (b *bridge) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		req, err := b.request(ctx, http.MethodGet, nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := b.http.Do(req)
+		if err == nil {
+			if resp.StatusCode == http.StatusOK {
+				b.relay(resp, b.write)
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusMethodNotAllowed {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// endSession tells the primary the session is over, so it forgets the client.
+func (b *bridge) endSession() {
+	b.mu.Lock()
+	session := b.session
+	b.mu.Unlock()
+	if session == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if req, err := b.request(ctx, http.MethodDelete, nil); err == nil {
+		if resp, err := b.http.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}
+}
+
+// relay hands every JSON-RPC message of a response to emit: a JSON body is
+// one message; an event stream carries one per event.
+func (b *bridge) relay(resp *http.Response, emit func([]byte)) error {
+	if resp.StatusCode == http.StatusAccepted {
+		return nil
+	}
+	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if media != "text/event-stream" {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		if err != nil {
+			return fmt.Errorf("agentos bridge: read response: %w", err)
+		}
+		if len(bytes.TrimSpace(body)) > 0 {
+			emit(body)
+		}
+		return nil
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	var data bytes.Buffer
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if data.Len() > 0 && json.Valid(data.Bytes()) {
+				emit(append([]byte(nil), data.Bytes()...))
+			}
+			data.Reset()
+		case strings.HasPrefix(line, "data:"):
+			if data.Len() > 0 {
+				data.WriteByte('\n')
+			}
+			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("agentos bridge: read event stream: %w", err)
+	}
+	return nil
+}
+
+// write sends one message to the client as a single compact line.
+func (b *bridge) write(msg []byte) {
+	var line bytes.Buffer
+	if err := json.Compact(&line, msg); err != nil {
+		b.log.Warn("dropping a message from the primary that is not JSON", "err", err)
+		return
+	}
+	line.WriteByte('\n')
+	b.outMu.Lock()
+	defer b.outMu.Unlock()
+	if _, err := b.out.Write(line.Bytes()); err != nil {
+		b.log.Error("write to stdout", "err", err)
+	}
+}
+
+func statusError(resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	return fmt.Errorf("agentos bridge: the primary server answered %s: %s", resp.Status, strings.TrimSpace(string(body)))
+}
+
+func rpcError(id json.RawMessage, code int, msg string) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	out, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": code, "message": msg},
+	})
+	return out
+}

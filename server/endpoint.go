@@ -1,0 +1,37 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// endpoint serves /mcp: MCP streamable HTTP, except that a plain GET (one that
+// does not ask for an event stream) is a liveness check answered with a small
+// JSON body, so `curl http://127.0.0.1:PORT/mcp` tells a person the server is up.
+type endpoint struct {
+	mcp      http.Handler
+	liveness func() any
+}
+
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && !acceptsEventStream(r) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(e.liveness())
+		return
+	}
+	e.mcp.ServeHTTP(w, r)
+}
+
+func acceptsEventStream(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept") {
+		for _, part := range strings.Split(v, ",") {
+			media, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if strings.EqualFold(strings.TrimSpace(media), "text/event-stream") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,111 @@
+package server
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// MaxBodyBytes caps a request body. The largest legitimate request is a file
+// write or workflow evidence of a few MiB; anything larger is refused before
+// it is read into memory.
+const MaxBodyBytes = 8 << 20
+
+// guard protects the HTTP endpoint of a local server from the browser and
+// from other local users' mistakes:
+//   - the Host header must be a loopback name with our port (DNS rebinding:
+//     a web page that rebinds its domain to 127.0.0.1 still sends its own Host);
+//   - a browser Origin, when present, must be a loopback origin;
+//   - bodies are capped at MaxBodyBytes (413);
+//   - with a token configured, requests need "Authorization: Bearer <token>" (401).
+type guard struct {
+	port  int
+	token string // empty: no authentication
+	next  http.Handler
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !g.hostAllowed(r.Host) {
+		httpError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not allowed: this server answers only 127.0.0.1:%d, localhost:%d or [::1]:%d", r.Host, g.port, g.port, g.port))
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin) {
+		httpError(w, http.StatusForbidden, fmt.Sprintf("Origin %q is not allowed: only pages served from this machine's loopback address may call this server", origin))
+		return
+	}
+	if g.token != "" && !g.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="agentos"`)
+		httpError(w, http.StatusUnauthorized, "a bearer token is required: send \"Authorization: Bearer <token>\" with the token from .agentos/.cache/auth_token")
+		return
+	}
+	if r.Body != nil && r.Method == http.MethodPost {
+		if r.ContentLength > MaxBodyBytes {
+			tooLarge(w)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+		if err != nil {
+			httpError(w, http.StatusBadRequest, "could not read the request body")
+			return
+		}
+		if len(body) > MaxBodyBytes {
+			tooLarge(w)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+func tooLarge(w http.ResponseWriter) {
+	httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than the %d MiB limit", MaxBodyBytes>>20))
+}
+
+func (g *guard) hostAllowed(hostport string) bool {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil || port != strconv.Itoa(g.port) {
+		return false
+	}
+	return isLoopbackName(host)
+}
+
+func originAllowed(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return isLoopbackName(u.Hostname())
+}
+
+func isLoopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.IsLoopback()
+}
+
+func (g *guard) authorized(r *http.Request) bool {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(g.token)) == 1
+}
+
+// httpError writes a small JSON error body; clients of a JSON API parse it,
+// people read the message.
+func httpError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}

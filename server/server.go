@@ -1,0 +1,349 @@
+// Package server owns the agentos MCP server process: one MCPServer answering
+// on stdio, on streamable HTTP at 127.0.0.1, or on both at once ("dual"); the
+// per-project lock that keeps one primary server per project; the state file
+// that tells other agents where it listens; the HTTP guard; the bridge that
+// lets a stdio-only client share a running primary; and the tool registry.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/agentos-dev/agentos/internal/buildinfo"
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/server/info"
+	"github.com/agentos-dev/agentos/server/state"
+)
+
+// Transport selects how the server is reached.
+type Transport string
+
+const (
+	TransportDual  Transport = "dual"  // stdio for the IDE that launched it, HTTP for every other agent
+	TransportStdio Transport = "stdio" // the launching IDE only
+	TransportHTTP  Transport = "http"  // HTTP only, for tests and services
+)
+
+// ParseTransport validates a --transport value.
+func ParseTransport(s string) (Transport, error) {
+	switch t := Transport(s); t {
+	case TransportDual, TransportStdio, TransportHTTP:
+		return t, nil
+	}
+	return "", fmt.Errorf("unknown transport %q: use dual, stdio or http", s)
+}
+
+func (t Transport) stdio() bool { return t == TransportDual || t == TransportStdio }
+func (t Transport) http() bool  { return t == TransportDual || t == TransportHTTP }
+
+// Host is the only address the HTTP transport binds.
+const Host = "127.0.0.1"
+
+// Options configure Run.
+type Options struct {
+	Project   project.Paths
+	Config    config.Config
+	Transport Transport
+	Logger    *slog.Logger
+	Stdin     io.Reader
+	Stdout    io.Writer
+	// Ready, if set, is called once the server accepts requests (after the
+	// state file is written). Tests and benchmarks use it.
+	Ready func(Status)
+}
+
+// Status is what Ready receives.
+type Status struct {
+	URL  string
+	Port int
+}
+
+// AlreadyRunningError reports that another server holds the project.
+type AlreadyRunningError struct {
+	PID int
+	URL string // empty when the running server has no HTTP transport
+}
+
+func (e *AlreadyRunningError) Error() string {
+	if e.URL == "" {
+		return fmt.Sprintf("an agentos server (pid %d) already serves this project over stdio only; stop it, or start it with --transport dual so other agents can share it", e.PID)
+	}
+	return fmt.Sprintf("an agentos server (pid %d) already serves this project at %s; connect to it instead of starting another, or stop it first", e.PID, e.URL)
+}
+
+// NoFreePortError reports that every port of the range is taken.
+type NoFreePortError struct{ Lo, Hi int }
+
+func (e *NoFreePortError) Error() string {
+	return fmt.Sprintf("no free port in %d-%d on %s: close other agentos instances (or other programs using these ports) and try again", e.Lo, e.Hi, Host)
+}
+
+// Run serves the project until ctx ends or, on a stdio transport, stdin
+// closes. When another server already holds the project, Run bridges stdio to
+// it (transport stdio) or returns *AlreadyRunningError.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	lock, err := acquireLock(opts.Project, opts.Transport)
+	if err != nil {
+		return err
+	}
+	if lock == nil {
+		return runSecondary(ctx, opts)
+	}
+	defer lock.release()
+	s, err := newServer(opts)
+	if err != nil {
+		return err
+	}
+	return s.serve(ctx)
+}
+
+// server is one running primary.
+type server struct {
+	opts       Options
+	log        *slog.Logger
+	mcp        *mcpserver.MCPServer
+	clients    *clients
+	instanceID string
+	started    time.Time
+	auth       string
+
+	mu   sync.Mutex // guards url and port, set once HTTP listens
+	url  string
+	port int
+}
+
+func newServer(opts Options) (*server, error) {
+	id := make([]byte, 8)
+	rand.Read(id)
+	s := &server{
+		opts:       opts,
+		log:        opts.Logger,
+		clients:    newClients(time.Now),
+		instanceID: hex.EncodeToString(id),
+		started:    time.Now(),
+		auth:       opts.Config.Server.Auth,
+	}
+	s.mcp = mcpserver.NewMCPServer(buildinfo.Name, buildinfo.Get().Version,
+		mcpserver.WithToolCapabilities(false),
+		mcpserver.WithRecovery(),
+		mcpserver.WithHooks(s.clients.hooks()),
+		mcpserver.WithInstructions(instructions),
+	)
+	tools, err := s.tools()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		s.mcp.AddTool(t.Def, t.Handler)
+	}
+	return s, nil
+}
+
+const instructions = `agentos serves this project's engineering standards, code and workflows.
+Call get_server_info to see the project and transport; current_date for today's date;
+svc_filesystem to read and write files inside the project (never outside it).`
+
+// Status implements info.Source.
+func (s *server) Status() info.Status {
+	s.mu.Lock()
+	url, port := s.url, s.port
+	s.mu.Unlock()
+	st := info.Status{
+		InstanceID: s.instanceID,
+		PID:        os.Getpid(),
+		StartedAt:  s.started,
+		Transport:  string(s.opts.Transport),
+		URL:        url,
+		Port:       port,
+		Auth:       s.auth,
+		Project:    info.Project{Name: s.opts.Project.Name(), Root: s.opts.Project.Root},
+		Subsystems: s.subsystems(),
+		Clients:    s.clients.list(),
+	}
+	if s.opts.Transport.http() {
+		st.StateFile = s.opts.Project.StateFile()
+	}
+	return st
+}
+
+func (s *server) subsystems() []info.Subsystem {
+	onOff := func(name string, on bool, detail string) info.Subsystem {
+		if on {
+			return info.Subsystem{Name: name, State: "ready", Detail: detail}
+		}
+		return info.Subsystem{Name: name, State: "disabled", Detail: "not enabled by --transport " + string(s.opts.Transport)}
+	}
+	s.mu.Lock()
+	url := s.url
+	s.mu.Unlock()
+	return []info.Subsystem{
+		onOff("stdio", s.opts.Transport.stdio(), ""),
+		onOff("http", s.opts.Transport.http(), url),
+		{Name: "filesystem", State: "ready", Detail: "confined to " + s.opts.Project.Root},
+	}
+}
+
+// serve runs the transports until ctx ends or stdin closes, then shuts down
+// and removes the state file.
+func (s *server) serve(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	stopHTTP := func() {}
+	// Order matters: cancel ends the stdio loop, stopHTTP removes the state
+	// file and closes the listener, and only then is every goroutine awaited.
+	defer func() {
+		cancel()
+		stopHTTP()
+		wg.Wait()
+	}()
+	done := make(chan error, 2) // one slot per transport
+
+	if s.opts.Transport.http() {
+		stop, err := s.startHTTP(ctx, &wg, done)
+		if err != nil {
+			return err
+		}
+		stopHTTP = stop
+	}
+	if s.opts.Transport.stdio() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := mcpserver.NewStdioServer(s.mcp).Listen(ctx, s.opts.Stdin, s.opts.Stdout)
+			if err == nil || errors.Is(err, context.Canceled) {
+				s.log.Info("stdin closed; shutting down")
+				err = nil
+			}
+			done <- err
+		}()
+	}
+	if s.opts.Ready != nil {
+		s.mu.Lock()
+		st := Status{URL: s.url, Port: s.port}
+		s.mu.Unlock()
+		s.opts.Ready(st)
+	}
+	select {
+	case <-ctx.Done():
+		s.log.Info("shutting down", "reason", context.Cause(ctx))
+		return nil
+	case err := <-done:
+		return err
+	}
+}
+
+// startHTTP binds the first free port, serves the guarded endpoint and writes
+// the state file. The returned stop shuts the listener down and removes the
+// state file.
+func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- error) (stop func(), err error) {
+	lo, hi, err := s.opts.Config.Ports()
+	if err != nil {
+		return nil, err
+	}
+	ln, port, err := listen(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	token, err := loadToken(s.opts.Project, s.auth)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	url := fmt.Sprintf("http://%s:%d%s", Host, port, state.EndpointPath)
+	s.mu.Lock()
+	s.url, s.port = url, port
+	s.mu.Unlock()
+
+	streamable := mcpserver.NewStreamableHTTPServer(s.mcp,
+		mcpserver.WithEndpointPath(state.EndpointPath),
+		mcpserver.WithSessionIdManager(&sessionIDs{clients: s.clients}),
+		mcpserver.WithHeartbeatInterval(30*time.Second),
+		mcpserver.WithSessionIdleTTL(2*time.Hour),
+		mcpserver.WithStreamableHTTPLogger(s.log),
+	)
+	mux := http.NewServeMux()
+	mux.Handle(state.EndpointPath, &endpoint{mcp: streamable, liveness: s.liveness})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, "not found: the MCP endpoint is "+state.EndpointPath)
+	})
+	// Handlers of long-lived event streams watch this context, so shutdown
+	// ends them instead of waiting for clients to hang up.
+	baseCtx, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	hs := &http.Server{
+		Handler:           &guard{port: port, token: token, next: mux},
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return baseCtx },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			done <- fmt.Errorf("http server: %w", err)
+		}
+	}()
+
+	sf := s.opts.Project.StateFile()
+	if old, err := state.Read(sf); err == nil {
+		s.log.Warn("replacing stale state file", "path", sf, "pid", old.PID, "url", old.URL, "alive", !old.Stale())
+	}
+	st := state.New(string(s.opts.Transport), Host, port, os.Getpid(), s.started, buildinfo.Get().Version,
+		state.Project{Name: s.opts.Project.Name(), Root: s.opts.Project.Root}, s.auth)
+	if err := state.Write(sf, st); err != nil {
+		cancelBase()
+		hs.Close()
+		return nil, err
+	}
+	s.log.Info("listening", "url", url, "transport", s.opts.Transport, "auth", s.auth)
+
+	return func() {
+		if err := state.RemoveIfOwned(sf, os.Getpid()); err != nil {
+			s.log.Error("remove state file", "err", err)
+		}
+		cancelBase()
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(shutdownCtx); err != nil {
+			hs.Close()
+		}
+	}, nil
+}
+
+// listen binds the first free port of lo..hi on the loopback address.
+func listen(lo, hi int) (net.Listener, int, error) {
+	for port := lo; port <= hi; port++ {
+		ln, err := net.Listen("tcp", fmt.Sprintf("%s:%d", Host, port))
+		if err == nil {
+			return ln, port, nil
+		}
+	}
+	return nil, 0, &NoFreePortError{Lo: lo, Hi: hi}
+}
+
+// liveness is the body of a plain GET /mcp.
+func (s *server) liveness() any {
+	return map[string]any{
+		"name":        buildinfo.Name,
+		"version":     buildinfo.Get().Version,
+		"transport":   s.opts.Transport,
+		"project":     map[string]string{"name": s.opts.Project.Name(), "root": s.opts.Project.Root},
+		"instance_id": s.instanceID,
+		"pid":         os.Getpid(),
+	}
+}

@@ -1,0 +1,117 @@
+// Package toolkit owns the shape every agentos MCP tool shares: the Tool value
+// a subsystem contributes to the registry, the error envelope with its codes,
+// and helpers to build structured results. Subsystem packages depend on it;
+// it depends on nothing of ours.
+package toolkit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Tool is one MCP tool: its definition (schemas, annotations) and handler.
+// A subsystem package exposes its tools as constructors returning a Tool.
+type Tool struct {
+	Def     mcp.Tool
+	Handler server.ToolHandlerFunc
+}
+
+// Error codes of the error envelope; see Error.
+const (
+	CodeValidation    = "VALIDATION_ERROR"
+	CodeBusinessLogic = "BUSINESS_LOGIC_ERROR"
+	CodeNotFound      = "NOT_FOUND"
+	CodeUnauthorized  = "UNAUTHORIZED"
+	CodeForbidden     = "FORBIDDEN"
+	CodeInternal      = "INTERNAL_ERROR"
+)
+
+// Error is the body of every failed tool call: a stable code, one sentence
+// saying what happened and what to do, and optional structured details.
+type Error struct {
+	Code    string `json:"error_code"`
+	Message string `json:"message"`
+	Details any    `json:"details"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf returns an *Error with the given code and formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithDetails returns e carrying details.
+func (e *Error) WithDetails(details any) *Error {
+	e.Details = details
+	return e
+}
+
+// Validation reports a bad argument, naming the field.
+func Validation(field, format string, args ...any) *Error {
+	return &Error{Code: CodeValidation, Message: fmt.Sprintf(format, args...), Details: map[string]string{"field": field}}
+}
+
+// ErrorResult turns err into an isError tool result whose text and structured
+// content are the envelope. An error that is not an *Error becomes
+// INTERNAL_ERROR with a generic message: internal detail is not for clients.
+func ErrorResult(err error) *mcp.CallToolResult {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Code: CodeInternal, Message: "the server failed to complete the request; see the server log for details"}
+	}
+	body, _ := json.Marshal(e)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(string(body))},
+		StructuredContent: e,
+		IsError:           true,
+	}
+}
+
+// Result returns a successful result carrying v as structured content and as
+// compact JSON text for clients that read only text.
+func Result(v any) *mcp.CallToolResult {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return ErrorResult(fmt.Errorf("encode result: %w", err))
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(string(body))},
+		StructuredContent: json.RawMessage(body),
+	}
+}
+
+// Handler adapts a typed handler: it binds the arguments to In (a malformed
+// argument is a VALIDATION_ERROR), calls fn, and wraps its output or error.
+// Internal errors are passed to the server's logger through the returned
+// result only as a generic message; fn should log details itself.
+func Handler[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, in In) (Out, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		if err := req.BindArguments(&in); err != nil {
+			return ErrorResult(&Error{Code: CodeValidation, Message: "the arguments do not match the tool's input schema: " + err.Error()}), nil
+		}
+		out, err := fn(ctx, req, in)
+		if err != nil {
+			return ErrorResult(err), nil
+		}
+		return Result(out), nil
+	}
+}
+
+// Annotations sets all four behaviour hints explicitly: the protocol's
+// defaults assume a destructive, open-world tool, which is wrong for most of ours.
+func Annotations(title string, readOnly, destructive, idempotent, openWorld bool) mcp.ToolOption {
+	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
+		Title:           title,
+		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
+		DestructiveHint: mcp.ToBoolPtr(destructive),
+		IdempotentHint:  mcp.ToBoolPtr(idempotent),
+		OpenWorldHint:   mcp.ToBoolPtr(openWorld),
+	})
+}
