@@ -18,15 +18,15 @@ type input struct {
 
 // Output is the result of current_date.
 type Output struct {
-	ISODate     string `json:"iso_date" jsonschema:"description=YYYY-MM-DD"`
-	ISODateTime string `json:"iso_datetime" jsonschema:"description=RFC 3339 date and time with offset"`
+	ISODate     string `json:"iso_date" jsonschema:"YYYY-MM-DD"`
+	ISODateTime string `json:"iso_datetime" jsonschema:"RFC 3339 date and time with offset"`
 	Weekday     string `json:"weekday"`
 	Month       string `json:"month"`
 	Year        int    `json:"year"`
 	Timezone    string `json:"timezone"`
-	UTCOffset   string `json:"utc_offset" jsonschema:"description=e.g. +02:00"`
-	Unix        int64  `json:"unix" jsonschema:"description=Seconds since 1970-01-01 UTC"`
-	SpecPrefix  string `json:"spec_prefix" jsonschema:"description=Prefix of a spec folder name: YYYY-MM-DD-"`
+	UTCOffset   string `json:"utc_offset" jsonschema:"e.g. +02:00"`
+	Unix        int64  `json:"unix" jsonschema:"Seconds since 1970-01-01 UTC"`
+	SpecPrefix  string `json:"spec_prefix" jsonschema:"Prefix of a spec folder name: YYYY-MM-DD-"`
 }
 
 // New returns the current_date tool; now is the clock (time.Now outside tests).

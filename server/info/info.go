@@ -20,13 +20,13 @@ import (
 
 // Status is a snapshot of the running server, provided by the server package.
 type Status struct {
-	InstanceID string      `json:"instance_id" jsonschema:"description=Random id of this server process; equal ids mean the same server"`
+	InstanceID string      `json:"instance_id" jsonschema:"Random id of this server process; equal ids mean the same server"`
 	PID        int         `json:"pid"`
 	StartedAt  time.Time   `json:"started_at"`
-	Transport  string      `json:"transport" jsonschema:"description=dual, stdio or http"`
-	URL        string      `json:"url,omitempty" jsonschema:"description=Streamable HTTP endpoint, when HTTP is enabled"`
+	Transport  string      `json:"transport" jsonschema:"dual, stdio or http"`
+	URL        string      `json:"url,omitempty" jsonschema:"Streamable HTTP endpoint, when HTTP is enabled"`
 	Port       int         `json:"port,omitempty"`
-	Auth       string      `json:"auth" jsonschema:"description=none or token"`
+	Auth       string      `json:"auth" jsonschema:"none or token"`
 	Project    Project     `json:"project"`
 	StateFile  string      `json:"state_file,omitempty"`
 	Subsystems []Subsystem `json:"subsystems"`
@@ -42,7 +42,7 @@ type Project struct {
 // Subsystem is one part of the server and its state.
 type Subsystem struct {
 	Name   string `json:"name"`
-	State  string `json:"state" jsonschema:"description=ready, disabled or failed"`
+	State  string `json:"state" jsonschema:"ready, disabled or failed"`
 	Detail string `json:"detail,omitempty"`
 }
 
