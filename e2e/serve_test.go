@@ -125,6 +125,19 @@ func TestHTTPServerAndStateFile(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, st.URL) || !strings.Contains(r.stdout, "running") {
 		t.Errorf("status: %d %s %s", r.code, r.stdout, r.stderr)
 	}
+	r = runAgentos(t, root, "status", "--dir", root, "--json")
+	var probe struct {
+		Running bool   `json:"running"`
+		URL     string `json:"url"`
+		PID     int    `json:"pid"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &probe); err != nil || !probe.Running || probe.URL != st.URL || probe.PID != st.PID {
+		t.Errorf("status --json: %s (%v)", r.stdout, err)
+	}
+	// Logs go to the log file as well as stderr.
+	if log, err := os.ReadFile(filepath.Join(root, ".agentos", ".cache", "logs", "server.log")); err != nil || !strings.Contains(string(log), st.URL) {
+		t.Errorf("server.log lacks the listening line: %v\n%s", err, log)
+	}
 
 	p.signal(t, syscall.SIGTERM)
 	if code := p.exitCode(t); code != 0 {
