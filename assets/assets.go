@@ -1,19 +1,45 @@
 // Package assets owns everything embedded in the agentos binary: the templates
 // and documents the installer writes into a project. Keeping them in one
 // embedded tree means a single binary carries its whole installation.
+//
+// The tree:
+//
+//	config/                       the mcp.yaml template
+//	standards/universal/<domain>/ the universal standards, copied as they are
+//	templates/standard.md.tmpl    the skeleton of a new standard
+//	templates/spec/               the documents of a spec folder
+//	templates/standards/<lang>/   the language standards, rendered at install
+//	rules/agent-rules.md          the behavioural rules given to agents
 package assets
 
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 )
 
-//go:embed config
+//go:embed config standards templates rules
 var files embed.FS
 
 // ConfigTemplate is the path, within the embedded tree, of the text/template
 // that renders .agentos/config/mcp.yaml.
 const ConfigTemplate = "config/mcp.yaml.tmpl"
+
+// Paths of the other embedded parts, slash-separated within the tree.
+const (
+	// UniversalStandards holds one folder per domain, each holding standards
+	// installed unchanged to .agentos/standards/universal/.
+	UniversalStandards = "standards/universal"
+	// StandardTemplate is the text/template of a new standard.
+	StandardTemplate = "templates/standard.md.tmpl"
+	// SpecTemplates holds the documents of a spec folder.
+	SpecTemplates = "templates/spec"
+	// LanguageTemplates holds one folder per language of text/templates that
+	// render the language standards installed to .agentos/standards/development/.
+	LanguageTemplates = "templates/standards"
+	// AgentRules is the source text of the rules given to coding agents.
+	AgentRules = "rules/agent-rules.md"
+)
 
 // FS returns the embedded tree, read-only.
 func FS() embed.FS { return files }
@@ -25,4 +51,16 @@ func Read(name string) ([]byte, error) {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
 	return data, nil
+}
+
+// Sub returns the embedded subtree rooted at dir.
+func Sub(dir string) (fs.FS, error) {
+	sub, err := fs.Sub(files, dir)
+	if err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	if _, err := fs.Stat(sub, "."); err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	return sub, nil
 }

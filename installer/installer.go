@@ -1,6 +1,9 @@
 // Package installer owns `agentos install`: it lays out .agentos/ in a project,
 // writes the initial .agentos/config/mcp.yaml from what it detects in the
-// code, pins a copy of the running binary under .agentos/bin/, keeps a managed
+// code, copies the universal standards to .agentos/standards/universal/ and
+// renders the standards of each detected language into
+// .agentos/standards/development/ (never replacing a file that exists), pins
+// a copy of the running binary under .agentos/bin/, keeps a managed
 // block in the project's .gitignore and registers the server in Claude Code's
 // .mcp.json.
 //
@@ -89,6 +92,20 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 		return nil, nil, err
 	}
 	changes = append(changes, cfg)
+	universal, err := planUniversalStandards(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes = append(changes, universal...)
+	languages, sourcePaths, err := projectLanguages(p, detected)
+	if err != nil {
+		return nil, nil, err
+	}
+	generated, err := planLanguageStandards(p, languages, sourcePaths)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes = append(changes, generated...)
 	bin, err := planBinary(p, opts.BinaryPath)
 	if err != nil {
 		return nil, nil, err

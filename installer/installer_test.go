@@ -202,7 +202,12 @@ func TestReportJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if !got.Changed || len(got.Steps) != 13 || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
+	p, _ := project.At(root)
+	shipped, err := universalStandards(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Changed || len(got.Steps) != 13+len(shipped)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
 		t.Errorf("report JSON = %s", data)
 	}
 	if got.Steps[len(got.Steps)-1].Path != ".mcp.json" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {

@@ -14,6 +14,9 @@ const (
 	Created   Action = "created"
 	Updated   Action = "updated"
 	Unchanged Action = "unchanged"
+	// Kept marks a file agentos would write that the user has changed: it
+	// was left as it is. Printed as "kept (edited)".
+	Kept Action = "kept"
 )
 
 // Step kinds, one per thing the installer manages.
@@ -23,6 +26,7 @@ const (
 	StepBinary    = "binary"
 	StepGitignore = "gitignore"
 	StepMCPJSON   = "mcp_json"
+	StepStandard  = "standard"
 )
 
 // Step is one thing the installer ensured, in the order it was done.
@@ -47,12 +51,21 @@ type Report struct {
 func (r *Report) Print(w io.Writer) {
 	if !r.Changed {
 		fmt.Fprintf(w, "agentos is up to date in %s; nothing changed.\n", r.Root)
+		printKept(w, r.Steps)
 		return
 	}
 	fmt.Fprintf(w, "Installed agentos in %s:\n", r.Root)
 	printFolders(w, r.Steps)
+	printed := false
 	for _, s := range r.Steps {
 		if s.Kind == StepFolder {
+			continue
+		}
+		if s.Kind == StepStandard {
+			if !printed {
+				printStandards(w, r.Steps)
+				printed = true
+			}
 			continue
 		}
 		line := fmt.Sprintf("  %-10s %s", s.Action, s.Path)
@@ -92,4 +105,80 @@ func printFolders(w io.Writer, steps []Step) {
 	default:
 		fmt.Fprintf(w, "  %-10s .agentos/ folders: %s\n", Created, strings.Join(created, ", "))
 	}
+}
+
+// printStandards summarises the standard steps in one line per folder
+// (universal/, development/), then lists each kept file: dozens of
+// standards listed one by one would bury the steps that matter.
+func printStandards(w io.Writer, steps []Step) {
+	type group struct {
+		name            string
+		total           int
+		created, others []string
+	}
+	var groups []*group
+	byName := map[string]*group{}
+	for _, s := range steps {
+		if s.Kind != StepStandard {
+			continue
+		}
+		name := standardsGroup(s.Path)
+		g := byName[name]
+		if g == nil {
+			g = &group{name: name}
+			byName[name] = g
+			groups = append(groups, g)
+		}
+		g.total++
+		switch s.Action {
+		case Created:
+			g.created = append(g.created, strings.TrimPrefix(s.Path, name))
+		case Unchanged, Kept:
+		default:
+			g.others = append(g.others, s.Path)
+		}
+	}
+	for _, g := range groups {
+		n := plural(g.total, "standard", "standards")
+		switch {
+		case len(g.created) == g.total:
+			fmt.Fprintf(w, "  %-10s %s (%d %s)\n", Created, g.name, g.total, n)
+		case len(g.created) == 0:
+			fmt.Fprintf(w, "  %-10s %s (%d %s)\n", Unchanged, g.name, g.total, n)
+		default:
+			fmt.Fprintf(w, "  %-10s %s: %d of %d %s: %s\n", Created, g.name, len(g.created), g.total, n, shortList(g.created, 4))
+		}
+	}
+	printKept(w, steps)
+}
+
+// printKept lists the files agentos left alone because the user edited them.
+func printKept(w io.Writer, steps []Step) {
+	for _, s := range steps {
+		if s.Action == Kept {
+			fmt.Fprintf(w, "  %-10s %s\n             %s.\n", "kept (edited)", s.Path, upperFirst(s.Detail))
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// shortList joins up to max items and says how many more there are.
+func shortList(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:max], ", "), len(items)-max)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -88,6 +88,7 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newServeCmd(s),
 		newInstallCmd(s),
 		newStatusCmd(s),
+		newStandardsCmd(s),
 		newVersionCmd(s),
 	)
 	return root
