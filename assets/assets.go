@@ -10,6 +10,7 @@
 //	templates/spec/               the documents of a spec folder
 //	templates/standards/<lang>/   the language standards, rendered at install
 //	rules/agent-rules.md          the behavioural rules given to agents
+//	workflows/<name>/             the built-in workflow definitions
 package assets
 
 import (
@@ -18,7 +19,7 @@ import (
 	"io/fs"
 )
 
-//go:embed config standards templates rules
+//go:embed config standards templates rules workflows
 var files embed.FS
 
 // ConfigTemplate is the path, within the embedded tree, of the text/template
@@ -39,6 +40,9 @@ const (
 	LanguageTemplates = "templates/standards"
 	// AgentRules is the source text of the rules given to coding agents.
 	AgentRules = "rules/agent-rules.md"
+	// Workflows holds one folder per built-in workflow: workflow.yaml and
+	// its markdown instructions.
+	Workflows = "workflows"
 )
 
 // FS returns the embedded tree, read-only.

@@ -26,6 +26,8 @@ import (
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/info"
 	"github.com/agentos-dev/agentos/server/state"
+	"github.com/agentos-dev/agentos/server/workflowtool"
+	"github.com/agentos-dev/agentos/workflow"
 )
 
 // Transport selects how the server is reached.
@@ -119,6 +121,7 @@ type server struct {
 	log        *slog.Logger
 	mcp        *mcpserver.MCPServer
 	clients    *clients
+	workflows  *workflow.Engine
 	instanceID string
 	started    time.Time
 	auth       string
@@ -139,12 +142,21 @@ func newServer(opts Options) (*server, error) {
 		started:    time.Now(),
 		auth:       opts.Config.Server.Auth,
 	}
+	hooks := s.clients.hooks()
+	resources := workflowtool.NewResources(hooks, opts.Logger)
+	engine, err := workflow.ForProject(opts.Project, opts.Config, resources.Notify)
+	if err != nil {
+		return nil, err
+	}
+	s.workflows = engine
 	s.mcp = mcpserver.NewMCPServer(buildinfo.Name, buildinfo.Get().Version,
 		mcpserver.WithToolCapabilities(false),
+		mcpserver.WithResourceCapabilities(true, false),
 		mcpserver.WithRecovery(),
-		mcpserver.WithHooks(s.clients.hooks()),
+		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(instructions),
 	)
+	resources.Register(s.mcp, engine)
 	tools, err := s.tools()
 	if err != nil {
 		return nil, err
@@ -156,8 +168,10 @@ func newServer(opts Options) (*server, error) {
 }
 
 const instructions = `agentos serves this project's engineering standards, code and workflows.
-Call get_server_info to see the project and transport; current_date for today's date;
-svc_filesystem to read and write files inside the project (never outside it).`
+svc_workflow runs phase-gated workflows: spec_creation_v1 to write a spec, spec_execution_v1 to
+implement an approved one task by task; the server checks every gate itself. get_server_info shows
+the project and transport; current_date gives today's date; svc_filesystem reads and writes files
+inside the project (never outside it).`
 
 // Status implements info.Source.
 func (s *server) Status() info.Status {
@@ -196,6 +210,7 @@ func (s *server) subsystems() []info.Subsystem {
 		onOff("stdio", s.opts.Transport.stdio(), ""),
 		onOff("http", s.opts.Transport.http(), url),
 		{Name: "filesystem", State: "ready", Detail: "confined to " + s.opts.Project.Root},
+		s.workflowState(),
 	}
 }
 
@@ -346,4 +361,16 @@ func (s *server) liveness() any {
 		"instance_id": s.instanceID,
 		"pid":         os.Getpid(),
 	}
+}
+
+func (s *server) workflowState() info.Subsystem {
+	lib := s.workflows.Library()
+	st := info.Subsystem{Name: "workflow", State: "ready", Detail: fmt.Sprintf("%d workflows", len(lib.List()))}
+	if invalid := lib.Invalid(); len(invalid) > 0 {
+		st.State = "degraded"
+		for file, why := range invalid {
+			st.Detail += "; invalid " + file + ": " + why
+		}
+	}
+	return st
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agentos-dev/agentos/server/fsys"
 	"github.com/agentos-dev/agentos/server/info"
 	"github.com/agentos-dev/agentos/server/toolkit"
+	"github.com/agentos-dev/agentos/server/workflowtool"
 )
 
 // tools is the registry: every tool the server offers, from its subsystem
@@ -20,5 +21,6 @@ func (s *server) tools() ([]toolkit.Tool, error) {
 		info.New(s, time.Now),
 		clock.New(time.Now),
 		fs,
+		workflowtool.New(s.workflows, s.log),
 	}, nil
 }

@@ -89,6 +89,7 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newInstallCmd(s),
 		newStatusCmd(s),
 		newStandardsCmd(s),
+		newWorkflowCmd(s),
 		newVersionCmd(s),
 	)
 	return root

@@ -18,10 +18,25 @@ import (
 
 // Config is the parsed configuration.
 type Config struct {
-	Code    Sources `yaml:"code"`
-	AST     Sources `yaml:"ast"`
-	Server  Server  `yaml:"server"`
-	Logging Logging `yaml:"logging"`
+	Code     Sources  `yaml:"code"`
+	AST      Sources  `yaml:"ast"`
+	Server   Server   `yaml:"server"`
+	Logging  Logging  `yaml:"logging"`
+	Workflow Workflow `yaml:"workflow"`
+}
+
+// Workflow configures what the workflow gates run and read. It lives in the
+// project's file, not in an agent's call, so an agent cannot weaken a gate.
+type Workflow struct {
+	// TestCommand runs the project's tests and writes CoverageFile; empty:
+	// a default for Go and Python projects.
+	TestCommand  string `yaml:"test_command"`
+	CoverageFile string `yaml:"coverage_file"`
+	// CoverageThreshold is the minimum coverage percentage when the spec
+	// names none.
+	CoverageThreshold float64 `yaml:"coverage_threshold"`
+	// Strict makes acceptance criteria that no test mentions an error, not a warning.
+	Strict bool `yaml:"strict"`
 }
 
 // Sources says which code the indexes cover.
@@ -59,10 +74,11 @@ var LogLevels = []string{"DEBUG", "INFO", "WARN", "ERROR"}
 // Default returns the configuration used for keys a file leaves out.
 func Default() Config {
 	return Config{
-		Code:    Sources{SourcePaths: []string{"."}},
-		AST:     Sources{SourcePaths: []string{"."}},
-		Server:  Server{PortRange: fmt.Sprintf("%d-%d", DefaultPortMin, DefaultPortMax), Auth: AuthNone},
-		Logging: Logging{Level: "INFO"},
+		Code:     Sources{SourcePaths: []string{"."}},
+		AST:      Sources{SourcePaths: []string{"."}},
+		Server:   Server{PortRange: fmt.Sprintf("%d-%d", DefaultPortMin, DefaultPortMax), Auth: AuthNone},
+		Logging:  Logging{Level: "INFO"},
+		Workflow: Workflow{CoverageThreshold: 80},
 	}
 }
 
@@ -73,21 +89,28 @@ const (
 	mapping kind = iota
 	stringList
 	scalarString
+	scalarNumber
+	scalarBool
 )
 
 // schema lists every key the file may hold, by dotted path.
 var schema = map[string]kind{
-	"code":              mapping,
-	"code.source_paths": stringList,
-	"code.languages":    stringList,
-	"ast":               mapping,
-	"ast.source_paths":  stringList,
-	"ast.languages":     stringList,
-	"server":            mapping,
-	"server.port_range": scalarString,
-	"server.auth":       scalarString,
-	"logging":           mapping,
-	"logging.level":     scalarString,
+	"code":                        mapping,
+	"code.source_paths":           stringList,
+	"code.languages":              stringList,
+	"ast":                         mapping,
+	"ast.source_paths":            stringList,
+	"ast.languages":               stringList,
+	"server":                      mapping,
+	"server.port_range":           scalarString,
+	"server.auth":                 scalarString,
+	"logging":                     mapping,
+	"logging.level":               scalarString,
+	"workflow":                    mapping,
+	"workflow.test_command":       scalarString,
+	"workflow.coverage_file":      scalarString,
+	"workflow.coverage_threshold": scalarNumber,
+	"workflow.strict":             scalarBool,
 }
 
 // Load reads and validates the file at path. A missing file is reported with
@@ -131,7 +154,7 @@ func Parse(data []byte) (Config, error) {
 func check(node *yaml.Node, path string) error {
 	if node.Kind != yaml.MappingNode {
 		if path == "" {
-			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging)", node.Line)
+			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging, workflow)", node.Line)
 		}
 		return fmt.Errorf("line %d: %s must be a mapping of keys", node.Line, path)
 	}
@@ -166,6 +189,14 @@ func check(node *yaml.Node, path string) error {
 			if value.Kind != yaml.ScalarNode || value.Tag == "!!null" {
 				return fmt.Errorf("line %d: %s must be a single value", value.Line, full)
 			}
+		case scalarNumber:
+			if value.Kind != yaml.ScalarNode || (value.Tag != "!!int" && value.Tag != "!!float") {
+				return fmt.Errorf("line %d: %s must be a number", value.Line, full)
+			}
+		case scalarBool:
+			if value.Kind != yaml.ScalarNode || value.Tag != "!!bool" {
+				return fmt.Errorf("line %d: %s must be true or false", value.Line, full)
+			}
 		}
 	}
 	return nil
@@ -198,6 +229,12 @@ func (c Config) Validate() error {
 	}
 	if !slices.Contains(LogLevels, strings.ToUpper(c.Logging.Level)) {
 		errs = append(errs, fmt.Errorf("logging.level must be one of %s, not %q", strings.Join(LogLevels, ", "), c.Logging.Level))
+	}
+	if t := c.Workflow.CoverageThreshold; t < 0 || t > 100 {
+		errs = append(errs, fmt.Errorf("workflow.coverage_threshold must be between 0 and 100, not %v", t))
+	}
+	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
+		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))
 	}
 	if !slices.Equal(c.Code.SourcePaths, c.AST.SourcePaths) {
 		errs = append(errs, fmt.Errorf("ast.source_paths %v must match code.source_paths %v", c.AST.SourcePaths, c.Code.SourcePaths))

@@ -89,3 +89,23 @@ func TestLoad(t *testing.T) {
 		t.Errorf("error does not name the file: %v", err)
 	}
 }
+
+func TestWorkflowKeys(t *testing.T) {
+	cfg, err := Parse([]byte("workflow:\n  test_command: make test\n  coverage_file: cover.out\n  coverage_threshold: 90\n  strict: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Workflow.TestCommand != "make test" || cfg.Workflow.CoverageThreshold != 90 || !cfg.Workflow.Strict {
+		t.Errorf("workflow = %+v", cfg.Workflow)
+	}
+	for src, want := range map[string]string{
+		"workflow:\n  coverage_threshold: high\n": "must be a number",
+		"workflow:\n  coverage_threshold: 150\n":  "between 0 and 100",
+		"workflow:\n  strict: maybe\n":            "true or false",
+		"workflow:\n  test_command: make test\n":  "go together",
+	} {
+		if _, err := Parse([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", src, err, want)
+		}
+	}
+}

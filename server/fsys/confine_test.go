@@ -105,7 +105,7 @@ func TestConfinementCorpus(t *testing.T) {
 	}
 }
 
-// TestGuardedWrites covers the write guards: .git, .agentos/.cache and
+// TestGuardedWrites covers the write guards: .git, .agentos/.cache, .agentos/state and
 // gitignored paths, for every action that writes.
 func TestGuardedWrites(t *testing.T) {
 	cases := []struct {
@@ -131,6 +131,8 @@ func TestGuardedWrites(t *testing.T) {
 		{"write via symlink into .git", map[string]any{"action": "write", "path": "gitlink/config", "content": "x"}, toolkit.CodeForbidden},
 		{"write .agentos/.cache/x", map[string]any{"action": "write", "path": ".agentos/.cache/x", "content": "x"}, toolkit.CodeForbidden},
 		{"delete .agentos/.cache", map[string]any{"action": "delete", "path": ".agentos/.cache", "recursive": true}, toolkit.CodeForbidden},
+		{"write .agentos/state/workflows/x/state.json", map[string]any{"action": "write", "path": ".agentos/state/workflows/x/state.json", "content": "{}"}, toolkit.CodeForbidden},
+		{"write .agentos/state/approvals/spec.json", map[string]any{"action": "write", "path": ".agentos/State/approvals/spec.json", "content": "{}"}, toolkit.CodeForbidden},
 		{"delete .agentos holding .cache", map[string]any{"action": "delete", "path": ".agentos", "recursive": true}, toolkit.CodeForbidden},
 		{"move .agentos holding .cache", map[string]any{"action": "move", "path": ".agentos", "destination": "agentos2"}, toolkit.CodeForbidden},
 		{"copy into .agentos/.cache", map[string]any{"action": "copy", "path": "cachelike", "destination": ".agentos/.cache/x", "recursive": true}, toolkit.CodeForbidden},

@@ -21,8 +21,15 @@ func protectedReason(rel string) string {
 			return "the .git folder belongs to git"
 		}
 	}
-	if len(parts) >= 2 && strings.EqualFold(parts[0], ".agentos") && strings.EqualFold(parts[1], ".cache") {
-		return "the .agentos/.cache folder holds the server's private state"
+	if len(parts) >= 2 && strings.EqualFold(parts[0], ".agentos") {
+		switch {
+		case strings.EqualFold(parts[1], ".cache"):
+			return "the .agentos/.cache folder holds the server's private state"
+		case strings.EqualFold(parts[1], "state"):
+			// Workflow sessions and approvals: an agent changes them only
+			// through svc_workflow, whose gates it cannot talk its way past.
+			return "the .agentos/state folder holds workflow sessions and approvals; use svc_workflow"
+		}
 	}
 	return ""
 }

@@ -1,0 +1,325 @@
+// Command searcheval measures the search engine on a code corpus and question
+// sets: it indexes the corpus cold, then for each ranking method scores every
+// question (hit@1, hit@5, MRR@10 over the top 10) and times the queries.
+//
+//	go run ./bench/searcheval -corpus /tmp/gostd
+//	go run ./bench/searcheval -corpus /tmp/gostd -questions bench/searcheval/testdata/dev-questions.json -v
+//
+// A question file is {"queries": [{"query": "...", "expect": [{"path", "line"}]}]}; a
+// result is a hit when its path equals an expected path and its line range
+// contains the expected line. Several files may be given, comma-separated.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentos-dev/agentos/search"
+	"github.com/agentos-dev/agentos/search/embed"
+)
+
+type expect struct {
+	Path   string `json:"path"`
+	Symbol string `json:"symbol"`
+	Line   int    `json:"line"`
+}
+
+type question struct {
+	Query  string   `json:"query"`
+	Expect []expect `json:"expect"`
+}
+
+type questionSet struct {
+	name    string
+	Queries []question `json:"queries"`
+}
+
+func main() {
+	defaultQ := "testdata/dev-questions.json"
+	if _, err := os.Stat("bench/searcheval/testdata/dev-questions.json"); err == nil {
+		defaultQ = "bench/searcheval/testdata/dev-questions.json"
+	}
+	if _, err := os.Stat("../shared/eval/gostd-dev.json"); err == nil {
+		defaultQ = "../shared/eval/gostd-dev.json," + defaultQ
+	}
+	corpus := flag.String("corpus", "", "folder of the code to index (required)")
+	questions := flag.String("questions", defaultQ, "question files, comma-separated")
+	methods := flag.String("methods", "lexical,vector,hybrid", "ranking methods to score, comma-separated")
+	dim := flag.Int("dim", 0, "dimension of the built-in embedder (0: its default)")
+	tuning := flag.String("tuning", "", `JSON overriding ranking weights, e.g. {"ExpandWeight":0.5}`)
+	repeat := flag.Int("repeat", 5, "times each query runs, for latency figures")
+	verbose := flag.Bool("v", false, "print the rank of every question and the top results of misses")
+	persist := flag.Bool("persist", false, "also time saving, loading and refreshing the snapshot")
+	diag := flag.Bool("diag", false, "with -v: show where each method ranks the expected answer of a miss")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries to this file")
+	memprofile := flag.String("memprofile", "", "write a heap profile after the build to this file")
+	sweep := flag.String("sweep", "", `JSON list of ranking-weight overrides applied in turn after the build (query-time weights only), e.g. [{"RRFK":30},{"RRFK":90}]`)
+	hashWeights := flag.String("hashweights", "", `JSON overriding the built-in embedder's feature weights, e.g. {"Trigram":0.3}`)
+	flag.Parse()
+	diagnose = *diag
+	if *corpus == "" {
+		fmt.Fprintln(os.Stderr, "searcheval: -corpus is required (see the eval README for how to make one)")
+		os.Exit(2)
+	}
+	var sets []questionSet
+	for _, f := range strings.Split(*questions, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+			os.Exit(1)
+		}
+		qs := questionSet{name: f}
+		if err := json.Unmarshal(data, &qs); err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %s: %v\n", f, err)
+			os.Exit(1)
+		}
+		sets = append(sets, qs)
+	}
+	t := search.DefaultTuning()
+	if *tuning != "" {
+		if err := json.Unmarshal([]byte(*tuning), &t); err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: -tuning: %v\n", err)
+			os.Exit(2)
+		}
+	}
+	opt := search.CodeOptions(*corpus, nil, []string{"go"})
+	h := embed.NewHashing(*dim)
+	if *hashWeights != "" {
+		w := embed.DefaultHashingWeights
+		if err := json.Unmarshal([]byte(*hashWeights), &w); err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: -hashweights: %v\n", err)
+			os.Exit(2)
+		}
+		h = h.WithWeights(w)
+	}
+	opt.Embedder = h
+	opt.Tuning = &t
+	ctx := context.Background()
+
+	runtime.GC()
+	start := time.Now()
+	ix, err := search.New(opt)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+		os.Exit(1)
+	}
+	bs, err := ix.Build(ctx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: build: %v\n", err)
+		os.Exit(1)
+	}
+	cold := time.Since(start)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if *memprofile != "" {
+		if f, err := os.Create(*memprofile); err == nil {
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
+	st := ix.Stats()
+	lines := countLines(*corpus, ix)
+	fmt.Printf("corpus %s: %d files, %d lines, %d chunks, %d symbols, %d call edges\n",
+		*corpus, bs.Files, lines, bs.Chunks, st.Graph.Symbols, st.Graph.Calls)
+	fmt.Printf("cold index %.2f s on %d cores (GOMAXPROCS %d); heap in use %.0f MiB; embedder %s/%d\n",
+		cold.Seconds(), runtime.NumCPU(), runtime.GOMAXPROCS(0), float64(ms.HeapInuse)/(1<<20), st.Embedder, st.Dim)
+
+	if *persist {
+		measurePersist(ctx, ix, opt)
+	}
+
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	if *sweep != "" {
+		var overrides []json.RawMessage
+		if err := json.Unmarshal([]byte(*sweep), &overrides); err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: -sweep: %v\n", err)
+			os.Exit(2)
+		}
+		base := t
+		for _, o := range overrides {
+			tt := base
+			if err := json.Unmarshal(o, &tt); err != nil {
+				fmt.Fprintf(os.Stderr, "searcheval: -sweep: %v\n", err)
+				os.Exit(2)
+			}
+			ix.SetTuning(tt)
+			fmt.Printf("%-60s", o)
+			for _, set := range sets {
+				for _, m := range strings.Split(*methods, ",") {
+					r := evaluate(ctx, ix, set, search.Method(strings.TrimSpace(m)), 1)
+					fmt.Printf("  %s %.3f/%.2f/%.2f p95 %.1fms", strings.TrimSpace(m)[:3], r.mrr, r.h1, r.h5,
+						float64(r.lat[min(len(r.lat)-1, len(r.lat)*95/100)].Microseconds())/1000)
+				}
+			}
+			fmt.Println()
+		}
+		return
+	}
+	for _, set := range sets {
+		fmt.Printf("\n%s (%d questions)\n", set.name, len(set.Queries))
+		for _, m := range strings.Split(*methods, ",") {
+			method := search.Method(strings.TrimSpace(m))
+			score(ctx, ix, set, method, *repeat, *verbose)
+		}
+	}
+}
+
+type figures struct {
+	h1, h5, mrr float64
+	lat         []time.Duration
+	ranks       []int
+	tops        [][]search.Result
+}
+
+func evaluate(ctx context.Context, ix *search.Index, set questionSet, method search.Method, repeat int) figures {
+	var f figures
+	for _, q := range set.Queries {
+		var rs []search.Result
+		for r := 0; r < max(repeat, 1); r++ {
+			t0 := time.Now()
+			res, err := ix.Search(ctx, search.Query{Text: q.Query, Method: method, Limit: 10})
+			f.lat = append(f.lat, time.Since(t0))
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "searcheval: %q: %v\n", q.Query, err)
+				os.Exit(1)
+			}
+			rs = res
+		}
+		rank := 0
+		for i, r := range rs {
+			if hit(r, q.Expect) {
+				rank = i + 1
+				break
+			}
+		}
+		if rank == 1 {
+			f.h1++
+		}
+		if rank >= 1 && rank <= 5 {
+			f.h5++
+		}
+		if rank > 0 {
+			f.mrr += 1 / float64(rank)
+		}
+		f.ranks = append(f.ranks, rank)
+		f.tops = append(f.tops, rs)
+	}
+	n := float64(len(set.Queries))
+	f.h1, f.h5, f.mrr = f.h1/n, f.h5/n, f.mrr/n
+	slices.Sort(f.lat)
+	return f
+}
+
+func score(ctx context.Context, ix *search.Index, set questionSet, method search.Method, repeat int, verbose bool) {
+	f := evaluate(ctx, ix, set, method, repeat)
+	if verbose {
+		for i, q := range set.Queries {
+			rank, rs := f.ranks[i], f.tops[i]
+			fmt.Printf("  %-7s rank %2d  %s\n", method, rank, q.Query)
+			if rank == 1 {
+				continue
+			}
+			for i, r := range rs[:min(len(rs), 3)] {
+				fmt.Printf("           %d. %s:%d %s %v %.4f\n", i+1, r.Path, r.StartLine, r.Symbol, r.Signals, r.Score)
+			}
+			fmt.Printf("           want %s:%d %s\n", q.Expect[0].Path, q.Expect[0].Line, q.Expect[0].Symbol)
+			if diagnose {
+				for _, m := range []search.Method{search.Lexical, search.Vector, search.Hybrid} {
+					res, _ := ix.Search(ctx, search.Query{Text: q.Query, Method: m, Limit: search.MaxLimit, ContentBudget: -1})
+					at := 0
+					for i, r := range res {
+						if hit(r, q.Expect) {
+							at = i + 1
+							break
+						}
+					}
+					fmt.Printf("           %s ranks it %d (of %d)\n", m, at, len(res))
+				}
+			}
+		}
+	}
+	p := func(q float64) float64 {
+		return float64(f.lat[min(len(f.lat)-1, int(q*float64(len(f.lat))))].Microseconds()) / 1000
+	}
+	fmt.Printf("  %-7s hit@1 %.2f  hit@5 %.2f  MRR@10 %.3f  query p50 %.1f ms  p95 %.1f ms\n",
+		method, f.h1, f.h5, f.mrr, p(0.5), p(0.95))
+}
+
+var diagnose bool
+
+func hit(r search.Result, want []expect) bool {
+	for _, e := range want {
+		if r.Path == e.Path && r.StartLine <= e.Line && e.Line <= max(r.EndLine, r.StartLine) {
+			return true
+		}
+	}
+	return false
+}
+
+func countLines(root string, ix *search.Index) int {
+	n := 0
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			n += strings.Count(string(data), "\n")
+		}
+		return nil
+	})
+	return n
+}
+
+func measurePersist(ctx context.Context, ix *search.Index, opt search.Options) {
+	dir, err := os.MkdirTemp("", "searcheval-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	opt.Dir = dir
+	ix2, err := search.New(opt)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+		return
+	}
+	if _, err := ix2.Build(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+		return
+	}
+	t0 := time.Now()
+	if err := ix2.Save(); err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: save: %v\n", err)
+		return
+	}
+	save := time.Since(t0)
+	fi, _ := os.Stat(filepath.Join(dir, search.SnapshotFile))
+	t0 = time.Now()
+	ix3, rep, err := search.Open(ctx, opt)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "searcheval: open: %v\n", err)
+		return
+	}
+	fmt.Printf("snapshot %.0f MiB: save %.2f s; open (load + refresh, %d files reindexed) %.2f s; loaded %v\n",
+		float64(fi.Size())/(1<<20), save.Seconds(), rep.Stats.Files, time.Since(t0).Seconds(), rep.Loaded)
+	_ = ix3
+}

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/workflow"
+)
+
+func newWorkflowCmd(s *streams) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "workflow",
+		Short: "List, inspect and approve workflow sessions",
+		Long: `Workflow sessions are started and advanced by agents through the svc_workflow tool.
+From a terminal a person can list and inspect them, and do what no agent can:
+approve a spec, or request changes.`,
+	}
+	cmd.PersistentFlags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
+	engine := func() (*workflow.Engine, error) {
+		p, err := project.Find(dir)
+		if err != nil {
+			return nil, withCode(exitProject, err)
+		}
+		cfg, err := config.Load(p.Config())
+		if errors.Is(err, os.ErrNotExist) {
+			cfg, err = config.Default(), nil
+		}
+		if err != nil {
+			return nil, withCode(exitProject, fmt.Errorf("invalid configuration: %w", err))
+		}
+		return workflow.ForProject(p, cfg, nil)
+	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the workflow sessions of this project",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sessions, err := e.Store().List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(s, sessions)
+			}
+			if len(sessions) == 0 {
+				fmt.Fprintln(s.Out, "No workflow sessions yet. Agents start them with svc_workflow.")
+				return nil
+			}
+			w := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "SESSION\tWORKFLOW\tSTATUS\tPHASE\tOWNER")
+			for _, sess := range sessions {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, sess.Status, phaseLabel(sess), sess.Owner.Client)
+			}
+			return w.Flush()
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	show := &cobra.Command{
+		Use:   "show SESSION",
+		Short: "Show a session: phases, tasks, the last gate, and its audit log",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Get(args[0])
+			if err != nil {
+				return cliError(err)
+			}
+			audit, _ := e.Store().ReadAudit(sess.ID)
+			if asJSON {
+				return printJSON(s, map[string]any{"session": sess, "audit": audit})
+			}
+			printSession(s, sess, audit)
+			return nil
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	var by, note, spec, reason string
+	approve := &cobra.Command{
+		Use:   "approve [SESSION]",
+		Short: "Approve a spec at its approval gate (only a person can)",
+		Long: `Approve records your approval of the session's spec, so the agent can complete the
+Approval & Finalization phase. With --spec NAME it approves a spec folder under
+.agentos/specs/ that was written without spec_creation_v1.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			if spec != "" {
+				if err := e.ApproveSpec(spec, approver(by), note); err != nil {
+					return cliError(err)
+				}
+				fmt.Fprintf(s.Out, "Approved spec %s.\n", spec)
+				return nil
+			}
+			if len(args) != 1 {
+				return withCode(exitUsage, errors.New("name the session to approve, or --spec NAME"))
+			}
+			sess, err := e.Approve(args[0], approver(by), note)
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Approved %s (%s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, sess.Current)
+			return nil
+		},
+	}
+	approve.Flags().StringVar(&by, "by", "", "who approves (default: your user name)")
+	approve.Flags().StringVar(&note, "note", "", "a note kept with the approval")
+	approve.Flags().StringVar(&spec, "spec", "", "approve this spec folder instead of a session")
+	reject := &cobra.Command{
+		Use:   "reject SESSION --reason TEXT",
+		Short: "Request changes at an approval gate",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Reject(args[0], approver(by), reason)
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Requested changes on %s. The agent sees your reason in its next answer.\n", sess.ID)
+			return nil
+		},
+	}
+	reject.Flags().StringVar(&reason, "reason", "", "what should change (required)")
+	reject.Flags().StringVar(&by, "by", "", "who asks (default: your user name)")
+	reset := &cobra.Command{
+		Use:   "reset SESSION",
+		Short: "Start a session over from phase 1 (its files are kept)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Reset(args[0])
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Reset %s to phase 1.\n", sess.ID)
+			return nil
+		},
+	}
+	cmd.AddCommand(list, show, approve, reject, reset)
+	return cmd
+}
+
+// cliError gives engine refusals the CLI's exit codes.
+func cliError(err error) error {
+	switch workflow.KindOf(err) {
+	case workflow.KindInvalid:
+		return withCode(exitUsage, err)
+	case workflow.KindNotFound, workflow.KindRefused, workflow.KindForbidden:
+		return withCode(exitFailure, err)
+	}
+	return err
+}
+
+func approver(by string) string {
+	if by != "" {
+		return by
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "unknown"
+}
+
+func phaseLabel(sess *workflow.Session) string {
+	if sess.Status == workflow.StatusCompleted {
+		return "complete"
+	}
+	return fmt.Sprintf("%d/%d %s", sess.Current, len(sess.Phases), sess.Phases[sess.Current-1].Name)
+}
+
+func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntry) {
+	fmt.Fprintf(s.Out, "%s  %s %s  %s  owner %s\n", sess.ID, sess.Workflow, sess.Version, sess.Status, sess.Owner)
+	if dir := sess.Vars["spec_dir"]; dir != "" {
+		fmt.Fprintf(s.Out, "spec: %s\n", dir)
+	}
+	for _, p := range sess.Phases {
+		mark := map[string]string{workflow.Done: "✓", workflow.Active: "▶", workflow.Pending: " "}[p.Status]
+		fmt.Fprintf(s.Out, "%s %d. %s\n", mark, p.Number, p.Name)
+		for _, t := range p.Tasks {
+			tm := " "
+			if t.Status == workflow.Done {
+				tm = "x"
+			}
+			fmt.Fprintf(s.Out, "     [%s] %s %s\n", tm, t.ID, t.Title)
+		}
+		if p.LastGate != nil && !p.LastGate.Passed && p.Status != workflow.Done {
+			for _, c := range p.LastGate.Checks {
+				if !c.Passed {
+					fmt.Fprintf(s.Out, "     ✗ %s: %s\n", c.Type, c.Message)
+				}
+			}
+		}
+	}
+	if sess.Approval != nil {
+		fmt.Fprintf(s.Out, "approved by %s at %s\n", sess.Approval.By, sess.Approval.At.Format("2006-01-02 15:04"))
+	}
+	if sess.Changes != nil {
+		fmt.Fprintf(s.Out, "changes requested by %s: %s\n", sess.Changes.By, sess.Changes.Reason)
+	}
+	if len(audit) > 0 {
+		fmt.Fprintln(s.Out, "\naudit:")
+		for _, a := range audit {
+			line := fmt.Sprintf("  %s  %-15s %s", a.At.Format("2006-01-02 15:04:05"), a.Action, a.Actor)
+			if a.Result != "" {
+				line += "  " + a.Result
+			}
+			if a.Detail != "" {
+				line += "  " + a.Detail
+			}
+			fmt.Fprintln(s.Out, strings.TrimRight(line, " "))
+		}
+	}
+}
+
+func printJSON(s *streams, v any) error {
+	enc := json.NewEncoder(s.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

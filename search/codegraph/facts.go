@@ -1,0 +1,310 @@
+package codegraph
+
+import (
+	"go/ast"
+	"go/token"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agentos-dev/agentos/search/chunk"
+)
+
+// Symbol is a definition in the code.
+type Symbol struct {
+	Name      string `json:"name"`                // "Evict"
+	Recv      string `json:"recv,omitempty"`      // receiver or class: "Cache"
+	Package   string `json:"package"`             // package path: a Go import path, else the folder
+	PkgName   string `json:"pkg_name"`            // short package name: "store"; a module file's stem elsewhere
+	Path      string `json:"path"`                // file, relative to the project root
+	Line      int    `json:"line"`                // declaration line
+	EndLine   int    `json:"end_line"`            //
+	Kind      string `json:"kind"`                // func, method, type, const, var
+	Language  string `json:"language"`            //
+	Exported  bool   `json:"exported,omitempty"`  //
+	Test      bool   `json:"test,omitempty"`      //
+	Signature string `json:"signature,omitempty"` //
+}
+
+// Qualified returns "Recv.Name" or "Name".
+func (s Symbol) Qualified() string {
+	if s.Recv != "" {
+		return s.Recv + "." + s.Name
+	}
+	return s.Name
+}
+
+// Ref is a call site not yet resolved to a symbol.
+type Ref struct {
+	From int    // index of the calling symbol in FileFacts.Symbols
+	Pkg  string // package path the callee is in; "" for the caller's own package
+	Recv string // receiver type when known
+	Name string
+	Line int
+	// Loose marks a call whose target is known only by name (x.Name() with
+	// x of unknown type, or a call in a language without packages).
+	Loose bool
+}
+
+// FileFacts are the symbols, imports and call sites of one file.
+type FileFacts struct {
+	Path     string
+	Language string
+	Package  string
+	PkgName  string
+	Imports  []string
+	Symbols  []Symbol
+	Calls    []Ref
+}
+
+// GoImportName guesses the package name an import path brings in when the
+// import has no explicit name: its last element, without a "go-" prefix or a
+// ".vN" suffix, skipping a trailing major version element ("/v2").
+func GoImportName(p string) string {
+	elems := strings.Split(p, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && len(name) >= 2 && name[0] == 'v' && isDigits(name[1:]) {
+		name = elems[len(elems)-2]
+	}
+	if i := strings.Index(name, ".v"); i > 0 && isDigits(name[i+2:]) {
+		name = name[:i]
+	}
+	name = strings.TrimPrefix(name, "go-")
+	return strings.NewReplacer("-", "_", ".", "_").Replace(name)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// FromGo extracts the facts of a parsed Go file whose package has import path
+// pkgPath.
+func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFacts {
+	ff := FileFacts{Path: p, Language: "go", Package: pkgPath, PkgName: f.Name.Name}
+	test := strings.HasSuffix(p, "_test.go")
+	imports := map[string]string{} // local name -> import path
+	for _, im := range f.Imports {
+		ip, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		ff.Imports = append(ff.Imports, ip)
+		name := GoImportName(ip)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		if name != "_" && name != "." {
+			imports[name] = ip
+		}
+	}
+	line := func(pos token.Pos) int { return fset.Position(pos).Line }
+	add := func(s Symbol) int {
+		s.Package, s.PkgName, s.Path, s.Language, s.Test = pkgPath, f.Name.Name, p, "go", test
+		ff.Symbols = append(ff.Symbols, s)
+		return len(ff.Symbols) - 1
+	}
+	// calls records the call sites in node n as made by symbol from.
+	calls := func(from int, n ast.Node, recvVar, recvType string) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fun := ce.Fun
+			for {
+				switch x := fun.(type) {
+				case *ast.ParenExpr:
+					fun = x.X
+					continue
+				case *ast.IndexExpr:
+					fun = x.X
+					continue
+				case *ast.IndexListExpr:
+					fun = x.X
+					continue
+				}
+				break
+			}
+			r := Ref{From: from, Line: line(ce.Lparen)}
+			switch x := fun.(type) {
+			case *ast.Ident:
+				r.Name = x.Name
+			case *ast.SelectorExpr:
+				r.Name = x.Sel.Name
+				if id, ok := x.X.(*ast.Ident); ok {
+					if ip, ok := imports[id.Name]; ok {
+						r.Pkg = ip
+						break
+					}
+					if id.Name == recvVar && recvVar != "" {
+						r.Recv = recvType
+						break
+					}
+				}
+				r.Loose = true
+			default:
+				return true
+			}
+			ff.Calls = append(ff.Calls, r)
+			return true
+		})
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			s := Symbol{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported()}
+			recvVar := ""
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				s.Recv = chunk.RecvTypeName(d.Recv.List[0].Type)
+				s.Kind = "method"
+				s.Exported = s.Exported && ast.IsExported(s.Recv)
+				if names := d.Recv.List[0].Names; len(names) > 0 {
+					recvVar = names[0].Name
+				}
+			}
+			idx := add(s)
+			if d.Body != nil {
+				calls(idx, d.Body, recvVar, s.Recv)
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					add(Symbol{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
+				case *ast.ValueSpec:
+					kind := "const"
+					if d.Tok == token.VAR {
+						kind = "var"
+					}
+					first := -1
+					for _, n := range sp.Names {
+						if n.Name == "_" {
+							continue
+						}
+						idx := add(Symbol{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()})
+						if first < 0 {
+							first = idx
+						}
+					}
+					if first >= 0 {
+						for _, v := range sp.Values {
+							calls(first, v, "", "")
+						}
+					}
+				}
+			}
+		}
+	}
+	return ff
+}
+
+var (
+	reCallSite = regexp.MustCompile(`(?:([A-Za-z_$][\w$]*)\s*(\.|::|->)\s*)?([A-Za-z_$][\w$]*)\s*(?:::<[^>]*>\s*)?\(`)
+	reImportPy = regexp.MustCompile(`(?m)^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))`)
+	reImportJS = regexp.MustCompile(`(?m)(?:^\s*import\s[^'"]*['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\))`)
+	reImportRs = regexp.MustCompile(`(?m)^\s*(?:pub\s+)?use\s+([\w:]+)`)
+	reImportJv = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)`)
+)
+
+var notCalls = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "function": true,
+	"def": true, "class": true, "fn": true, "match": true, "new": true, "typeof": true, "sizeof": true,
+	"print": true, "super": true, "this": true, "self": true, "await": true, "async": true, "elif": true,
+	"and": true, "or": true, "not": true, "in": true, "is": true, "with": true, "assert": true, "lambda": true,
+	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
+}
+
+// FromChunks extracts the facts of a file in a language without a Go parser
+// from its chunks: its definitions are its symbol chunks, its call sites the
+// "name(" patterns in each definition's body, resolved later by name.
+func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
+	dir := path.Dir(p)
+	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	ff := FileFacts{Path: p, Language: lang, Package: dir, PkgName: stem}
+	var re *regexp.Regexp
+	switch lang {
+	case "python":
+		re = reImportPy
+	case "typescript", "javascript":
+		re = reImportJS
+	case "rust":
+		re = reImportRs
+	case "java":
+		re = reImportJv
+	}
+	if re != nil {
+		for _, m := range re.FindAllStringSubmatch(string(src), 200) {
+			for _, g := range m[1:] {
+				if g != "" {
+					ff.Imports = append(ff.Imports, g)
+				}
+			}
+		}
+	}
+	for _, c := range cs {
+		switch c.Kind {
+		case chunk.Func, chunk.Method, chunk.Type:
+		default:
+			continue
+		}
+		s := Symbol{Name: c.Symbol, Package: dir, PkgName: stem, Path: p, Line: c.DeclLine, EndLine: c.EndLine,
+			Kind: string(c.Kind), Language: lang, Exported: c.Exported, Test: c.Test, Signature: c.Signature}
+		if i := strings.LastIndex(c.Symbol, "."); i >= 0 {
+			s.Recv, s.Name = c.Symbol[:i], c.Symbol[i+1:]
+			if j := strings.LastIndex(s.Recv, "."); j >= 0 {
+				s.Recv = s.Recv[j+1:]
+			}
+		}
+		ff.Symbols = append(ff.Symbols, s)
+		from := len(ff.Symbols) - 1
+		if c.Kind == chunk.Type {
+			continue
+		}
+		// Call sites after the declaration line.
+		body := c.Text
+		skip := c.DeclLine - c.StartLine
+		for i := 0; i < skip && body != ""; i++ {
+			if k := strings.IndexByte(body, '\n'); k >= 0 {
+				body = body[k+1:]
+			} else {
+				body = ""
+			}
+		}
+		bodyLine := c.DeclLine
+		if k := strings.IndexByte(body, '\n'); k >= 0 {
+			body, bodyLine = body[k+1:], bodyLine+1 // skip the declaration line itself
+		}
+		for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
+			name := body[m[6]:m[7]]
+			if notCalls[name] {
+				continue
+			}
+			r := Ref{From: from, Name: name, Line: bodyLine + strings.Count(body[:m[0]], "\n")}
+			if m[2] >= 0 {
+				recv := body[m[2]:m[3]]
+				switch recv {
+				case "self", "this":
+					r.Recv = s.Recv
+				case "Self":
+					r.Recv = s.Recv
+				default:
+					r.Loose = true
+					r.Recv = recv // a module, class or variable: a hint only
+				}
+			} else {
+				r.Loose = true
+			}
+			ff.Calls = append(ff.Calls, r)
+		}
+	}
+	return ff
+}

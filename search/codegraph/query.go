@@ -1,0 +1,234 @@
+package codegraph
+
+import (
+	"slices"
+	"strings"
+)
+
+// Limits on queries.
+const (
+	MaxDepth     = 6
+	DefaultLimit = 50
+	MaxLimit     = 500
+	MaxPaths     = 20
+)
+
+// Node is one symbol reached by a walk of the graph.
+type Node struct {
+	Symbol Symbol `json:"symbol"`
+	Depth  int    `json:"depth"`           // 1 for direct callers or callees
+	Via    string `json:"via"`             // the symbol at depth-1 it calls or is called by
+	Line   int    `json:"line,omitempty"`  // line of the call
+	Loose  bool   `json:"loose,omitempty"` // the edge was matched by name only
+}
+
+// Walk is the answer to Callers or Callees.
+type Walk struct {
+	Root      Symbol `json:"root"`
+	Nodes     []Node `json:"nodes"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// Callers returns the symbols that call name, up to depth levels up (1 to
+// MaxDepth), at most limit of them. For a package, its importers.
+func (g *Graph) Callers(name string, depth, limit int) (Walk, error) {
+	return g.walk(name, depth, limit, true)
+}
+
+// Callees returns what name calls, up to depth levels down, at most limit.
+// For a package, its imports.
+func (g *Graph) Callees(name string, depth, limit int) (Walk, error) {
+	return g.walk(name, depth, limit, false)
+}
+
+func clampDepth(depth int) int {
+	return min(max(depth, 1), MaxDepth)
+}
+
+func clampLimit(limit int) int {
+	if limit <= 0 {
+		return DefaultLimit
+	}
+	return min(limit, MaxLimit)
+}
+
+func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
+	root, err := g.Lookup(name)
+	if err != nil {
+		return Walk{}, err
+	}
+	depth, limit = clampDepth(depth), clampLimit(limit)
+	d := g.get()
+	w := Walk{Root: root, Nodes: []Node{}}
+	if root.Kind == "package" {
+		return d.walkPackages(root, depth, limit, up), nil
+	}
+	start := d.index(root)
+	if start < 0 {
+		return w, nil
+	}
+	adj := d.out
+	if up {
+		adj = d.in
+	}
+	seen := map[int32]bool{start: true}
+	frontier := []int32{start}
+	for level := 1; level <= depth && len(frontier) > 0; level++ {
+		var next []int32
+		for _, from := range frontier {
+			for _, e := range adj[from] {
+				if seen[e.to] {
+					continue
+				}
+				if len(w.Nodes) >= limit {
+					w.Truncated = true
+					return w, nil
+				}
+				seen[e.to] = true
+				next = append(next, e.to)
+				w.Nodes = append(w.Nodes, Node{Symbol: *d.syms[e.to], Depth: level, Via: d.syms[from].Display(),
+					Line: int(e.line), Loose: e.loose})
+			}
+		}
+		frontier = next
+	}
+	return w, nil
+}
+
+func (d *derived) walkPackages(root Symbol, depth, limit int, up bool) Walk {
+	adj := d.packages
+	if up {
+		adj = d.importers
+	}
+	w := Walk{Root: root, Nodes: []Node{}}
+	seen := map[string]bool{root.Package: true}
+	frontier := []string{root.Package}
+	for level := 1; level <= depth && len(frontier) > 0; level++ {
+		var next []string
+		for _, from := range frontier {
+			for _, p := range adj[from] {
+				if seen[p] {
+					continue
+				}
+				if len(w.Nodes) >= limit {
+					w.Truncated = true
+					return w
+				}
+				seen[p] = true
+				next = append(next, p)
+				short := p[strings.LastIndex(p, "/")+1:]
+				w.Nodes = append(w.Nodes, Node{Symbol: Symbol{Name: short, Package: p, Kind: "package"}, Depth: level, Via: from})
+			}
+		}
+		frontier = next
+	}
+	return w
+}
+
+// index finds a symbol's position in the derived graph.
+func (d *derived) index(s Symbol) int32 {
+	for _, i := range d.byFile[s.Path] {
+		if x := d.syms[i]; x.Name == s.Name && x.Recv == s.Recv && x.Line == s.Line {
+			return i
+		}
+	}
+	return -1
+}
+
+// Path is one chain of calls from a symbol to another.
+type Path struct {
+	Symbols []Symbol `json:"symbols"` // from first to last
+	Lines   []int    `json:"lines"`   // Lines[i]: where Symbols[i] calls Symbols[i+1]
+	Loose   bool     `json:"loose,omitempty"`
+}
+
+// Paths returns call chains from one symbol to another, shortest first, at
+// most maxPaths (1 to MaxPaths) of at most maxDepth calls each. Truncated says
+// more chains of the lengths searched may exist.
+func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, truncated bool, err error) {
+	a, err := g.Lookup(from)
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := g.Lookup(to)
+	if err != nil {
+		return nil, false, err
+	}
+	maxDepth = clampDepth(maxDepth)
+	maxPaths = min(max(maxPaths, 1), MaxPaths)
+	d := g.get()
+	src, dst := d.index(a), d.index(b)
+	paths = []Path{}
+	if src < 0 || dst < 0 || src == dst {
+		return paths, false, nil
+	}
+	// Distance to dst along calls, by a backward walk, to prune the search.
+	dist := map[int32]int{dst: 0}
+	frontier := []int32{dst}
+	for level := 1; level <= maxDepth && len(frontier) > 0; level++ {
+		var next []int32
+		for _, n := range frontier {
+			for _, e := range d.in[n] {
+				if _, ok := dist[e.to]; !ok {
+					dist[e.to] = level
+					next = append(next, e.to)
+				}
+			}
+		}
+		frontier = next
+	}
+	shortest, ok := dist[src]
+	if !ok {
+		return paths, false, nil
+	}
+	budget := 200000 // edge visits, against pathological graphs
+	var stack []int32
+	var lines []int
+	var loose []bool
+	onPath := map[int32]bool{}
+	var dfs func(n int32, left int) bool
+	dfs = func(n int32, left int) bool {
+		if n == dst {
+			p := Path{Lines: slices.Clone(lines)}
+			for _, s := range stack {
+				p.Symbols = append(p.Symbols, *d.syms[s])
+			}
+			p.Loose = slices.Contains(loose, true)
+			paths = append(paths, p)
+			return len(paths) < maxPaths
+		}
+		for _, e := range d.out[n] {
+			if budget--; budget < 0 {
+				truncated = true
+				return false
+			}
+			dd, ok := dist[e.to]
+			if !ok || dd > left-1 || onPath[e.to] {
+				continue
+			}
+			if e.to == dst && left-1 != 0 {
+				continue // exact length only, so shorter chains come first
+			}
+			stack, lines, loose = append(stack, e.to), append(lines, int(e.line)), append(loose, e.loose)
+			onPath[e.to] = true
+			more := dfs(e.to, left-1)
+			onPath[e.to] = false
+			stack, lines, loose = stack[:len(stack)-1], lines[:len(lines)-1], loose[:len(loose)-1]
+			if !more {
+				return false
+			}
+		}
+		return true
+	}
+	for length := shortest; length <= maxDepth; length++ {
+		stack, lines, loose = []int32{src}, nil, nil
+		onPath = map[int32]bool{src: true}
+		if !dfs(src, length) {
+			if len(paths) >= maxPaths {
+				truncated = true
+			}
+			break
+		}
+	}
+	return paths, truncated, nil
+}

@@ -1,0 +1,442 @@
+// Package lexical is an in-memory inverted index ranked with BM25F: BM25 over
+// several weighted fields (a symbol's name, its doc comment, its signature,
+// its path, its body…), each field length-normalised on its own, the weighted
+// term frequencies summed before saturation.
+//
+// Documents are numbered by the caller. Removing one marks it dead; its
+// postings are dropped by Compact, which also renumbers documents. Document
+// frequencies count live documents only. An Index is not safe for concurrent
+// writes; the caller serialises writers against readers (Search only reads).
+package lexical
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentos-dev/agentos/search/tokenize"
+)
+
+// MaxFields is the largest number of fields an Index has.
+const MaxFields = 8
+
+// Field configures one field.
+type Field struct {
+	Name   string
+	Weight float64 // how much a match in this field counts
+	B      float64 // length normalisation, 0 (none) to 1 (full)
+}
+
+// Doc is a document analysed into terms, ready to add. Build it with Analyze
+// (safe to call from many goroutines at once).
+type Doc struct {
+	Lengths [MaxFields]uint16
+	Terms   map[string][MaxFields]uint8
+}
+
+// Analyze tokenizes each field's text (see package tokenize) into a Doc.
+// Fields beyond the index's are ignored when added.
+func Analyze(fields ...string) Doc {
+	d := Doc{Terms: make(map[string][MaxFields]uint8, 32)}
+	for f, text := range fields {
+		if f >= MaxFields {
+			break
+		}
+		n := 0
+		tokenize.Each(text, func(t tokenize.Term) {
+			tf := d.Terms[t.Text]
+			if tf[f] < 255 {
+				tf[f]++
+			}
+			d.Terms[t.Text] = tf
+			n++
+		})
+		d.Lengths[f] = uint16(min(n, math.MaxUint16))
+	}
+	return d
+}
+
+type posting struct {
+	doc uint32
+	tf  [MaxFields]uint8
+}
+
+// Index is a BM25F inverted index.
+type Index struct {
+	fields   []Field
+	k1       float64
+	dict     map[string]uint32
+	terms    []string
+	postings [][]posting
+	lengths  [][MaxFields]uint16 // by doc
+	live     []bool              // by doc
+	nLive    int
+	dead     int                // dead docs still in postings
+	sumLen   [MaxFields]float64 // over live docs
+	pool     sync.Pool
+
+	// norms[doc][f] is field f's weight over its length normalisation,
+	// computed on the first search after a change.
+	normMu sync.Mutex
+	norms  [][MaxFields]float32
+	normOK bool
+}
+
+// New returns an empty index over the given fields (at most MaxFields).
+func New(fields []Field) *Index {
+	if len(fields) > MaxFields {
+		panic("lexical: too many fields")
+	}
+	return &Index{fields: slices.Clone(fields), k1: 1.2, dict: map[string]uint32{}}
+}
+
+// SetFields changes the fields' weights and normalisation (not their
+// number). Like Add, it must not run concurrently with Search.
+func (ix *Index) SetFields(fields []Field) {
+	if len(fields) != len(ix.fields) {
+		panic("lexical: SetFields changes the number of fields")
+	}
+	ix.fields = slices.Clone(fields)
+	ix.normOK = false
+}
+
+// SetK1 sets BM25's term frequency saturation (default 1.2).
+func (ix *Index) SetK1(k1 float64) {
+	if k1 > 0 {
+		ix.k1 = k1
+	}
+}
+
+// Fields returns the index's fields.
+func (ix *Index) Fields() []Field { return ix.fields }
+
+// Len returns the number of live documents.
+func (ix *Index) Len() int { return ix.nLive }
+
+// Add indexes d as document id, which must not be live already.
+func (ix *Index) Add(id uint32, d Doc) {
+	for int(id) >= len(ix.live) {
+		ix.live = append(ix.live, false)
+		ix.lengths = append(ix.lengths, [MaxFields]uint16{})
+	}
+	if ix.live[id] {
+		panic("lexical: document added twice")
+	}
+	ix.live[id] = true
+	ix.nLive++
+	ix.normOK = false
+	ix.lengths[id] = d.Lengths
+	for f := range ix.fields {
+		ix.sumLen[f] += float64(d.Lengths[f])
+	}
+	for term, tf := range d.Terms {
+		nonzero := false
+		for f := range ix.fields {
+			if tf[f] > 0 {
+				nonzero = true
+			}
+		}
+		if !nonzero {
+			continue
+		}
+		t, ok := ix.dict[term]
+		if !ok {
+			// The term may share memory with a whole source file.
+			term = strings.Clone(term)
+			t = uint32(len(ix.terms))
+			ix.dict[term] = t
+			ix.terms = append(ix.terms, term)
+			ix.postings = append(ix.postings, nil)
+		}
+		ix.postings[t] = append(ix.postings[t], posting{doc: id, tf: tf})
+	}
+}
+
+// Remove marks document id dead.
+func (ix *Index) Remove(id uint32) {
+	if int(id) >= len(ix.live) || !ix.live[id] {
+		return
+	}
+	ix.live[id] = false
+	ix.nLive--
+	ix.dead++
+	ix.normOK = false
+	for f := range ix.fields {
+		ix.sumLen[f] -= float64(ix.lengths[id][f])
+	}
+}
+
+// Dead returns how many removed documents still hold postings.
+func (ix *Index) Dead() int { return ix.dead }
+
+// Compact drops dead documents' postings and renumbers documents: keep lists
+// the old ids to keep, and a document's new id is its position in keep.
+func (ix *Index) Compact(keep []uint32) {
+	remap := make([]int32, len(ix.live))
+	for i := range remap {
+		remap[i] = -1
+	}
+	lengths := make([][MaxFields]uint16, len(keep))
+	live := make([]bool, len(keep))
+	var sum [MaxFields]float64
+	n := 0
+	for newID, old := range keep {
+		if int(old) < len(ix.live) && ix.live[old] {
+			remap[old] = int32(newID)
+			lengths[newID] = ix.lengths[old]
+			live[newID] = true
+			n++
+			for f := range ix.fields {
+				sum[f] += float64(lengths[newID][f])
+			}
+		}
+	}
+	dict := make(map[string]uint32, len(ix.dict))
+	var terms []string
+	var postings [][]posting
+	for t, ps := range ix.postings {
+		var out []posting
+		for _, p := range ps {
+			if int(p.doc) < len(remap) && remap[p.doc] >= 0 {
+				p.doc = uint32(remap[p.doc])
+				out = append(out, p)
+			}
+		}
+		if len(out) == 0 {
+			continue
+		}
+		slices.SortFunc(out, func(a, b posting) int { return int(a.doc) - int(b.doc) })
+		dict[ix.terms[t]] = uint32(len(terms))
+		terms = append(terms, ix.terms[t])
+		postings = append(postings, slices.Clip(out))
+	}
+	ix.dict, ix.terms, ix.postings = dict, terms, postings
+	ix.lengths, ix.live, ix.nLive, ix.dead, ix.sumLen = lengths, live, n, 0, sum
+	ix.normOK = false
+}
+
+// weights returns the per-document field factors, computing them if stale.
+// Writers never run concurrently with Search, so the lock only orders
+// concurrent searches.
+func (ix *Index) weights() [][MaxFields]float32 {
+	ix.normMu.Lock()
+	defer ix.normMu.Unlock()
+	if ix.normOK && len(ix.norms) == len(ix.live) {
+		return ix.norms
+	}
+	var avg [MaxFields]float64
+	for f := range ix.fields {
+		avg[f] = max(ix.sumLen[f]/float64(max(ix.nLive, 1)), 1)
+	}
+	norms := ix.norms[:0]
+	norms = slices.Grow(norms, len(ix.live))[:len(ix.live)]
+	for d := range ix.live {
+		for f, fd := range ix.fields {
+			norm := 1 - fd.B + fd.B*float64(ix.lengths[d][f])/avg[f]
+			norms[d][f] = float32(fd.Weight / norm)
+		}
+	}
+	ix.norms, ix.normOK = norms, true
+	return norms
+}
+
+// QueryTerm is one term of a query with its weight (1 for a term the user
+// typed, less for an expansion).
+type QueryTerm struct {
+	Term   string
+	Weight float64
+	// Group ties expansions to the query word they came from: a document's
+	// score for a group is the best of the group's terms, not their sum.
+	Group int
+}
+
+// Hit is one scored document.
+type Hit struct {
+	Doc    uint32
+	Score  float64
+	Fields uint8 // bit f set when field f matched
+	Groups int   // how many query groups matched
+}
+
+type scratch struct {
+	score  []float64
+	best   []float64 // per doc best score within the current group
+	fields []uint8
+	groups []uint16
+	touch  []uint32
+	gtouch []uint32
+}
+
+// DF returns how many live documents hold a term.
+func (ix *Index) DF(term string) int {
+	t, ok := ix.dict[term]
+	if !ok {
+		return 0
+	}
+	return ix.df(t)
+}
+
+// IDF returns the inverse document frequency of a term (0 when absent).
+func (ix *Index) IDF(term string) float64 {
+	t, ok := ix.dict[term]
+	if !ok {
+		return 0
+	}
+	return ix.idf(ix.df(t))
+}
+
+func (ix *Index) idf(df int) float64 {
+	n := float64(ix.nLive)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+func (ix *Index) df(t uint32) int {
+	ps := ix.postings[t]
+	if ix.dead == 0 {
+		return len(ps)
+	}
+	n := 0
+	for _, p := range ps {
+		if ix.live[p.doc] {
+			n++
+		}
+	}
+	return n
+}
+
+// Search scores the live documents that match any query term and returns the
+// best k, highest first; accept, when not nil, filters documents.
+func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hit {
+	if ix.nLive == 0 || k <= 0 {
+		return nil
+	}
+	sc, _ := ix.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer ix.pool.Put(sc)
+	nd := len(ix.live)
+	if len(sc.score) < nd {
+		sc.score = make([]float64, nd)
+		sc.best = make([]float64, nd)
+		sc.fields = make([]uint8, nd)
+		sc.groups = make([]uint16, nd)
+	}
+	sc.touch = sc.touch[:0]
+	norms := ix.weights()
+	nf := len(ix.fields)
+	// Group the query terms: within a group a document takes its best term.
+	order := slices.Clone(q)
+	slices.SortStableFunc(order, func(a, b QueryTerm) int { return a.Group - b.Group })
+	flushGroup := func() {
+		for _, d := range sc.gtouch {
+			if sc.score[d] == 0 && sc.groups[d] == 0 {
+				sc.touch = append(sc.touch, d)
+			}
+			sc.score[d] += sc.best[d]
+			sc.groups[d]++
+			sc.best[d] = 0
+		}
+		sc.gtouch = sc.gtouch[:0]
+	}
+	for i, qt := range order {
+		if i > 0 && qt.Group != order[i-1].Group {
+			flushGroup()
+		}
+		t, ok := ix.dict[qt.Term]
+		if !ok || qt.Weight <= 0 {
+			continue
+		}
+		idf := ix.idf(ix.df(t)) * qt.Weight
+		for _, p := range ix.postings[t] {
+			if !ix.live[p.doc] {
+				continue
+			}
+			var tf float32
+			var mask uint8
+			w := &norms[p.doc]
+			for f := 0; f < nf; f++ {
+				if p.tf[f] != 0 {
+					mask |= 1 << f
+					tf += float32(p.tf[f]) * w[f]
+				}
+			}
+			s := idf * float64(tf) / (ix.k1 + float64(tf))
+			if sc.best[p.doc] == 0 {
+				sc.gtouch = append(sc.gtouch, p.doc)
+			}
+			if s > sc.best[p.doc] {
+				sc.best[p.doc] = s
+			}
+			sc.fields[p.doc] |= mask
+		}
+	}
+	flushGroup()
+	hits := make([]Hit, 0, min(len(sc.touch), 4*k))
+	for _, d := range sc.touch {
+		if accept == nil || accept(d) {
+			hits = append(hits, Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
+		}
+		sc.score[d], sc.fields[d], sc.groups[d] = 0, 0, 0
+	}
+	return TopK(hits, k)
+}
+
+// TopK returns the k best hits, highest score first (ties by doc).
+func TopK(hits []Hit, k int) []Hit {
+	better := func(a, b Hit) bool { return a.Score > b.Score || a.Score == b.Score && a.Doc < b.Doc }
+	if len(hits) > 2*k {
+		// Keep a min-heap of the best k seen.
+		h := make([]Hit, 0, k)
+		down := func(i int) {
+			for {
+				l := 2*i + 1
+				if l >= len(h) {
+					return
+				}
+				m := l
+				if r := l + 1; r < len(h) && better(h[l], h[r]) {
+					m = r
+				}
+				if !better(h[i], h[m]) {
+					return
+				}
+				h[i], h[m] = h[m], h[i]
+				i = m
+			}
+		}
+		for _, x := range hits {
+			if len(h) < k {
+				h = append(h, x)
+				for i := len(h) - 1; i > 0; {
+					p := (i - 1) / 2
+					if !better(h[p], h[i]) {
+						break
+					}
+					h[p], h[i] = h[i], h[p]
+					i = p
+				}
+				continue
+			}
+			if better(x, h[0]) {
+				h[0] = x
+				down(0)
+			}
+		}
+		hits = h
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}

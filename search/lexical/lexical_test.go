@@ -1,0 +1,139 @@
+package lexical
+
+import (
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+var fields = []Field{{Name: "name", Weight: 3, B: 0.5}, {Name: "body", Weight: 1, B: 0.75}}
+
+func q(words ...string) []QueryTerm {
+	var out []QueryTerm
+	for i, w := range words {
+		out = append(out, QueryTerm{Term: w, Weight: 1, Group: i})
+	}
+	return out
+}
+
+func docs(hs []Hit) []uint32 {
+	var out []uint32
+	for _, h := range hs {
+		out = append(out, h.Doc)
+	}
+	return out
+}
+
+func TestSearchRanksNameOverBody(t *testing.T) {
+	ix := New(fields)
+	ix.Add(0, Analyze("ParseRatio", "converts text to a fraction"))
+	ix.Add(1, Analyze("Format", "the result of parsing a ratio is used here"))
+	ix.Add(2, Analyze("Unrelated", "nothing to see"))
+	hs := ix.Search(q("pars", "ratio"), 10, nil)
+	if got := docs(hs); !reflect.DeepEqual(got, []uint32{0, 1}) {
+		t.Fatalf("order %v", got)
+	}
+	if hs[0].Fields != 1 || hs[1].Fields != 2 || hs[0].Groups != 2 {
+		t.Errorf("fields/groups %+v", hs)
+	}
+	// The whole identifier is a term of its own.
+	if hs := ix.Search(q("parseratio"), 10, nil); len(hs) != 1 || hs[0].Doc != 0 {
+		t.Errorf("whole identifier: %+v", hs)
+	}
+	// Filter.
+	if hs := ix.Search(q("pars"), 10, func(d uint32) bool { return d != 0 }); !reflect.DeepEqual(docs(hs), []uint32{1}) {
+		t.Errorf("filter: %+v", hs)
+	}
+}
+
+func TestGroupsTakeTheBestTerm(t *testing.T) {
+	ix := New(fields)
+	ix.Add(0, Analyze("", "hash hash digest"))
+	ix.Add(1, Analyze("", "checksum"))
+	// One group with three alternatives: doc 0 must not get the sum of
+	// "hash" and "digest".
+	one := []QueryTerm{{Term: "hash", Weight: 1}, {Term: "digest", Weight: 1}, {Term: "checksum", Weight: 1}}
+	sep := []QueryTerm{{Term: "hash", Weight: 1, Group: 0}, {Term: "digest", Weight: 1, Group: 1}}
+	a := ix.Search(one, 10, nil)
+	b := ix.Search(sep, 10, nil)
+	var sa, sb float64
+	for _, h := range a {
+		if h.Doc == 0 {
+			sa = h.Score
+		}
+	}
+	sb = b[0].Score
+	if !(sa < sb) || a[0].Groups != 1 {
+		t.Errorf("group score %v not below separate %v", sa, sb)
+	}
+}
+
+func TestRemoveCompactAndEncode(t *testing.T) {
+	ix := New(fields)
+	rng := rand.New(rand.NewSource(1))
+	words := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}
+	text := func() string {
+		s := ""
+		for i := 0; i < 5; i++ {
+			s += words[rng.Intn(len(words))] + " "
+		}
+		return s
+	}
+	for i := 0; i < 50; i++ {
+		ix.Add(uint32(i), Analyze(words[i%len(words)], text()))
+	}
+	for i := 0; i < 50; i += 3 {
+		ix.Remove(uint32(i))
+	}
+	before := ix.Search(q("gamma", "beta"), 100, nil)
+	for _, h := range before {
+		if h.Doc%3 == 0 {
+			t.Fatalf("dead doc %d returned", h.Doc)
+		}
+	}
+	// Round trip through the encoding keeps results.
+	data, _ := ix.MarshalBinary()
+	cp := New(fields)
+	if err := cp.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if got := cp.Search(q("gamma", "beta"), 100, nil); !reflect.DeepEqual(got, before) {
+		t.Errorf("after decode:\n%v\nwant\n%v", got, before)
+	}
+	if err := cp.UnmarshalBinary(data[:len(data)/2]); err == nil {
+		t.Errorf("truncated data decoded")
+	}
+	// Compaction renumbers: keep live docs in order.
+	var keep []uint32
+	for i := 0; i < 50; i++ {
+		if i%3 != 0 {
+			keep = append(keep, uint32(i))
+		}
+	}
+	ix.Compact(keep)
+	if ix.Dead() != 0 || ix.Len() != len(keep) {
+		t.Fatalf("after compact: dead %d len %d", ix.Dead(), ix.Len())
+	}
+	after := ix.Search(q("gamma", "beta"), 100, nil)
+	if len(after) != len(before) {
+		t.Fatalf("compact changed hit count %d -> %d", len(before), len(after))
+	}
+	for i := range after {
+		if keep[after[i].Doc] != before[i].Doc || after[i].Score != before[i].Score {
+			t.Errorf("hit %d: %+v vs %+v", i, after[i], before[i])
+		}
+	}
+}
+
+func TestTopK(t *testing.T) {
+	var hs []Hit
+	for i := 0; i < 100; i++ {
+		hs = append(hs, Hit{Doc: uint32(i), Score: float64((i * 37) % 100)})
+	}
+	got := TopK(hs, 5)
+	for i, want := range []float64{99, 98, 97, 96, 95} {
+		if got[i].Score != want {
+			t.Fatalf("TopK = %+v", got)
+		}
+	}
+}

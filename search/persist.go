@@ -1,0 +1,253 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentos-dev/agentos/search/codegraph"
+	"github.com/agentos-dev/agentos/search/snapshot"
+)
+
+// formatVersion changes whenever what is stored, or how files are chunked and
+// tokenized, changes: an index of another version is rebuilt.
+const formatVersion = 1
+
+// SnapshotFile is the name of an index's snapshot in Options.Dir.
+const SnapshotFile = "index.snap"
+
+// ErrEmbedderChanged says a snapshot was made with another embedder (name or
+// dimension); its vectors cannot be used.
+var ErrEmbedderChanged = errors.New("the index was built with another embedder")
+
+type header struct {
+	Embedder string
+	Dim      int
+	Texts    string // how embedding texts were made
+	Built    time.Time
+	Paths    []string
+	Langs    []string
+}
+
+type persistedFile struct {
+	Path string
+	Rec  fileRec
+}
+
+// Save writes the index to Options.Dir/SnapshotFile atomically.
+func (ix *Index) Save() error {
+	if ix.opt.Dir == "" {
+		return errors.New("the index has no folder to save to")
+	}
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	ix.mu.Lock()
+	ix.st.compact(true)
+	ix.mu.Unlock()
+
+	ix.mu.RLock()
+	secs, err := ix.encode()
+	ix.mu.RUnlock()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(ix.opt.Dir, 0o755); err != nil {
+		return fmt.Errorf("create the index folder: %w", err)
+	}
+	return snapshot.Write(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion, secs)
+}
+
+func gobBytes(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func (ix *Index) encode() ([]snapshot.Section, error) {
+	st := ix.st
+	h := header{Embedder: ix.opt.Embedder.Name(), Dim: ix.opt.Embedder.Dim(), Texts: ix.embedConfig(), Built: ix.built,
+		Paths: ix.opt.Paths, Langs: ix.opt.Languages}
+	files := make([]persistedFile, 0, len(st.files))
+	for p, r := range st.files {
+		files = append(files, persistedFile{p, *r})
+	}
+	metas := make([]meta, len(st.metas))
+	for i, m := range st.metas {
+		if m != nil {
+			metas[i] = *m
+		}
+	}
+	var secs []snapshot.Section
+	for _, s := range []struct {
+		name string
+		v    any
+	}{{"header", h}, {"files", files}, {"chunks", metas}, {"uses", st.use}, {"contexts", st.contexts}, {"graph", st.graph.Files()}} {
+		b, err := gobBytes(s.v)
+		if err != nil {
+			return nil, fmt.Errorf("encode the index %s: %w", s.name, err)
+		}
+		secs = append(secs, snapshot.Section{Name: s.name, Data: b})
+	}
+	lb, err := st.lex.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	vb, err := st.vec.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return append(secs, snapshot.Section{Name: "lexical", Data: lb}, snapshot.Section{Name: "vector", Data: vb}), nil
+}
+
+// embedConfig describes what goes into embedding texts, so that vectors made
+// otherwise are not reused.
+func (ix *Index) embedConfig() string {
+	t := ix.opt.Tuning
+	return fmt.Sprintf("doc=%d body=%d docidf=%g", t.EmbedDocChars, t.EmbedBodyChars, t.DocIDF)
+}
+
+// Load replaces the index's content with its snapshot. The error satisfies
+// errors.Is with fs.ErrNotExist when there is none, snapshot.ErrCorrupt or
+// snapshot.ErrVersion when it cannot be read, ErrEmbedderChanged when it was
+// made with another embedder. Each means: build the index instead (Open does).
+func (ix *Index) Load() error {
+	if ix.opt.Dir == "" {
+		return fmt.Errorf("the index has no folder: %w", fs.ErrNotExist)
+	}
+	secs, err := snapshot.Read(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion)
+	if err != nil {
+		return err
+	}
+	var h header
+	if err := gob.NewDecoder(bytes.NewReader(secs["header"])).Decode(&h); err != nil {
+		return fmt.Errorf("%w: header: %v", snapshot.ErrCorrupt, err)
+	}
+	if h.Embedder != ix.opt.Embedder.Name() || h.Dim != ix.opt.Embedder.Dim() || h.Texts != ix.embedConfig() {
+		return fmt.Errorf("%w (%s/%d, now %s/%d)", ErrEmbedderChanged, h.Embedder, h.Dim,
+			ix.opt.Embedder.Name(), ix.opt.Embedder.Dim())
+	}
+	st := ix.newState()
+	var files []persistedFile
+	var metas []meta
+	var facts []codegraph.FileFacts
+	for _, d := range []struct {
+		name string
+		v    any
+	}{{"files", &files}, {"chunks", &metas}, {"uses", &st.use}, {"contexts", &st.contexts}, {"graph", &facts}} {
+		data, ok := secs[d.name]
+		if !ok {
+			return fmt.Errorf("%w: no %s section", snapshot.ErrCorrupt, d.name)
+		}
+		if err := gob.NewDecoder(bytes.NewReader(data)).Decode(d.v); err != nil {
+			return fmt.Errorf("%w: %s: %v", snapshot.ErrCorrupt, d.name, err)
+		}
+	}
+	if err := st.lex.UnmarshalBinary(secs["lexical"]); err != nil {
+		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
+	}
+	if err := st.vec.UnmarshalBinary(secs["vector"]); err != nil {
+		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
+	}
+	st.metas = make([]*meta, len(metas))
+	for i := range metas {
+		if metas[i].Path != "" {
+			st.metas[i] = &metas[i]
+		} else {
+			st.dead++
+		}
+	}
+	if len(st.use) != len(st.metas) {
+		st.use = make([]use, len(st.metas))
+	}
+	for _, f := range files {
+		r := f.Rec
+		for _, id := range r.IDs {
+			if int(id) >= len(st.metas) || st.metas[id] == nil {
+				return fmt.Errorf("%w: file %s has an unknown chunk", snapshot.ErrCorrupt, f.Path)
+			}
+		}
+		st.files[f.Path] = &r
+	}
+	for _, f := range facts {
+		st.graph.SetFile(f)
+	}
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	ix.mu.Lock()
+	ix.st, ix.ready, ix.built = st, true, h.Built
+	ix.mu.Unlock()
+	return nil
+}
+
+// OpenReport says how Open got its index.
+type OpenReport struct {
+	Loaded  bool       `json:"loaded"`            // from the snapshot
+	Rebuilt string     `json:"rebuilt,omitempty"` // why it was built instead, when it was
+	Stats   BuildStats `json:"stats"`             // the build, or the refresh after loading
+}
+
+// Open returns a ready index: its snapshot loaded and refreshed when there
+// is a usable one, else built from the files and saved (when Options.Dir is
+// set). To answer searches (with ErrNotReady) while that runs, call New and
+// then Index.Open on another goroutine.
+func Open(ctx context.Context, opt Options) (*Index, OpenReport, error) {
+	ix, err := New(opt)
+	if err != nil {
+		return nil, OpenReport{}, err
+	}
+	rep, err := ix.Open(ctx)
+	if err != nil {
+		return nil, rep, err
+	}
+	return ix, rep, nil
+}
+
+// Open makes the index ready: it loads and refreshes the snapshot when there
+// is a usable one, else builds the index from the files, and saves the
+// result (when Options.Dir is set). A snapshot that is missing, corrupt, of
+// another format or made with another embedder is rebuilt; the report says
+// why.
+func (ix *Index) Open(ctx context.Context) (OpenReport, error) {
+	var rep OpenReport
+	if ix.opt.Dir != "" {
+		err := ix.Load()
+		switch {
+		case err == nil:
+			rep.Loaded = true
+			st, err := ix.Refresh(ctx)
+			if err != nil {
+				return rep, err
+			}
+			rep.Stats = st
+			if st.Files > 0 || st.Removed > 0 {
+				if err := ix.Save(); err != nil {
+					return rep, err
+				}
+			}
+			return rep, nil
+		case errors.Is(err, fs.ErrNotExist):
+			rep.Rebuilt = "no saved index"
+		default:
+			rep.Rebuilt = err.Error()
+		}
+	}
+	st, err := ix.Build(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.Stats = st
+	if ix.opt.Dir != "" {
+		if err := ix.Save(); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}

@@ -1,0 +1,467 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentos-dev/agentos/search/chunk"
+	"github.com/agentos-dev/agentos/search/embed"
+	"github.com/agentos-dev/agentos/search/lexical"
+	"github.com/agentos-dev/agentos/search/scan"
+	"github.com/agentos-dev/agentos/search/tokenize"
+	"github.com/agentos-dev/agentos/search/vector"
+)
+
+// Method is a ranking method.
+type Method string
+
+// Ranking methods.
+const (
+	Hybrid  Method = "hybrid"  // lexical and vector fused (the default)
+	Lexical Method = "lexical" // BM25F only
+	Vector  Method = "vector"  // embedding similarity only
+)
+
+// Limits of a query.
+const (
+	DefaultLimit         = 10
+	MaxLimit             = 50
+	DefaultContentBudget = 1200
+	MaxContentBudget     = 20000
+	MaxQueryLen          = 2000
+)
+
+// Query is a search request.
+type Query struct {
+	Text   string
+	Method Method // "" means Hybrid
+	Limit  int    // results wanted, 1 to MaxLimit; 0 means DefaultLimit
+	// Filters; empty means any.
+	PathPrefix string // a folder ("net/http") or file path prefix
+	Language   string // "go", "python", …, "markdown"
+	Domain     string // standards: universal, development, workflow
+	Kind       string // func, method, type, const, var, section, package, imports, module, window, container
+	// ContentBudget caps each result's content in bytes: 0 means
+	// DefaultContentBudget, negative means no content.
+	ContentBudget int
+	// MaxPerFile caps the results from one file (0: no cap), for variety.
+	MaxPerFile int
+}
+
+// Result is one ranked chunk.
+type Result struct {
+	Path      string   `json:"path"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+	Kind      string   `json:"kind"`
+	Symbol    string   `json:"symbol,omitempty"`
+	Section   string   `json:"section,omitempty"` // markdown heading path, "A > B > C"
+	Signature string   `json:"signature,omitempty"`
+	Language  string   `json:"language"`
+	Domain    string   `json:"domain,omitempty"`
+	Score     float64  `json:"score"`
+	Signals   []string `json:"signals"` // what matched: name, doc, keywords, signature, path, body, vector, graph
+	Content   string   `json:"content,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"` // content was cut to the budget
+}
+
+// ErrInvalidQuery marks a query the caller must fix.
+var ErrInvalidQuery = errors.New("invalid query")
+
+// ErrNotReady says the index has not been built or loaded yet.
+var ErrNotReady = errors.New("the index is still being built; try again in a few seconds")
+
+var kindAliases = map[string]chunk.Kind{
+	"function": chunk.Func, "class": chunk.Type, "struct": chunk.Type, "interface": chunk.Type,
+	"enum": chunk.Type, "trait": chunk.Type, "constant": chunk.Const, "variable": chunk.Var,
+	"impl": chunk.Container, "heading": chunk.Section,
+}
+
+func (q *Query) validate() error {
+	q.Text = strings.TrimSpace(q.Text)
+	switch {
+	case q.Text == "":
+		return fmt.Errorf("%w: the query text is empty", ErrInvalidQuery)
+	case len(q.Text) > MaxQueryLen:
+		return fmt.Errorf("%w: the query is longer than %d bytes", ErrInvalidQuery, MaxQueryLen)
+	}
+	switch q.Method {
+	case "":
+		q.Method = Hybrid
+	case Hybrid, Lexical, Vector:
+	default:
+		return fmt.Errorf("%w: method %q is not hybrid, lexical or vector", ErrInvalidQuery, q.Method)
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.Limit < 0 || q.Limit > MaxLimit {
+		return fmt.Errorf("%w: limit must be between 1 and %d", ErrInvalidQuery, MaxLimit)
+	}
+	if q.ContentBudget == 0 {
+		q.ContentBudget = DefaultContentBudget
+	}
+	q.ContentBudget = min(q.ContentBudget, MaxContentBudget)
+	q.PathPrefix = strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(q.PathPrefix)), "./")
+	if q.PathPrefix == "." {
+		q.PathPrefix = ""
+	}
+	q.Kind = strings.ToLower(strings.TrimSpace(q.Kind))
+	if k, ok := kindAliases[q.Kind]; ok {
+		q.Kind = string(k)
+	}
+	q.Language = strings.ToLower(strings.TrimSpace(q.Language))
+	q.Domain = strings.ToLower(strings.TrimSpace(q.Domain))
+	return nil
+}
+
+func (q *Query) accept(m *meta) bool {
+	if m == nil {
+		return false
+	}
+	if q.PathPrefix != "" {
+		p := q.PathPrefix
+		if !(m.Path == p || strings.HasPrefix(m.Path, strings.TrimSuffix(p, "/")+"/") ||
+			!strings.HasSuffix(p, "/") && strings.HasPrefix(m.Path, p) && path0(p)) {
+			return false
+		}
+	}
+	return (q.Language == "" || m.Language == q.Language) &&
+		(q.Domain == "" || m.Domain == q.Domain) &&
+		(q.Kind == "" || string(m.Kind) == q.Kind)
+}
+
+// path0 reports whether a prefix names a file rather than a folder (it has an
+// extension), in which case a plain prefix match is meant.
+func path0(p string) bool {
+	base := p[strings.LastIndex(p, "/")+1:]
+	return strings.Contains(base, ".")
+}
+
+// candidate is a chunk in fusion.
+type candidate struct {
+	id       uint32
+	lex      float64
+	lexRank  int // 1-based; 0 when not in the lexical list
+	vec      float64
+	vecRank  int
+	fields   uint8
+	score    float64
+	hasLexed bool
+}
+
+// scorePool recycles the per-document score buffers of vector search.
+var scorePool sync.Pool
+
+// queryTerms turns the query into lexical terms: one group per word, each
+// word's vocabulary relations added to its group with weight expand, except
+// those in more than maxDF documents (common words cost much and say little).
+func queryTerms(text string, expand float64, lex *lexical.Index, maxDF int) []lexical.QueryTerm {
+	var out []lexical.QueryTerm
+	seen := map[string]bool{}
+	group := 0
+	tokenize.Each(text, func(t tokenize.Term) {
+		if seen[t.Text] {
+			return
+		}
+		seen[t.Text] = true
+		out = append(out, lexical.QueryTerm{Term: t.Text, Weight: 1, Group: group})
+		if expand > 0 && !t.Whole {
+			for _, r := range embed.Related(t.Text) {
+				if df := lex.DF(r); !seen[r] && df > 0 && df <= maxDF {
+					out = append(out, lexical.QueryTerm{Term: r, Weight: expand, Group: group})
+				}
+			}
+		}
+		group++
+	})
+	return out
+}
+
+// Search ranks the index's chunks for q.
+func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
+	if err := q.validate(); err != nil {
+		return nil, err
+	}
+	t := ix.opt.Tuning
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if !ix.ready {
+		return nil, ErrNotReady
+	}
+	st := ix.st
+	var qv []float32
+	if q.Method != Lexical {
+		var err error
+		if we, ok := ix.opt.Embedder.(embed.WeightedQueryEmbedder); ok && t.QueryIDF > 0 {
+			qv, err = we.EmbedQueryWeighted(ctx, q.Text, ix.idfWeight(st, t.QueryIDF))
+		} else {
+			qv, err = embed.Query(ctx, ix.opt.Embedder, q.Text)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("embed the query: %w", err)
+		}
+	}
+	accept := func(id uint32) bool { return q.accept(st.metas[id]) }
+	nc := max(t.Candidates, q.Limit*4)
+	if q.Method == Lexical || q.Method == Vector {
+		nc = max(q.Limit*8, 100) // enough for priors to reorder
+	}
+	cands := map[uint32]*candidate{}
+	get := func(id uint32) *candidate {
+		c := cands[id]
+		if c == nil {
+			c = &candidate{id: id}
+			cands[id] = c
+		}
+		return c
+	}
+	// The two legs run at once: lexical on its own goroutine, the vector
+	// scan on the others.
+	var lexHits []lexical.Hit
+	lexDone := make(chan struct{})
+	go func() {
+		defer close(lexDone)
+		if q.Method == Vector {
+			return
+		}
+		expand := t.ExpandWeight
+		if q.Method == Lexical {
+			expand = 0
+		}
+		maxDF := int(t.ExpandMaxDF * float64(st.lex.Len()))
+		lexHits = st.lex.Search(queryTerms(q.Text, expand, st.lex, maxDF), nc, accept)
+	}()
+	var vscores []float32
+	var vecHits []vector.Hit
+	if q.Method != Lexical && len(qv) == st.vec.Dim() {
+		buf, _ := scorePool.Get().(*[]float32)
+		if buf == nil {
+			buf = new([]float32)
+		}
+		defer scorePool.Put(buf)
+		vscores = st.vec.ScoreAll(qv, *buf)
+		*buf = vscores
+		vecHits = vector.Top(vscores, nc, accept)
+	}
+	<-lexDone
+	for i, h := range lexHits {
+		c := get(h.Doc)
+		c.lex, c.lexRank, c.fields, c.hasLexed = h.Score, i+1, h.Fields, true
+	}
+	for i, h := range vecHits {
+		get(h.ID).vecRank = i + 1
+	}
+	if vscores != nil {
+		for id, c := range cands {
+			if int(id) < len(vscores) {
+				c.vec = float64(vscores[id])
+			}
+		}
+	}
+	list := make([]*candidate, 0, len(cands))
+	var maxLex, maxVec float64
+	for _, c := range cands {
+		list = append(list, c)
+		maxLex = max(maxLex, c.lex)
+		maxVec = max(maxVec, c.vec)
+	}
+	for _, c := range list {
+		var base float64
+		switch q.Method {
+		case Lexical:
+			base = c.lex
+		case Vector:
+			base = max(c.vec, 0)
+		default:
+			switch t.Fusion {
+			case "weighted":
+				if maxLex > 0 {
+					base += t.LexicalShare * c.lex / maxLex
+				}
+				if maxVec > 0 {
+					base += (1 - t.LexicalShare) * max(c.vec, 0) / maxVec
+				}
+			default:
+				if c.lexRank > 0 {
+					base += 2 * t.LexicalShare / (t.RRFK + float64(c.lexRank))
+				}
+				if c.vecRank > 0 {
+					base += 2 * (1 - t.LexicalShare) / (t.RRFK + float64(c.vecRank))
+				}
+			}
+		}
+		c.score = base * ix.prior(st, c.id)
+	}
+	slices.SortFunc(list, func(a, b *candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return int(a.id) - int(b.id)
+	})
+	out := make([]Result, 0, q.Limit)
+	perFile := map[string]int{}
+	for _, c := range list {
+		if len(out) == q.Limit {
+			break
+		}
+		if c.score <= 0 {
+			continue
+		}
+		m := st.metas[c.id]
+		if q.MaxPerFile > 0 {
+			if perFile[m.Path] >= q.MaxPerFile {
+				continue
+			}
+			perFile[m.Path]++
+		}
+		r := Result{Path: m.Path, StartLine: m.StartLine, EndLine: m.EndLine, Kind: string(m.Kind), Symbol: m.Symbol,
+			Section: m.Section, Signature: m.Signature, Language: m.Language, Domain: m.Domain,
+			Score: math.Round(c.score*1e6) / 1e6, Signals: []string{}}
+		for f := 0; f < numFields; f++ {
+			if c.fields&(1<<f) != 0 {
+				r.Signals = append(r.Signals, fieldNames[f])
+			}
+		}
+		if c.vecRank > 0 {
+			r.Signals = append(r.Signals, "vector")
+		}
+		if u := st.use[c.id]; u.Callers > 0 && t.FanInBoost > 0 || u.CallerPkgs > 0 && t.CallerPkgBoost > 0 {
+			r.Signals = append(r.Signals, "graph")
+		}
+		if q.ContentBudget > 0 {
+			r.Content, r.Truncated = ix.content(st, m, q.ContentBudget)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// idfWeight weighs a query term by its inverse document frequency to the
+// power p; a term absent from the index counts as the rarest.
+func (ix *Index) idfWeight(st *state, p float64) func(string) float64 {
+	maxIDF := math.Log(1 + (float64(st.lex.Len())+0.5)/1.5)
+	return func(term string) float64 {
+		idf := st.lex.IDF(term)
+		if idf == 0 {
+			idf = maxIDF
+		}
+		return math.Pow(idf/maxIDF, p)
+	}
+}
+
+// prior is a chunk's score factor from what it is, not what it says.
+func (ix *Index) prior(st *state, id uint32) float64 {
+	t := ix.opt.Tuning
+	m := st.metas[id]
+	p := 1.0
+	if m.Test {
+		p *= t.TestFactor
+	}
+	switch m.Kind {
+	case chunk.Imports:
+		p *= t.ImportsFactor
+	case chunk.Module, chunk.Window:
+		p *= t.ModuleFactor
+	case chunk.Package:
+		p *= t.PackageFactor
+	case chunk.Func, chunk.Method, chunk.Type, chunk.Const, chunk.Var:
+		if !m.Exported {
+			p *= t.UnexportedFactor
+		}
+		if !m.HasDoc {
+			p *= t.NoDocFactor
+		}
+	}
+	if m.Internal {
+		p *= t.InternalFactor
+	}
+	if m.Generated {
+		p *= t.GeneratedFactor
+	}
+	u := st.use[id]
+	p *= 1 + t.FanInBoost*math.Log1p(float64(u.Callers))
+	p *= 1 + t.CallerPkgBoost*math.Log1p(float64(u.CallerPkgs))
+	p *= 1 + t.ImporterBoost*math.Log1p(float64(u.PkgImporters))
+	return p
+}
+
+// content returns a chunk's lines from its file, cut to budget bytes at a
+// line boundary. When the file is as indexed, only the chunk's bytes are
+// read; otherwise (it changed since) its lines are looked up afresh.
+func (ix *Index) content(st *state, m *meta, budget int) (string, bool) {
+	f, err := os.Open(filepath.Join(ix.opt.Root, filepath.FromSlash(m.Path)))
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	rec := st.files[m.Path]
+	if err != nil || rec == nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime ||
+		m.EndByte > fi.Size() || m.EndByte < m.StartByte {
+		data, err := io.ReadAll(io.LimitReader(f, scan.DefaultMaxSize*4))
+		if err != nil {
+			return "", false
+		}
+		return linesOf(data, m.StartLine, m.EndLine, budget)
+	}
+	n := m.EndByte - m.StartByte
+	cut := n > int64(budget)
+	buf := make([]byte, min(n, int64(budget)))
+	if _, err := f.ReadAt(buf, m.StartByte); err != nil && err != io.EOF {
+		return "", false
+	}
+	if cut {
+		if k := bytes.LastIndexByte(buf, '\n'); k > 0 {
+			buf = buf[:k]
+		}
+	}
+	buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
+	text := strings.ReplaceAll(string(buf), "\r\n", "\n")
+	return strings.ToValidUTF8(text, ""), cut
+}
+
+// linesOf returns lines start..end of data, cut to budget bytes at a line
+// boundary.
+func linesOf(data []byte, start, end, budget int) (string, bool) {
+	off := 0
+	for line := 1; line < start; line++ {
+		k := bytes.IndexByte(data[off:], '\n')
+		if k < 0 {
+			return "", false
+		}
+		off += k + 1
+	}
+	var b strings.Builder
+	for line := start; line <= end && off < len(data); line++ {
+		stop, next := len(data), len(data)
+		if k := bytes.IndexByte(data[off:], '\n'); k >= 0 {
+			stop, next = off+k, off+k+1
+		}
+		l := bytes.TrimSuffix(data[off:stop], []byte("\r"))
+		if b.Len()+len(l)+1 > budget {
+			if b.Len() == 0 {
+				b.WriteString(strings.ToValidUTF8(string(l[:min(len(l), budget)]), ""))
+			}
+			return b.String(), true
+		}
+		if line > start {
+			b.WriteByte('\n')
+		}
+		b.Write(l)
+		off = next
+	}
+	return b.String(), false
+}

@@ -1,0 +1,158 @@
+package search
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agentos-dev/agentos/search/chunk"
+)
+
+const maxBodyChars = 16 << 10
+
+// body returns the chunk's text after its doc comment.
+func body(c *chunk.Chunk) string {
+	t := c.Text
+	for i := c.StartLine; i < c.DeclLine && t != ""; i++ {
+		if k := strings.IndexByte(t, '\n'); k >= 0 {
+			t = t[k+1:]
+		} else {
+			t = ""
+		}
+	}
+	if len(t) > maxBodyChars {
+		t = t[:maxBodyChars]
+	}
+	return t
+}
+
+func pathText(p string) string {
+	return strings.TrimSuffix(p, path.Ext(p))
+}
+
+// lexicalFields returns a chunk's text per lexical field.
+func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
+	f := make([]string, numFields)
+	f[fieldPath] = pathText(c.Path)
+	if c.Language == "markdown" {
+		// A section's text is documentation: it counts as a doc comment
+		// does, its heading path as a symbol's name.
+		f[fieldName] = strings.Join(c.Heading, "\n")
+		f[fieldKeywords] = c.Keywords + "\n" + c.Summary
+		f[fieldDoc] = c.Text
+		return f
+	}
+	f[fieldName] = c.Symbol
+	f[fieldSummary] = summary(c.Doc)
+	f[fieldDoc] = c.Doc
+	f[fieldSignature] = c.Signature
+	f[fieldBody] = body(c)
+	return f
+}
+
+// embedText is what a chunk's vector is made from.
+func (ix *Index) embedText(c *chunk.Chunk) string {
+	var b strings.Builder
+	if c.Language == "markdown" {
+		b.WriteString(strings.Join(c.Heading, " > "))
+		b.WriteString("\n")
+		b.WriteString(c.Keywords)
+		b.WriteString("\n")
+		b.WriteString(c.Summary)
+		b.WriteString("\n")
+		b.WriteString(trimTo(c.Text, 4000))
+		return b.String()
+	}
+	switch c.Kind {
+	case chunk.Window, chunk.Module, chunk.Imports:
+		b.WriteString(pathText(c.Path))
+		b.WriteString("\n")
+		b.WriteString(trimTo(c.Text, 2000))
+		return b.String()
+	}
+	b.WriteString(c.Symbol)
+	b.WriteString("\n")
+	b.WriteString(c.Signature)
+	b.WriteString("\n")
+	b.WriteString(trimTo(c.Doc, ix.opt.Tuning.EmbedDocChars))
+	b.WriteString("\n")
+	b.WriteString(pathText(c.Path))
+	if n := ix.opt.Tuning.EmbedBodyChars; n > 0 {
+		b.WriteString("\n")
+		b.WriteString(trimTo(body(c), n))
+	}
+	return b.String()
+}
+
+// summary returns the first sentence of a doc comment (at most 300 bytes).
+func summary(doc string) string {
+	doc = strings.TrimSpace(doc)
+	end := len(doc)
+	if k := strings.Index(doc, "\n\n"); k >= 0 {
+		end = k
+	}
+	for i := 0; i+1 < end; i++ {
+		if (doc[i] == '.' || doc[i] == '!' || doc[i] == '?') && (doc[i+1] == ' ' || doc[i+1] == '\n') {
+			end = i + 1
+			break
+		}
+	}
+	return trimTo(doc[:end], 300)
+}
+
+func trimTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// contextDefs returns the summaries a file's chunks lend to others: each
+// type's (or class's) by "folder\x00Type", the package's by "folder\x00"
+// for Go and "file\x00" elsewhere.
+func contextDefs(cs []chunk.Chunk) map[string]string {
+	defs := map[string]string{}
+	for i := range cs {
+		c := &cs[i]
+		s := summary(c.Doc)
+		if s == "" {
+			continue
+		}
+		switch c.Kind {
+		case chunk.Type:
+			defs[path.Dir(c.Path)+"\x00"+c.Symbol] = s
+		case chunk.Package:
+			defs[packageKey(c)] = s
+		}
+	}
+	return defs
+}
+
+func packageKey(c *chunk.Chunk) string {
+	if c.Language == "go" {
+		return path.Dir(c.Path) + "\x00"
+	}
+	return c.Path + "\x00"
+}
+
+// contextNeeds returns the context keys a chunk borrows: the summaries of
+// the types it belongs to or makes, then its package's.
+func contextNeeds(c *chunk.Chunk) []string {
+	switch c.Kind {
+	case chunk.Func, chunk.Method, chunk.Type, chunk.Const, chunk.Var:
+	default:
+		return nil
+	}
+	var keys []string
+	types := c.Types
+	if len(types) == 0 && c.Kind == chunk.Method {
+		if i := strings.LastIndex(c.Symbol, "."); i > 0 {
+			types = []string{c.Symbol[:i][strings.LastIndex(c.Symbol[:i], ".")+1:]}
+		}
+	}
+	for _, t := range types[:min(len(types), 2)] {
+		if t != c.Symbol {
+			keys = append(keys, path.Dir(c.Path)+"\x00"+t)
+		}
+	}
+	return append(keys, packageKey(c))
+}

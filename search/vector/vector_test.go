@@ -1,0 +1,76 @@
+package vector
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestSearchRemoveCompactEncode(t *testing.T) {
+	s := New(2)
+	vs := [][]float32{{1, 0}, {0, 1}, {0.6, 0.8}, {0.8, 0.6}, {-1, 0}}
+	for i, v := range vs {
+		if err := s.Set(uint32(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Set(9, []float32{1}); err == nil {
+		t.Fatal("wrong dimension accepted")
+	}
+	q := []float32{1, 0}
+	ids := func(hs []Hit) []uint32 {
+		var out []uint32
+		for _, h := range hs {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	if got := ids(s.Search(q, 3, nil)); !reflect.DeepEqual(got, []uint32{0, 3, 2}) {
+		t.Fatalf("Search = %v", got)
+	}
+	if got := ids(s.Search(q, 2, func(id uint32) bool { return id != 0 })); !reflect.DeepEqual(got, []uint32{3, 2}) {
+		t.Fatalf("filtered = %v", got)
+	}
+	s.Remove(3)
+	if got := ids(s.Search(q, 2, nil)); !reflect.DeepEqual(got, []uint32{0, 2}) || s.Score(3, q) != Dead {
+		t.Fatalf("after remove = %v", got)
+	}
+	data, _ := s.MarshalBinary()
+	c := New(2)
+	if err := c.UnmarshalBinary(data); err != nil || c.Len() != 4 {
+		t.Fatalf("decode: %v len %d", err, c.Len())
+	}
+	if !reflect.DeepEqual(c.Search(q, 5, nil), s.Search(q, 5, nil)) {
+		t.Errorf("decoded store differs")
+	}
+	if err := c.UnmarshalBinary(data[:len(data)-3]); err == nil {
+		t.Errorf("truncated data accepted")
+	}
+	if err := New(3).UnmarshalBinary(data); err == nil {
+		t.Errorf("dimension mismatch accepted")
+	}
+	s.Compact([]uint32{4, 0, 2})
+	if got := ids(s.Search(q, 5, nil)); !reflect.DeepEqual(got, []uint32{1, 2, 0}) || s.Dead() != 0 {
+		t.Fatalf("after compact = %v", got)
+	}
+}
+
+func TestScoreAllParallel(t *testing.T) {
+	s := New(4)
+	for i := 0; i < 20000; i++ {
+		v := []float32{float32(i % 7), 1, 0, 0}
+		s.Set(uint32(i), v)
+	}
+	sc := s.ScoreAll([]float32{1, 0, 0, 0}, nil)
+	for i, x := range sc {
+		if math.Abs(float64(x)-float64(i%7)) > 0.01*float64(i%7)+1e-6 {
+			t.Fatalf("score %d = %v", i, x)
+		}
+	}
+	// Quantisation keeps scores within 1%.
+	v := []float32{0.9, -0.3, 0.001, 0.3}
+	s.Set(0, v)
+	if got, want := s.Score(0, v), float32(0.9*0.9+0.3*0.3+0.001*0.001+0.3*0.3); math.Abs(float64(got-want)) > 0.01 {
+		t.Errorf("Score = %v, want %v", got, want)
+	}
+}

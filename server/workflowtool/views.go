@@ -1,0 +1,356 @@
+package workflowtool
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentos-dev/agentos/server/toolkit"
+	"github.com/agentos-dev/agentos/workflow"
+	"github.com/agentos-dev/agentos/workflow/gates"
+)
+
+// Output is the result of svc_workflow; which fields are set depends on the action.
+type Output struct {
+	Action     string                `json:"action"`
+	Workflows  []WorkflowSummary     `json:"workflows,omitempty"`
+	Invalid    map[string]string     `json:"invalid_definitions,omitempty"`
+	Sessions   []SessionSummary      `json:"sessions,omitempty"`
+	Session    *SessionView          `json:"session,omitempty"`
+	Phase      *PhaseView            `json:"phase,omitempty"`
+	Task       *TaskView             `json:"task,omitempty"`
+	Gate       *GateView             `json:"gate,omitempty"`
+	Audit      []workflow.AuditEntry `json:"audit,omitempty"`
+	Deleted    string                `json:"deleted,omitempty"`
+	NextAction string                `json:"next_action,omitempty"`
+}
+
+// WorkflowSummary describes a workflow definition.
+type WorkflowSummary struct {
+	Name        string   `json:"name"`
+	Version     string   `json:"version"`
+	Description string   `json:"description"`
+	Inputs      []string `json:"inputs"`
+	Phases      []string `json:"phases,omitempty"`
+	Source      string   `json:"source"`
+}
+
+// SessionSummary is one line of list_sessions.
+type SessionSummary struct {
+	ID       string `json:"id"`
+	Workflow string `json:"workflow"`
+	Status   string `json:"status"`
+	Phase    string `json:"phase"`
+	Owner    string `json:"owner"`
+	Updated  string `json:"updated_at"`
+}
+
+// SessionView is a session's state, compact.
+type SessionView struct {
+	ID            string                  `json:"id"`
+	Workflow      string                  `json:"workflow"`
+	Status        string                  `json:"status"`
+	CurrentPhase  int                     `json:"current_phase"`
+	PhaseName     string                  `json:"phase_name,omitempty"`
+	TotalPhases   int                     `json:"total_phases"`
+	Tasks         []workflow.TaskState    `json:"tasks,omitempty"`
+	Owner         string                  `json:"owner"`
+	Vars          map[string]string       `json:"vars,omitempty"`
+	Approval      *gates.Approval         `json:"approval,omitempty"`
+	ChangeRequest *workflow.ChangeRequest `json:"change_request,omitempty"`
+	LastGate      *GateView               `json:"last_gate,omitempty"`
+	Phases        []workflow.PhaseState   `json:"phases,omitempty"`
+	Revision      int                     `json:"revision"`
+}
+
+// PhaseView is one phase with its instructions.
+type PhaseView struct {
+	Number       int                  `json:"number"`
+	Name         string               `json:"name"`
+	Status       string               `json:"status,omitempty"`
+	Instructions string               `json:"instructions"`
+	Tasks        []workflow.TaskState `json:"tasks,omitempty"`
+	Gate         []string             `json:"gate,omitempty"`
+}
+
+// TaskView is one task with its instructions.
+type TaskView struct {
+	ID           string `json:"id"`
+	Title        string `json:"title"`
+	Phase        int    `json:"phase"`
+	Status       string `json:"status"`
+	Instructions string `json:"instructions,omitempty"`
+}
+
+// GateView is the outcome of a gate: every check with its remediation.
+type GateView struct {
+	Passed bool          `json:"passed"`
+	At     string        `json:"at"`
+	Checks []CheckResult `json:"checks"`
+}
+
+// CheckResult is one check of a gate.
+type CheckResult struct {
+	Type        string   `json:"type"`
+	Passed      bool     `json:"passed"`
+	Message     string   `json:"message"`
+	Remediation string   `json:"remediation,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"`
+	Output      string   `json:"output,omitempty"`
+	Details     any      `json:"details,omitempty"`
+}
+
+func listWorkflows(e *workflow.Engine) Output {
+	out := Output{NextAction: "start one with action start, workflow_type and options"}
+	for _, d := range e.Library().List() {
+		w := WorkflowSummary{Name: d.Name, Version: d.Version, Description: d.Description, Source: d.Source, Inputs: []string{}}
+		for _, in := range d.Inputs {
+			req := ""
+			if in.Required {
+				req = " (required)"
+			}
+			w.Inputs = append(w.Inputs, in.Name+req+": "+in.Description)
+		}
+		for _, p := range d.Phases {
+			w.Phases = append(w.Phases, p.Name)
+		}
+		out.Workflows = append(out.Workflows, w)
+	}
+	if inv := e.Library().Invalid(); len(inv) > 0 {
+		out.Invalid = inv
+	}
+	return out
+}
+
+func listSessions(e *workflow.Engine) (Output, error) {
+	sessions, err := e.Store().List()
+	if err != nil {
+		return Output{}, err
+	}
+	out := Output{Sessions: []SessionSummary{}, NextAction: "get_state SESSION to continue one, or start a new one"}
+	for _, s := range sessions {
+		out.Sessions = append(out.Sessions, SessionSummary{
+			ID: s.ID, Workflow: s.Workflow, Status: s.Status, Phase: phaseLabel(s),
+			Owner: s.Owner.String(), Updated: s.UpdatedAt.Format("2006-01-02T15:04:05Z"),
+		})
+	}
+	if len(sessions) == 0 {
+		out.NextAction = "no sessions yet: list_workflows, then start"
+	}
+	return out, nil
+}
+
+func phaseLabel(s *workflow.Session) string {
+	if s.Status == workflow.StatusCompleted {
+		return "complete"
+	}
+	return fmt.Sprintf("%d/%d %s", s.Current, len(s.Phases), s.Phases[s.Current-1].Name)
+}
+
+func sessionOutput(e *workflow.Engine, s *workflow.Session) Output {
+	v := &SessionView{
+		ID: s.ID, Workflow: s.Workflow, Status: s.Status, CurrentPhase: s.Current, TotalPhases: len(s.Phases),
+		Owner: s.Owner.String(), Vars: s.Vars, Approval: s.Approval, ChangeRequest: s.Changes, Revision: s.Revision,
+	}
+	if s.Current <= len(s.Phases) {
+		p := s.Phases[s.Current-1]
+		v.PhaseName, v.Tasks = p.Name, p.Tasks
+		if p.LastGate != nil && !p.LastGate.Passed {
+			v.LastGate = gateView(p.LastGate)
+		}
+	}
+	return Output{Session: v, NextAction: nextAction(e, s)}
+}
+
+func gateOutput(e *workflow.Engine, s *workflow.Session, r *workflow.GateReport) Output {
+	out := sessionOutput(e, s)
+	out.Session.LastGate = nil
+	out.Gate = gateView(r)
+	if r.Passed && s.Status != workflow.StatusCompleted {
+		out.Phase = phaseView(e, s, s.Current)
+	}
+	return out
+}
+
+func gateView(r *workflow.GateReport) *GateView {
+	g := &GateView{Passed: r.Passed, At: r.At.Format("2006-01-02T15:04:05Z"), Checks: []CheckResult{}}
+	for _, c := range r.Checks {
+		g.Checks = append(g.Checks, CheckResult{
+			Type: c.Type, Passed: c.Passed, Message: c.Message, Remediation: c.Remediation,
+			Warnings: c.Warnings, Output: c.Output, Details: c.Details,
+		})
+	}
+	return g
+}
+
+// nextAction tells the agent what to do now, in one line.
+func nextAction(e *workflow.Engine, s *workflow.Session) string {
+	switch {
+	case s.Status == workflow.StatusCompleted:
+		if s.Workflow == "spec_creation_v1" {
+			return fmt.Sprintf("the spec is approved; implement it with start workflow_type spec_execution_v1 options {\"spec\": %q}", lastPathPart(s.Vars["spec_dir"]))
+		}
+		return "the workflow is complete"
+	case s.Status == workflow.StatusPaused:
+		return "the session is paused: resume it to continue"
+	case s.Changes != nil:
+		return "the user asked for changes: " + s.Changes.Reason + " — update the files, show them, and ask for approval again"
+	}
+	p := s.Phases[s.Current-1]
+	for _, t := range p.Tasks {
+		if t.Status != workflow.Done {
+			return fmt.Sprintf("do task %s (%s): get_task for its instructions, then complete_task", t.ID, t.Title)
+		}
+	}
+	if needsApproval(e, s) && s.Approval == nil {
+		return fmt.Sprintf("ask the user to review the spec and run `agentos workflow approve %s` in a terminal (or reject with --reason); then complete_phase", s.ID)
+	}
+	if p.LastGate != nil && !p.LastGate.Passed {
+		return "the gate failed: fix what each failed check's remediation says, then complete_phase again"
+	}
+	return "every task is done: complete_phase to run the gate"
+}
+
+func needsApproval(e *workflow.Engine, s *workflow.Session) bool {
+	d, ok := e.Library().Get(s.Workflow)
+	if !ok || d.PhasesFromTasks != nil || s.Current > len(d.Phases) {
+		return false
+	}
+	for _, c := range d.Phases[s.Current-1].Gate {
+		if c.Type == "approval" {
+			return true
+		}
+	}
+	return false
+}
+
+func lastPathPart(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// phaseView renders phase n's instructions with the session's values; 0 is the overview.
+func phaseView(e *workflow.Engine, s *workflow.Session, n int) *PhaseView {
+	d, ok := e.Library().Get(s.Workflow)
+	if !ok {
+		return nil
+	}
+	if n == 0 {
+		return &PhaseView{Number: 0, Name: "Overview", Instructions: render(d.Text(d.Overview), s, 0)}
+	}
+	p := s.Phases[n-1]
+	v := &PhaseView{Number: n, Name: p.Name, Status: p.Status, Tasks: p.Tasks}
+	var checks []gates.Check
+	if d.PhasesFromTasks != nil {
+		v.Instructions = render(d.Text(d.PhasesFromTasks.Instructions), s, n)
+		checks = d.PhasesFromTasks.Gate
+	} else {
+		v.Instructions = render(d.Text(d.Phases[n-1].Instructions), s, n)
+		checks = d.Phases[n-1].Gate
+	}
+	for _, c := range checks {
+		v.Gate = append(v.Gate, describe(c))
+	}
+	return v
+}
+
+func taskView(e *workflow.Engine, s *workflow.Session, id string) (*TaskView, error) {
+	if id == "" {
+		if t := nextTaskOf(s); t != nil {
+			id = t.ID
+		}
+	}
+	for _, p := range s.Phases {
+		for _, t := range p.Tasks {
+			if t.ID != id {
+				continue
+			}
+			v := &TaskView{ID: t.ID, Title: t.Title, Phase: p.Number, Status: t.Status}
+			v.Instructions = e.TaskInstructions(s, p.Number, t.ID)
+			return v, nil
+		}
+	}
+	return nil, errNoTask(id)
+}
+
+func nextTaskOf(s *workflow.Session) *workflow.TaskState {
+	if s.Current > len(s.Phases) {
+		return nil
+	}
+	for i, t := range s.Phases[s.Current-1].Tasks {
+		if t.Status != workflow.Done {
+			return &s.Phases[s.Current-1].Tasks[i]
+		}
+	}
+	return nil
+}
+
+// render fills {name} placeholders from the session's vars and phase.
+func render(text string, s *workflow.Session, phase int) string {
+	vars := map[string]string{"phase": fmt.Sprint(phase), "session_id": s.ID}
+	if phase >= 1 && phase <= len(s.Phases) {
+		vars["phase_name"] = s.Phases[phase-1].Name
+	}
+	for k, v := range s.Vars {
+		vars[k] = v
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, '{')
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := strings.IndexByte(text[i:], '}')
+		if j < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		name := text[i+1 : i+j]
+		if v, ok := vars[name]; ok {
+			b.WriteString(text[:i] + v)
+		} else {
+			b.WriteString(text[:i+j+1])
+		}
+		text = text[i+j+1:]
+	}
+}
+
+func errNoTask(id string) error {
+	return toolkit.Errorf(toolkit.CodeNotFound, "no task %q in this session; get_state lists the current phase's tasks", id)
+}
+
+// describe says in a few words what a gate check verifies.
+func describe(c gates.Check) string {
+	if c.Description != "" {
+		return c.Description
+	}
+	switch c.Type {
+	case "files_exist":
+		return "files exist and are not empty: " + strings.Join(c.Paths, ", ")
+	case "markdown_sections":
+		return c.File + " has filled-in sections: " + strings.Join(c.Sections, ", ")
+	case "tasks_format":
+		return c.File + " parses into phases of numbered tasks with estimates and acceptance criteria"
+	case "command":
+		return "the server runs `" + c.Command + "`; it must exit 0"
+	case "coverage":
+		return "the server reads " + c.File + "; coverage must meet the threshold"
+	case "acceptance_criteria":
+		return "every acceptance criterion of the phase is ticked in " + c.File + " and named by a test"
+	case "evidence":
+		var names []string
+		for _, f := range c.Fields {
+			names = append(names, f.Name)
+		}
+		return "evidence with fields: " + strings.Join(names, ", ")
+	case "approval":
+		return "a person approves in a terminal: agentos workflow approve SESSION"
+	}
+	var keys []string
+	for k, v := range c.Params {
+		keys = append(keys, k+"="+v)
+	}
+	return c.Type + " " + strings.Join(keys, " ")
+}

@@ -1,0 +1,764 @@
+package workflow
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/workflow/gates"
+)
+
+// Settings configure an Engine.
+type Settings struct {
+	Root     string // project root, absolute
+	StateDir string // .agentos/state, absolute
+	// TestCommand and CoverageFile are what spec_execution_v1's gates run
+	// and read. They come from the project's configuration, never from an
+	// agent: an agent that chose the test command could choose `true`.
+	TestCommand       string
+	CoverageFile      string
+	CoverageThreshold float64 // default when the spec names none; 0 → 80
+	Strict            bool    // untraced acceptance criteria fail instead of warn
+	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
+	SpecTemplates fs.FS
+	Now           func() time.Time
+	// OnChange is called after every change to a session (for notifications).
+	OnChange func(id string)
+}
+
+// Engine runs workflows. It is safe for concurrent use, and several engines
+// (the server and the CLI) may share one project.
+type Engine struct {
+	lib   *Library
+	store *Store
+	set   Settings
+}
+
+// NewEngine returns an engine over lib whose sessions live in set.StateDir.
+func NewEngine(lib *Library, set Settings) *Engine {
+	if set.Now == nil {
+		set.Now = time.Now
+	}
+	if set.CoverageThreshold == 0 {
+		set.CoverageThreshold = 80
+	}
+	return &Engine{lib: lib, store: NewStore(filepath.Join(set.StateDir, "workflows")), set: set}
+}
+
+// Library returns the engine's workflow definitions.
+func (e *Engine) Library() *Library { return e.lib }
+
+// Store returns the engine's session store.
+func (e *Engine) Store() *Store { return e.store }
+
+func (e *Engine) changed(id string) {
+	if e.set.OnChange != nil {
+		e.set.OnChange(id)
+	}
+}
+
+func (e *Engine) audit(id string, actor Actor, action string, from, to int, result, detail string) {
+	e.store.Audit(id, AuditEntry{At: e.set.Now().UTC(), Actor: actor.String(), Action: action, From: from, To: to, Result: result, Detail: detail})
+}
+
+// Start begins a session of the named workflow.
+func (e *Engine) Start(ctx context.Context, name string, inputs map[string]string, actor Actor) (*Session, error) {
+	def, ok := e.lib.Get(name)
+	if !ok {
+		return nil, invalid("workflow_type", "unknown workflow %q; known workflows: %s", name, e.lib.Names())
+	}
+	if err := checkInputs(def, inputs); err != nil {
+		return nil, err
+	}
+	now := e.set.Now()
+	id := newID(def.Name, now)
+	vars, err := e.vars(def, inputs, id, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.checkNotRunning(def, vars); err != nil {
+		return nil, err
+	}
+	if def.RequiresApprovedSpec {
+		if err := e.checkApproved(inputs["spec"], vars["spec_dir"]); err != nil {
+			return nil, err
+		}
+	}
+	phases, err := e.phasesFor(def, vars)
+	if err != nil {
+		return nil, err
+	}
+	if def.Scaffold != "" {
+		if err := e.scaffold(vars[def.Scaffold]); err != nil {
+			return nil, err
+		}
+	}
+	actor.Since = now.UTC()
+	sess := &Session{
+		ID: id, Workflow: def.Name, Version: def.Version, Status: StatusActive, Current: 1,
+		Phases: phases, Inputs: inputs, Vars: vars, Owner: actor,
+		CreatedAt: now.UTC(), UpdatedAt: now.UTC(),
+	}
+	sess.Phases[0].Status = Active
+	if err := e.store.Create(sess); err != nil {
+		return nil, err
+	}
+	e.audit(id, actor, "start", 0, 1, "", def.Name)
+	e.changed(id)
+	return sess, nil
+}
+
+func checkInputs(def *Definition, inputs map[string]string) error {
+	known := map[string]bool{}
+	for _, in := range def.Inputs {
+		known[in.Name] = true
+		v, ok := inputs[in.Name]
+		if !ok || v == "" {
+			if in.Required {
+				return invalid("options."+in.Name, "%s needs the input %q: %s", def.Name, in.Name, in.Description)
+			}
+			continue
+		}
+		if in.re != nil && !in.re.MatchString(v) {
+			return invalid("options."+in.Name, "input %q = %q does not match %s", in.Name, v, in.Pattern)
+		}
+	}
+	for k := range inputs {
+		if !known[k] {
+			return invalid("options."+k, "%s takes no input %q", def.Name, k)
+		}
+	}
+	return nil
+}
+
+func newID(workflow string, now time.Time) string {
+	b := make([]byte, 3)
+	rand.Read(b)
+	short := regexp.MustCompile(`_v[0-9]+$`).ReplaceAllString(workflow, "")
+	return fmt.Sprintf("%s-%s-%s", strings.ReplaceAll(short, "_", "-"), now.Format("20060102"), hex.EncodeToString(b))
+}
+
+// vars are the placeholders a session's paths, commands and instructions use.
+func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now time.Time) (map[string]string, error) {
+	v := map[string]string{"date": now.Format(time.DateOnly), "session_id": id}
+	for k, val := range inputs {
+		v[k] = val
+	}
+	for _, k := range sortedKeys(def.Vars) {
+		val, err := gates.Placeholders(def.Vars[k], v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: vars.%s: %w", def.Source, k, err)
+		}
+		v[k] = val
+	}
+	if def.PhasesFromTasks != nil {
+		if err := e.testVars(v); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// testVars fills the test command, coverage report and threshold of an
+// execution workflow: configuration first, then a default for the
+// project's language, and a threshold named in the spec wins over both.
+func (e *Engine) testVars(v map[string]string) error {
+	cmd, cov := e.set.TestCommand, e.set.CoverageFile
+	if cmd == "" {
+		cmd, cov = defaultTestCommand(e.set.Root)
+	}
+	if cmd == "" || cov == "" {
+		return refused("no test command is configured: set workflow.test_command and workflow.coverage_file in .agentos/config/mcp.yaml")
+	}
+	v["test_command"], v["coverage_file"] = cmd, cov
+	threshold := e.set.CoverageThreshold
+	if t, ok := specThreshold(e.set.Root, v["spec_dir"]); ok {
+		threshold = t
+	}
+	v["coverage_threshold"] = strconv.FormatFloat(threshold, 'f', -1, 64)
+	return nil
+}
+
+// defaultTestCommand knows how to test and measure coverage in a Go or
+// Python project; other projects configure it.
+func defaultTestCommand(root string) (cmd, coverage string) {
+	exists := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
+	switch {
+	case exists("go.mod"):
+		return "go test -coverprofile=.agentos/.cache/coverage.out ./...", ".agentos/.cache/coverage.out"
+	case exists("pyproject.toml"), exists("setup.py"), exists("pytest.ini"):
+		return "python -m pytest --cov=. --cov-report=json:.agentos/.cache/coverage.json", ".agentos/.cache/coverage.json"
+	}
+	return "", ""
+}
+
+var thresholdLine = regexp.MustCompile(`(?i)coverage[^\n%]{0,60}?(\d{1,3}(?:\.\d+)?)\s*%`)
+
+// specThreshold finds a coverage threshold written in the spec ("coverage ≥ 90%").
+func specThreshold(root, specDir string) (float64, bool) {
+	if specDir == "" {
+		return 0, false
+	}
+	for _, name := range []string{"README.md", "srd.md", "specs.md"} {
+		data, err := os.ReadFile(filepath.Join(root, specDir, name))
+		if err != nil {
+			continue
+		}
+		if m := thresholdLine.FindSubmatch(data); m != nil {
+			if t, err := strconv.ParseFloat(string(m[1]), 64); err == nil && t > 0 && t <= 100 {
+				return t, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func (e *Engine) checkNotRunning(def *Definition, vars map[string]string) error {
+	dir := vars["spec_dir"]
+	if dir == "" {
+		return nil
+	}
+	sessions, err := e.store.List()
+	if err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		if s.Workflow == def.Name && s.Status != StatusCompleted && s.Vars["spec_dir"] == dir {
+			return refused("session %s of %s is already working on %s; continue it (get_state) or delete it first", s.ID, def.Name, dir)
+		}
+	}
+	return nil
+}
+
+// phasesFor builds a new session's phases from the definition, or from the
+// spec's tasks.md for an execution workflow.
+func (e *Engine) phasesFor(def *Definition, vars map[string]string) ([]PhaseState, error) {
+	var out []PhaseState
+	if def.PhasesFromTasks == nil {
+		for i, p := range def.Phases {
+			ps := PhaseState{Number: i + 1, Name: p.Name, Status: Pending, Tasks: []TaskState{}}
+			for _, t := range p.Tasks {
+				ps.Tasks = append(ps.Tasks, TaskState{ID: t.ID, Title: t.Title, Status: Pending})
+			}
+			out = append(out, ps)
+		}
+		return out, nil
+	}
+	plan, err := e.plan(def, vars)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range plan.Phases {
+		ps := PhaseState{Number: p.Number, Name: p.Title, Status: Pending, Tasks: []TaskState{}}
+		for _, t := range p.Tasks {
+			ps.Tasks = append(ps.Tasks, TaskState{ID: t.ID, Title: t.Title, Status: Pending})
+		}
+		out = append(out, ps)
+	}
+	return out, nil
+}
+
+func (e *Engine) plan(def *Definition, vars map[string]string) (gates.Plan, error) {
+	rel, err := gates.Placeholders(def.PhasesFromTasks.File, vars)
+	if err != nil {
+		return gates.Plan{}, err
+	}
+	data, err := os.ReadFile(filepath.Join(e.set.Root, rel))
+	if err != nil {
+		return gates.Plan{}, refused("cannot read %s: the spec needs a tasks.md", rel)
+	}
+	plan, problems := gates.ParseTasks(data)
+	if len(problems) > 0 {
+		var lines []string
+		for i, p := range problems {
+			if i == 5 {
+				lines = append(lines, fmt.Sprintf("… and %d more", len(problems)-5))
+				break
+			}
+			lines = append(lines, p.String())
+		}
+		return gates.Plan{}, refused("%s does not parse into phases of numbered tasks: %s", rel, strings.Join(lines, "; "))
+	}
+	if len(plan.Phases) == 0 {
+		return gates.Plan{}, refused("%s has no phases", rel)
+	}
+	return plan, nil
+}
+
+// scaffold copies the spec templates into a new spec folder, keeping any
+// file that is already there.
+func (e *Engine) scaffold(rel string) error {
+	if rel == "" || e.set.SpecTemplates == nil {
+		return nil
+	}
+	dir := filepath.Join(e.set.Root, rel)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	return fs.WalkDir(e.set.SpecTemplates, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(name))
+		if _, err := os.Stat(target); err == nil {
+			return nil
+		}
+		data, err := fs.ReadFile(e.set.SpecTemplates, name)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return atomicfile.WriteFile(target, data, 0o644)
+	})
+}
+
+// Get returns a session.
+func (e *Engine) Get(id string) (*Session, error) {
+	if !ValidID(id) {
+		return nil, invalid("session_id", "session_id %q is not a session id (letters, digits, '-' and '_', at most 64)", id)
+	}
+	s, err := e.store.Get(id)
+	if errors.Is(err, ErrNoSession) {
+		return nil, notFound("no session %q; list_sessions shows the sessions", id)
+	}
+	return s, err
+}
+
+// mutate runs fn on a session under its lock, after the checks every agent
+// change must pass, and records the change.
+func (e *Engine) mutate(id string, actor Actor, force bool, fn func(*Session) error) (*Session, error) {
+	if _, err := e.Get(id); err != nil {
+		return nil, err
+	}
+	sess, err := e.store.Update(id, func(s *Session) error {
+		if actor != CLIActor && !s.Owner.Same(actor) && !force {
+			return refused("session %s belongs to %s; read it freely, but change it only with force: true or after transfer_owner", s.ID, s.Owner)
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+		s.UpdatedAt = e.set.Now().UTC()
+		return nil
+	})
+	if err == nil {
+		e.changed(id)
+	}
+	return sess, err
+}
+
+func requireActive(s *Session) error {
+	switch s.Status {
+	case StatusPaused:
+		return refused("session %s is paused; resume it first", s.ID)
+	case StatusCompleted:
+		return refused("session %s is complete", s.ID)
+	}
+	return nil
+}
+
+// CompleteTask marks the next task of the current phase done. Tasks are done
+// in order: naming any other task is refused.
+func (e *Engine) CompleteTask(id, taskID, note string, actor Actor, force bool) (*Session, error) {
+	return e.mutate(id, actor, force, func(s *Session) error {
+		if err := requireActive(s); err != nil {
+			return err
+		}
+		next := s.nextTask()
+		if next == nil {
+			return refused("every task of phase %d is done; call complete_phase", s.Current)
+		}
+		if taskID != next.ID {
+			if owner, done := findTask(s, taskID); owner == 0 {
+				return invalid("task_number", "phase %d has no task %q; its next task is %s", s.Current, taskID, next.ID)
+			} else if done {
+				return refused("task %s is already done; the next task is %s", taskID, next.ID)
+			}
+			return refused("task %s is next: tasks are done in order and cannot be skipped", next.ID)
+		}
+		now := e.set.Now().UTC()
+		next.Status, next.CompletedAt, next.Note = Done, &now, note
+		e.audit(s.ID, actor, "complete_task", s.Current, s.Current, "done", taskID)
+		return nil
+	})
+}
+
+// findTask returns the phase holding task id (0 if none) and whether it is done.
+func findTask(s *Session, id string) (int, bool) {
+	for _, p := range s.Phases {
+		for _, t := range p.Tasks {
+			if t.ID == id {
+				return p.Number, t.Status == Done
+			}
+		}
+	}
+	return 0, false
+}
+
+// CompletePhase evaluates the current phase's gate and, when every check
+// passes, advances. A failed gate is not an error: the session stays in the
+// phase and the report says what failed and how to fix it.
+func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[string]any, actor Actor, force bool) (*Session, *GateReport, error) {
+	var report *GateReport
+	sess, err := e.mutate(id, actor, force, func(s *Session) error {
+		if err := requireActive(s); err != nil {
+			return err
+		}
+		if next := s.nextTask(); next != nil {
+			return refused("task %s of phase %d is not done; complete the tasks in order first", next.ID, s.Current)
+		}
+		report = e.evaluate(ctx, s, evidence)
+		e.record(s, report, actor, "complete_phase")
+		return nil
+	})
+	return sess, report, err
+}
+
+// RetryPhase evaluates the current phase's gate again with the evidence of
+// the last attempt, after the agent fixed what the server checks itself.
+func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force bool) (*Session, *GateReport, error) {
+	var report *GateReport
+	sess, err := e.mutate(id, actor, force, func(s *Session) error {
+		if err := requireActive(s); err != nil {
+			return err
+		}
+		p := s.phase(s.Current)
+		if p.LastGate == nil {
+			return refused("phase %d has not been attempted; call complete_phase", s.Current)
+		}
+		if next := s.nextTask(); next != nil {
+			return refused("task %s of phase %d is not done", next.ID, s.Current)
+		}
+		report = e.evaluate(ctx, s, p.LastGate.Evidence)
+		e.record(s, report, actor, "retry_phase")
+		return nil
+	})
+	return sess, report, err
+}
+
+// record stores a gate report and advances on success.
+func (e *Engine) record(s *Session, report *GateReport, actor Actor, action string) {
+	p := s.phase(s.Current)
+	p.Attempts++
+	p.LastGate = report
+	from := s.Current
+	if !report.Passed {
+		e.audit(s.ID, actor, action, from, from, "gate failed", failedChecks(report))
+		return
+	}
+	now := e.set.Now().UTC()
+	p.Status, p.CompletedAt = Done, &now
+	s.Current++
+	if next := s.phase(s.Current); next != nil {
+		next.Status = Active
+	} else {
+		s.Status = StatusCompleted
+		e.onCompleted(s)
+	}
+	e.audit(s.ID, actor, action, from, s.Current, "gate passed", "")
+}
+
+func failedChecks(r *GateReport) string {
+	var failed []string
+	for _, c := range r.Checks {
+		if !c.Passed {
+			failed = append(failed, c.Type+": "+c.Message)
+		}
+	}
+	return strings.Join(failed, "; ")
+}
+
+// evaluate runs every check of the current phase's gate.
+func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]any) *GateReport {
+	def, _ := e.lib.Get(s.Workflow)
+	var checks []gates.Check
+	tasksPhase := 0
+	if def != nil && def.PhasesFromTasks != nil {
+		checks, tasksPhase = def.PhasesFromTasks.Gate, s.Current
+	} else if def != nil && s.Current <= len(def.Phases) {
+		checks = def.Phases[s.Current-1].Gate
+	}
+	threshold, _ := strconv.ParseFloat(s.Vars["coverage_threshold"], 64)
+	env := gates.Env{
+		Root:              e.set.Root,
+		Vars:              s.Vars,
+		Evidence:          evidence,
+		Approved:          s.Approval,
+		TasksPhase:        tasksPhase,
+		Strict:            e.set.Strict,
+		CoverageThreshold: threshold,
+	}
+	report := &GateReport{Passed: true, At: e.set.Now().UTC(), Evidence: evidence, Checks: []gates.Result{}}
+	if def == nil {
+		report.Passed = false
+		report.Checks = append(report.Checks, gates.Result{Type: "definition", Message: "the workflow " + s.Workflow + " is no longer defined", Remediation: "restore its definition under .agentos/workflows/"})
+		return report
+	}
+	for _, c := range checks {
+		r := c.Run(ctx, env)
+		report.Passed = report.Passed && r.Passed
+		report.Checks = append(report.Checks, r)
+	}
+	return report
+}
+
+// onCompleted records what a finished workflow established: a completed
+// spec creation is an approved spec.
+func (e *Engine) onCompleted(s *Session) {
+	if s.Approval == nil || s.Vars["spec_dir"] == "" {
+		return
+	}
+	e.writeSpecApproval(filepath.Base(s.Vars["spec_dir"]), *s.Approval, s.ID)
+}
+
+// Pause stops a session from advancing until Resume.
+func (e *Engine) Pause(id string, actor Actor, force bool) (*Session, error) {
+	return e.mutate(id, actor, force, func(s *Session) error {
+		if s.Status != StatusActive {
+			return refused("session %s is %s, not active", s.ID, s.Status)
+		}
+		s.Status = StatusPaused
+		e.audit(s.ID, actor, "pause", s.Current, s.Current, "", "")
+		return nil
+	})
+}
+
+// Resume continues a paused session.
+func (e *Engine) Resume(id string, actor Actor, force bool) (*Session, error) {
+	return e.mutate(id, actor, force, func(s *Session) error {
+		if s.Status != StatusPaused {
+			return refused("session %s is %s, not paused", s.ID, s.Status)
+		}
+		s.Status = StatusActive
+		e.audit(s.ID, actor, "resume", s.Current, s.Current, "", "")
+		return nil
+	})
+}
+
+// Rollback returns to an earlier phase: it and every later phase start over.
+func (e *Engine) Rollback(id string, to int, actor Actor, force bool) (*Session, error) {
+	return e.mutate(id, actor, force, func(s *Session) error {
+		if s.Status == StatusPaused {
+			return refused("session %s is paused; resume it first", s.ID)
+		}
+		if to < 1 || to >= s.Current {
+			return invalid("phase", "rollback goes back to an earlier phase: 1 to %d", s.Current-1)
+		}
+		from := s.Current
+		resetFrom(s, to)
+		e.audit(s.ID, actor, "rollback", from, to, "", "")
+		return nil
+	})
+}
+
+// resetFrom makes phase n current and every phase from n on pending again.
+func resetFrom(s *Session, n int) {
+	for i := n - 1; i < len(s.Phases); i++ {
+		p := &s.Phases[i]
+		p.Status, p.CompletedAt, p.LastGate, p.Attempts = Pending, nil, nil, 0
+		for j := range p.Tasks {
+			p.Tasks[j].Status, p.Tasks[j].CompletedAt, p.Tasks[j].Note = Pending, nil, ""
+		}
+	}
+	s.Current, s.Status = n, StatusActive
+	s.Phases[n-1].Status = Active
+	s.Approval, s.Changes = nil, nil
+}
+
+// TransferOwner hands the session to another agent.
+func (e *Engine) TransferOwner(id string, to Actor, actor Actor, force bool) (*Session, error) {
+	if to.Client == "" {
+		return nil, invalid("new_owner", "name the client that takes the session over")
+	}
+	return e.mutate(id, actor, force, func(s *Session) error {
+		from := s.Owner
+		to.Since = e.set.Now().UTC()
+		s.Owner = to
+		e.audit(s.ID, actor, "transfer_owner", s.Current, s.Current, "", from.String()+" → "+to.String())
+		return nil
+	})
+}
+
+// Delete removes a session.
+func (e *Engine) Delete(id string, actor Actor, force bool) error {
+	s, err := e.Get(id)
+	if err != nil {
+		return err
+	}
+	if actor != CLIActor && !s.Owner.Same(actor) && !force {
+		return refused("session %s belongs to %s; delete it only with force: true", s.ID, s.Owner)
+	}
+	if err := e.store.Delete(id); err != nil {
+		return err
+	}
+	e.changed(id)
+	return nil
+}
+
+// Approve records a person's approval. Only the CLI calls it: no tool can.
+func (e *Engine) Approve(id, by, note string) (*Session, error) {
+	return e.mutate(id, CLIActor, true, func(s *Session) error {
+		if err := requireActive(s); err != nil {
+			return err
+		}
+		if !e.phaseNeedsApproval(s) {
+			return refused("session %s is in phase %d (%s), which does not ask for approval", s.ID, s.Current, s.phase(s.Current).Name)
+		}
+		s.Approval = &gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}
+		s.Changes = nil
+		e.audit(s.ID, CLIActor, "approve", s.Current, s.Current, "approved", by)
+		return nil
+	})
+}
+
+// Reject records a person's request for changes.
+func (e *Engine) Reject(id, by, reason string) (*Session, error) {
+	if strings.TrimSpace(reason) == "" {
+		return nil, invalid("reason", "say what should change: --reason \"…\"")
+	}
+	return e.mutate(id, CLIActor, true, func(s *Session) error {
+		if err := requireActive(s); err != nil {
+			return err
+		}
+		if !e.phaseNeedsApproval(s) {
+			return refused("session %s is in phase %d, which does not ask for approval", s.ID, s.Current)
+		}
+		s.Approval = nil
+		s.Changes = &ChangeRequest{By: by, Reason: reason, At: e.set.Now().UTC()}
+		e.audit(s.ID, CLIActor, "reject", s.Current, s.Current, "changes requested", reason)
+		return nil
+	})
+}
+
+// Reset starts a session over from phase 1.
+func (e *Engine) Reset(id string) (*Session, error) {
+	return e.mutate(id, CLIActor, true, func(s *Session) error {
+		from := s.Current
+		resetFrom(s, 1)
+		e.audit(s.ID, CLIActor, "reset", from, 1, "", "")
+		return nil
+	})
+}
+
+func (e *Engine) phaseNeedsApproval(s *Session) bool {
+	def, ok := e.lib.Get(s.Workflow)
+	if !ok || def.PhasesFromTasks != nil || s.Current > len(def.Phases) {
+		return false
+	}
+	return slices.ContainsFunc(def.Phases[s.Current-1].Gate, func(c gates.Check) bool { return c.Type == "approval" })
+}
+
+// specApproval is the record that a person approved a spec folder.
+type specApproval struct {
+	Spec    string    `json:"spec"`
+	By      string    `json:"by"`
+	At      time.Time `json:"at"`
+	Note    string    `json:"note,omitempty"`
+	Session string    `json:"session,omitempty"`
+}
+
+func (e *Engine) approvalPath(spec string) string {
+	return filepath.Join(e.set.StateDir, "approvals", spec+".json")
+}
+
+func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string) error {
+	data, _ := json.MarshalIndent(specApproval{Spec: spec, By: a.By, At: a.At, Note: a.Note, Session: session}, "", "  ")
+	if err := os.MkdirAll(filepath.Dir(e.approvalPath(spec)), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(e.approvalPath(spec), append(data, '\n'), 0o644)
+}
+
+// ApproveSpec records a person's approval of a spec folder written without
+// spec_creation_v1. Only the CLI calls it.
+func (e *Engine) ApproveSpec(spec, by, note string) error {
+	if !idPattern.MatchString(spec) && !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`).MatchString(spec) {
+		return invalid("spec", "%q is not a spec folder name", spec)
+	}
+	if fi, err := os.Stat(filepath.Join(e.set.Root, ".agentos", "specs", spec)); err != nil || !fi.IsDir() {
+		return notFound("no spec folder .agentos/specs/%s", spec)
+	}
+	return e.writeSpecApproval(spec, gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}, "")
+}
+
+func (e *Engine) checkApproved(spec, specDir string) error {
+	if fi, err := os.Stat(filepath.Join(e.set.Root, specDir)); err != nil || !fi.IsDir() {
+		return notFound("no spec folder %s; list .agentos/specs/ for the specs", specDir)
+	}
+	if _, err := os.Stat(e.approvalPath(spec)); err != nil {
+		return refused("spec %s has not been approved by a person: finish spec_creation_v1, or run `agentos workflow approve --spec %s` in a terminal", spec, spec)
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TaskInstructions returns what a task asks: its instructions file, or for a
+// task of a spec's tasks.md, its bullets and acceptance criteria as they are
+// in the file now.
+func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
+	def, ok := e.lib.Get(s.Workflow)
+	if !ok {
+		return ""
+	}
+	if def.PhasesFromTasks == nil {
+		for _, t := range def.Phases[phase-1].Tasks {
+			if t.ID == id {
+				return def.Text(t.Instructions)
+			}
+		}
+		return ""
+	}
+	plan, err := e.plan(def, s.Vars)
+	if err != nil {
+		return err.Error()
+	}
+	for _, p := range plan.Phases {
+		for _, t := range p.Tasks {
+			if t.ID != id {
+				continue
+			}
+			var b strings.Builder
+			for _, bullet := range t.Bullets {
+				b.WriteString("- " + bullet + "\n")
+			}
+			if t.EstimateMinutes > 0 {
+				fmt.Fprintf(&b, "Estimate: %d min\n", t.EstimateMinutes)
+			}
+			b.WriteString("Acceptance criteria:\n")
+			for _, c := range t.Criteria {
+				mark := " "
+				if c.Checked {
+					mark = "x"
+				}
+				label := c.Text
+				if c.ID != "" {
+					label = c.ID + ": " + c.Text
+				}
+				fmt.Fprintf(&b, "- [%s] %s\n", mark, label)
+			}
+			return b.String()
+		}
+	}
+	return ""
+}

@@ -1,0 +1,82 @@
+//go:build !windows
+
+package gates
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// gone reports whether the process has ended (or is a zombie waiting for a
+// reaper), waiting up to two seconds.
+func gone(t *testing.T, pid int) bool {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return true
+		}
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			if f := strings.Fields(string(stat)); len(f) > 2 && f[2] == "Z" {
+				return true
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
+func childPID(t *testing.T, root string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "child.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+func TestCommandKillsProcessGroupOnTimeout(t *testing.T) {
+	root := project(t, nil)
+	c := Check{Type: TypeCommand, Command: "sleep 30 & echo $! > child.pid; wait", Timeout: 300 * time.Millisecond}
+	start := time.Now()
+	r := runCheck(t, c, Env{Root: root})
+	if r.Passed || !r.Details.(CommandDetails).TimedOut {
+		t.Fatalf("%+v", r)
+	}
+	if time.Since(start) > 3*time.Second {
+		t.Errorf("took %s", time.Since(start))
+	}
+	if pid := childPID(t, root); !gone(t, pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("child %d outlived the timed-out command", pid)
+	}
+}
+
+func TestCommandKillsLeftoversOnExit(t *testing.T) {
+	root := project(t, nil)
+	// The background child keeps the output open; the check must not wait
+	// for it, and must not leave it running.
+	c := Check{Type: TypeCommand, Command: "(sleep 30; echo late) & echo $! > child.pid; echo quick"}
+	start := time.Now()
+	r := runCheck(t, c, Env{Root: root})
+	if !r.Passed || r.Output != "quick\n" {
+		t.Fatalf("%+v", r)
+	}
+	if time.Since(start) > 1500*time.Millisecond {
+		t.Errorf("took %s", time.Since(start))
+	}
+	if pid := childPID(t, root); !gone(t, pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("child %d outlived the command", pid)
+	}
+}

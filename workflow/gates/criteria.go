@@ -1,0 +1,304 @@
+package gates
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// CriteriaDetails is the Details of an acceptance_criteria result.
+type CriteriaDetails struct {
+	File      string         `json:"file"`
+	Phase     int            `json:"phase"` // 0: every phase
+	Criteria  int            `json:"criteria"`
+	Checked   int            `json:"checked"`
+	Unchecked []CriterionRef `json:"unchecked,omitempty"` // the first maxListed
+	Untraced  []CriterionRef `json:"untraced,omitempty"`  // IDs no test file mentions; the first maxListed
+	TestFiles int            `json:"test_files_scanned"`
+	Truncated bool           `json:"test_scan_truncated,omitempty"` // the scan stopped at maxTestFiles
+}
+
+// CriterionRef points at one criterion of tasks.md.
+type CriterionRef struct {
+	Task string `json:"task"`
+	ID   string `json:"id,omitempty"`
+	Text string `json:"text"`
+	Line int    `json:"line"`
+}
+
+func (r CriterionRef) label() string {
+	if r.ID != "" {
+		return fmt.Sprintf("%s (line %d)", r.ID, r.Line)
+	}
+	return fmt.Sprintf("task %s %q (line %d)", r.Task, clip(r.Text, 30), r.Line)
+}
+
+// Limits of the test-file scan.
+const (
+	maxTestFiles     = 20000
+	maxTestFileBytes = 4 << 20
+)
+
+func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
+	src, rel, res, ok := c.readDoc(env, "acceptance_criteria")
+	if !ok {
+		return res
+	}
+	plan, _ := ParseTasks(src)
+	phases := plan.Phases
+	scope := "in " + rel
+	if env.TasksPhase > 0 {
+		ph, ok := plan.Phase(env.TasksPhase)
+		if !ok {
+			return failf(c.Type, fmt.Sprintf("Add a \"## Phase %d: Title\" section with its tasks to %s.", env.TasksPhase, rel),
+				"%s has no phase %d.", rel, env.TasksPhase)
+		}
+		phases = []Phase{ph}
+		scope = fmt.Sprintf("in phase %d", env.TasksPhase)
+	}
+	d := CriteriaDetails{File: rel, Phase: env.TasksPhase}
+	var unchecked, withID []CriterionRef
+	for _, ph := range phases {
+		for _, t := range ph.Tasks {
+			for _, cr := range t.Criteria {
+				ref := CriterionRef{Task: t.ID, ID: cr.ID, Text: cr.Text, Line: cr.Line}
+				d.Criteria++
+				if cr.Checked {
+					d.Checked++
+				} else {
+					unchecked = append(unchecked, ref)
+				}
+				if cr.ID != "" {
+					withID = append(withID, ref)
+				}
+			}
+		}
+	}
+	if d.Criteria == 0 {
+		r := failf(c.Type, fmt.Sprintf("Give every task %s acceptance criteria as checkbox items (- [ ] AC-1.1.1: …).", scope),
+			"No acceptance criteria were found %s.", scope)
+		r.Details = d
+		return r
+	}
+	var untraced []CriterionRef
+	if len(withID) > 0 {
+		found, files, truncated, err := traceIDs(ctx, env.Root, withID)
+		if err != nil {
+			return failf(c.Type, "Run the gate again.", "The acceptance_criteria check was cancelled while searching the tests.")
+		}
+		d.TestFiles, d.Truncated = files, truncated
+		for _, ref := range withID {
+			if !found[strings.ToLower(ref.ID)] {
+				untraced = append(untraced, ref)
+			}
+		}
+	}
+	d.Unchecked, d.Untraced = capRefs(unchecked), capRefs(untraced)
+	var warnings []string
+	if len(untraced) > 0 && !env.Strict {
+		for _, ref := range d.Untraced {
+			warnings = append(warnings, fmt.Sprintf("Criterion %s of task %s (line %d) is not referenced by any test file.", ref.ID, ref.Task, ref.Line))
+		}
+	}
+	if d.Truncated {
+		warnings = append(warnings, fmt.Sprintf("The search for criterion IDs stopped after %d test files.", maxTestFiles))
+	}
+	failing := len(unchecked) > 0 || (env.Strict && len(untraced) > 0)
+	if !failing {
+		r := pass(c.Type, "All %s %s are checked%s.", plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, traceNote(len(withID), len(untraced)))
+		r.Details, r.Warnings = d, warnings
+		return r
+	}
+	var parts, fixes []string
+	if len(unchecked) > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %s %s are not checked: %s", len(unchecked), plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, labels(unchecked)))
+		fixes = append(fixes, fmt.Sprintf("make each unchecked criterion true and mark it [x] in %s", rel))
+	}
+	if env.Strict && len(untraced) > 0 {
+		parts = append(parts, fmt.Sprintf("%s no test file mentions: %s", plural(len(untraced), "criterion ID", "criterion IDs"), labels(untraced)))
+		fixes = append(fixes, fmt.Sprintf("name each criterion ID in the test that proves it (a comment such as // %s, or a test named like TestAC_1_1_1)", untraced[0].ID))
+	}
+	r := failf(c.Type, upperFirst(strings.Join(fixes, ", and ")+"."), "%s.", upperFirst(strings.Join(parts, "; ")))
+	r.Details, r.Warnings = d, warnings
+	return r
+}
+
+func traceNote(ids, untraced int) string {
+	switch {
+	case ids == 0:
+		return ""
+	case untraced == 0:
+		return fmt.Sprintf(" and all %s are referenced by tests", plural(ids, "criterion ID", "criterion IDs"))
+	default:
+		return fmt.Sprintf(", but %d of %s are not referenced by any test", untraced, plural(ids, "criterion ID", "criterion IDs"))
+	}
+}
+
+func labels(refs []CriterionRef) string {
+	var names []string
+	for _, r := range refs {
+		names = append(names, r.label())
+	}
+	return listNames(names, 5)
+}
+
+func capRefs(refs []CriterionRef) []CriterionRef {
+	if len(refs) > maxListed {
+		return refs[:maxListed]
+	}
+	return refs
+}
+
+// skipDirs are never searched for tests.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, ".agentos": true}
+
+// testDirs hold nothing but tests: every file under them counts.
+var testDirs = map[string]bool{"tests": true, "test": true, "__tests__": true}
+
+// isTestFileName reports whether a file name is a test file's by convention.
+func isTestFileName(name string) bool {
+	if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_test.py") ||
+		(strings.HasPrefix(name, "test_") && strings.HasSuffix(name, ".py")) ||
+		strings.HasSuffix(name, "Test.java") || strings.HasSuffix(name, "Tests.java") || strings.HasSuffix(name, "Test.kt") {
+		return true
+	}
+	for _, mid := range []string{".test.", ".spec."} {
+		if i := strings.LastIndex(name, mid); i > 0 {
+			switch name[i+len(mid):] {
+			case "ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// traceIDs searches the project's test files for the refs' IDs and returns
+// the IDs found (lower case), how many files it read, and whether it stopped
+// at maxTestFiles. It returns early once every ID is found.
+func traceIDs(ctx context.Context, root string, refs []CriterionRef) (map[string]bool, int, bool, error) {
+	found := map[string]bool{}
+	remaining := map[string]bool{}
+	for _, r := range refs {
+		remaining[strings.ToLower(r.ID)] = true
+	}
+	files, truncated := 0, false
+	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			if de != nil && de.IsDir() && path != root {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if de.IsDir() {
+			if path != root && skipDirs[de.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !de.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if !isTestFileName(de.Name()) && !underTestDir(rel) {
+			return nil
+		}
+		if files >= maxTestFiles {
+			truncated = true
+			return fs.SkipAll
+		}
+		files++
+		content, ok := readText(path)
+		if !ok {
+			return nil
+		}
+		content = bytes.ToLower(content)
+		for id := range remaining {
+			if mentions(content, id) {
+				found[id] = true
+				delete(remaining, id)
+			}
+		}
+		if len(remaining) == 0 {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return nil, files, truncated, ctx.Err()
+	}
+	return found, files, truncated, nil
+}
+
+func underTestDir(rel string) bool {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for _, p := range parts[:len(parts)-1] {
+		if testDirs[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// readText reads a file of at most maxTestFileBytes that does not look binary.
+func readText(path string) ([]byte, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxTestFileBytes+1))
+	if err != nil || len(b) > maxTestFileBytes || bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
+		return nil, false
+	}
+	return b, true
+}
+
+// mentions reports whether lower-cased content names the lower-cased ID id,
+// as written (ac-1.2.1) or with underscores (ac_1_2_1, as in TestAC_1_2_1),
+// not as the prefix of a longer ID (ac-1.2.10, ac-1.2.1.3).
+func mentions(content []byte, id string) bool {
+	underscored := strings.NewReplacer("-", "_", ".", "_").Replace(id)
+	for _, needle := range []string{id, underscored} {
+		n := []byte(needle)
+		for off := 0; ; {
+			i := bytes.Index(content[off:], n)
+			if i < 0 {
+				break
+			}
+			start, end := off+i, off+i+len(n)
+			off = start + 1
+			if start > 0 {
+				prev := content[start-1]
+				if isDigit(prev) || (needle == id && isAlnum(prev)) {
+					continue
+				}
+			}
+			if end < len(content) {
+				next := content[end]
+				if isDigit(next) {
+					continue
+				}
+				if (next == '.' || next == '_' || next == '-') && end+1 < len(content) && isDigit(content[end+1]) {
+					continue
+				}
+			}
+			return true
+		}
+		if underscored == id {
+			break
+		}
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+func isAlnum(b byte) bool { return isDigit(b) || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }

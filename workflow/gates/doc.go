@@ -1,0 +1,94 @@
+// Package gates owns the gate checks of a workflow phase: how a check is
+// written in a phase's `gate:` list of workflow.yaml, how it is validated, and
+// how it is run against a project. Every check looks at the project itself —
+// it reads the files, runs the command, parses the coverage report — so a phase
+// passes on what is there, not on what an agent says is there. The engine that
+// orders phases, the sessions that record results and the MCP tool that exposes
+// them live elsewhere and call this package.
+//
+// # Check types
+//
+//	files_exist          paths: [...]                 regular, non-empty files inside the project
+//	markdown_sections    file, sections: [...]         required headings present and filled in
+//	tasks_format         file                          tasks.md follows the format below (ParseTasks)
+//	command              run, timeout, workdir         the command exits 0 (timeout 10m, at most 1h)
+//	coverage             file, format, threshold       a report's total coverage meets the threshold
+//	acceptance_criteria  file                          a tasks.md phase's criteria are checked and traced to tests
+//	evidence             fields: [{name, type, ...}]   what the agent supplied has the declared shape
+//	approval             (none)                        a person approved the phase through the CLI
+//
+// Every check also takes an optional `description`. Decoding is strict: an
+// unknown key, a key that does not belong to the check's type, or a value of the
+// wrong shape is an error naming its line. A Result carries one sentence saying
+// what was found, one line saying what to do when it failed, and small Details
+// of a type named after the check (FilesDetails, MarkdownDetails, TasksDetails,
+// CommandDetails, CoverageDetails, CriteriaDetails, EvidenceDetails,
+// ApprovalDetails).
+//
+// Coverage formats: a Go coverprofile (statement-weighted, duplicate blocks
+// merged as go tool cover does), Cobertura XML, JaCoCo XML, LCOV, and
+// coverage.py JSON; `format: auto` (the default) tells them apart by content.
+//
+// Paths and commands may hold placeholders such as {spec_dir}, expanded from
+// Env.Vars by Placeholders; an unknown placeholder is an error. Paths must stay
+// inside the project root. Values go into a command as they are (a var may
+// hold a whole command, such as {test_command}), so whoever sets Env.Vars from
+// user input must validate it first.
+//
+// Other packages can add check types with Register (for example one that reads
+// a report their subsystem writes); their keys are strings, kept in
+// Check.Params.
+//
+// # tasks.md
+//
+// The canonical form, which the spec template uses, is a checkbox list item
+// per task under a numbered phase heading:
+//
+//	## Phase 1: Data model
+//
+//	- [ ] 1.1 Add the users table (FR-1)
+//	  - Write the migration and its rollback
+//	  - Estimate: 2h
+//	  - Acceptance criteria:
+//	    - [ ] AC-1.1.1: the migration applies and rolls back on an empty database
+//	    - [x] AC-1.1.2: go test ./store/... passes
+//
+//	- [ ] 1.2 Expose the repository
+//	  ...
+//
+//	## Phase 2: Login
+//
+//	- [ ] 2.1 ...
+//
+// The accepted variant puts each task under a heading, `### Task 1.1: Add the
+// users table`, with the same bullets below it. The word "Task" is optional in a
+// heading and in a list item that has a checkbox. Rules, each reported with its
+// line when broken:
+//
+//   - phases are numbered 1, 2, 3 … in order and have a title;
+//   - the tasks of phase N are numbered N.1, N.2 … in order, each with a title;
+//   - every task has at least one bullet describing the work;
+//   - every task has an estimate: a bullet `Estimate: 2h` (also `Time:`,
+//     `Effort:`) or a title ending in `(2h)`; units m, min, h, hr, d (a day is
+//     8h); `1h30m`, `1.5h` and ranges like `2-3h` (the upper bound counts) work;
+//   - every task has at least one acceptance criterion, a checkbox item
+//     `- [ ] text` or `- [x] text` anywhere in the task, optionally with an ID
+//     such as `AC-1.1.1:`; plain bullets under an `Acceptance criteria:` line
+//     are read as criteria but reported, because they cannot be checked off;
+//     an AC-N.M.K ID must start with its task's number;
+//   - no `[[fill: …]]` template placeholder is left anywhere.
+//
+// Headings other than phases and tasks (say `## Dependencies and order`) end the
+// phase or task they follow and are otherwise ignored, as are fenced code blocks
+// and HTML comments.
+//
+// # Traceability
+//
+// The acceptance_criteria check looks for every criterion ID in the project's
+// test files (*_test.go, test_*.py, *_test.py, *.test.ts, *.spec.ts, *.test.js,
+// *.spec.js and their tsx/jsx/mjs forms, *Test.java, *Tests.java, *Test.kt and
+// every file under a folder named tests, test or __tests__; .git, node_modules,
+// vendor and .agentos are skipped). An ID matches case-insensitively as written
+// (AC-1.2.1) or with its dashes and dots as underscores (TestAC_1_2_1), so a
+// test name can carry it.
+package gates

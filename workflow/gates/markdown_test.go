@@ -1,0 +1,145 @@
+package gates
+
+import (
+	"os"
+	"reflect"
+	"testing"
+)
+
+func TestNormalizeHeading(t *testing.T) {
+	for in, want := range map[string]string{
+		"Objectives":               "objectives",
+		"  1. Objectives:  ":       "objectives",
+		"2.1 Success   Metrics":    "success metrics",
+		"A) Deliverables":          "deliverables",
+		"IV. Deliverables":         "deliverables",
+		"**Success Metrics** ##":   "success metrics",
+		"✅ Objectives":             "objectives",
+		"Objectives {#objectives}": "objectives",
+		"`Interfaces`?":            "interfaces",
+	} {
+		if got := normalizeHeading(in); got != want {
+			t.Errorf("normalizeHeading(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMarkdownSections(t *testing.T) {
+	sections := []string{"Objectives", "Deliverables", "Success Metrics"}
+	tests := []struct {
+		name    string
+		doc     string
+		pass    bool
+		missing []SectionIssue
+		empty   []SectionIssue
+	}{
+		{name: "all filled, any level, numbered", pass: true, doc: `# Login
+## 1. Objectives
+Users sign in with email.
+### Deliverables:
+- POST /login
+## Success metrics
+| metric | target |
+|---|---|
+| p95 latency | 300 ms |
+`},
+		{name: "content in a subsection counts", pass: true, doc: `## Objectives
+### Detail
+Text.
+## Deliverables
+Text.
+## Success Metrics
+Text.
+`},
+		{name: "setext heading and code content", pass: true, doc: "Objectives\n==========\n\n```\nsome code\n```\n\nDeliverables\n------------\nx\n## Success Metrics\ny\n"},
+		{name: "missing with close heading", doc: `## Objective
+Text.
+## Deliverables
+Text.
+`, missing: []SectionIssue{{Section: "Objectives", Line: 1, Closest: "Objective"}, {Section: "Success Metrics"}}},
+		{name: "empty by placeholders, comments, TODO, guidance and table header", doc: `## Objectives
+> Two to four outcomes for users.
+
+- [[fill: objective]]
+## Deliverables
+<!-- list them
+here -->
+TODO: write this
+TBD.
+## Success Metrics
+| metric | baseline | target |
+|---|---|---|
+| [[fill: metric]] | [[fill]] | [[fill]] |
+## Out of scope
+Everything else.
+`, empty: []SectionIssue{{Section: "Objectives", Line: 1, EndLine: 4}, {Section: "Deliverables", Line: 5, EndLine: 9},
+			{Section: "Success Metrics", Line: 10, EndLine: 13}}},
+		{name: "a deeper heading does not end a section but its empty subsection does not fill it", doc: `## Objectives
+### Sub
+## Deliverables
+x
+## Success Metrics
+y
+`, empty: []SectionIssue{{Section: "Objectives", Line: 1, EndLine: 2}}},
+		{name: "heading inside a code block does not count", doc: "```\n## Objectives\n```\n## Deliverables\nx\n## Success Metrics\ny\n",
+			missing: []SectionIssue{{Section: "Objectives"}}},
+		{name: "a filled duplicate wins", pass: true, doc: "## Objectives\n\n## Objectives\nreal\n## Deliverables\nx\n## Success Metrics\ny\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := project(t, map[string]string{"docs/README.md": tt.doc})
+			c := Check{Type: TypeMarkdownSections, File: "{dir}/README.md", Sections: sections}
+			r := runCheck(t, c, Env{Root: root, Vars: map[string]string{"dir": "docs"}})
+			if r.Passed != tt.pass {
+				t.Fatalf("passed = %v: %+v", r.Passed, r)
+			}
+			d := r.Details.(MarkdownDetails)
+			if !reflect.DeepEqual(d.Missing, tt.missing) || !reflect.DeepEqual(d.Empty, tt.empty) {
+				t.Errorf("missing %+v, want %+v\nempty %+v, want %+v", d.Missing, tt.missing, d.Empty, tt.empty)
+			}
+			if !r.Passed {
+				contains(t, "message", r.Message, "docs/README.md")
+			}
+		})
+	}
+}
+
+func TestMarkdownSectionsMessages(t *testing.T) {
+	root := project(t, map[string]string{"README.md": "## Objective\nx\n## Deliverables\nTODO\n"})
+	r := runCheck(t, Check{Type: TypeMarkdownSections, File: "README.md", Sections: []string{"Objectives", "Deliverables"}}, Env{Root: root})
+	contains(t, "message", r.Message, "missing 1 section (Objectives)", "1 empty section", "Deliverables at line 3")
+	contains(t, "remediation", r.Remediation, `"## Objectives"`, `"Objective" at line 1`, "Deliverables (line 3)")
+
+	r = runCheck(t, Check{Type: TypeMarkdownSections, File: "nope.md", Sections: []string{"A"}}, Env{Root: root})
+	if r.Passed || r.Message != "nope.md does not exist." {
+		t.Errorf("missing file: %+v", r)
+	}
+	r = runCheck(t, Check{Type: TypeMarkdownSections, File: "../outside.md", Sections: []string{"A"}}, Env{Root: root})
+	if r.Passed {
+		t.Error("a file outside the project passed")
+	}
+	contains(t, "message", r.Message, "outside the project")
+}
+
+// The spec templates, untouched, must not pass their section checks.
+func TestMarkdownTemplatesFail(t *testing.T) {
+	for file, sections := range map[string][]string{
+		"README.md":         {"Objectives", "Deliverables", "Success metrics"},
+		"srd.md":            {"Functional requirements", "Non-functional requirements", "Constraints"},
+		"specs.md":          {"Overview", "Components and data flow", "Interfaces", "Failure handling", "Testing strategy"},
+		"implementation.md": {"Approach", "Testing"},
+	} {
+		src, err := os.ReadFile("../../assets/templates/spec/" + file)
+		if err != nil {
+			t.Skip("no spec templates here")
+		}
+		root := project(t, map[string]string{file: string(src)})
+		r := runCheck(t, Check{Type: TypeMarkdownSections, File: file, Sections: sections}, Env{Root: root})
+		if r.Passed {
+			t.Errorf("the untouched %s template passes", file)
+		}
+		if d := r.Details.(MarkdownDetails); len(d.Empty) != len(sections) {
+			t.Errorf("%s: empty sections %+v, want all %d", file, d.Empty, len(sections))
+		}
+	}
+}

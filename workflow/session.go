@@ -1,0 +1,118 @@
+package workflow
+
+import (
+	"time"
+
+	"github.com/agentos-dev/agentos/workflow/gates"
+)
+
+// Session statuses.
+const (
+	StatusActive    = "active"
+	StatusPaused    = "paused"
+	StatusCompleted = "completed"
+)
+
+// Phase and task statuses.
+const (
+	Pending = "pending"
+	Active  = "active"
+	Done    = "done"
+)
+
+// Session is one run of a workflow, persisted as state.json.
+type Session struct {
+	ID        string            `json:"id"`
+	Workflow  string            `json:"workflow"`
+	Version   string            `json:"version"`
+	Status    string            `json:"status"`
+	Current   int               `json:"current_phase"` // 1-based; len(Phases)+1 once completed
+	Phases    []PhaseState      `json:"phases"`
+	Inputs    map[string]string `json:"inputs"`
+	Vars      map[string]string `json:"vars"`
+	Owner     Actor             `json:"owner"`
+	Approval  *gates.Approval   `json:"approval,omitempty"`
+	Changes   *ChangeRequest    `json:"change_request,omitempty"`
+	CreatedAt time.Time         `json:"created_at"`
+	UpdatedAt time.Time         `json:"updated_at"`
+	Revision  int               `json:"revision"` // bumped on every change
+}
+
+// PhaseState is a phase's progress.
+type PhaseState struct {
+	Number      int         `json:"number"`
+	Name        string      `json:"name"`
+	Status      string      `json:"status"`
+	Tasks       []TaskState `json:"tasks"`
+	Attempts    int         `json:"gate_attempts"`
+	LastGate    *GateReport `json:"last_gate,omitempty"`
+	CompletedAt *time.Time  `json:"completed_at,omitempty"`
+}
+
+// TaskState is a task's progress.
+type TaskState struct {
+	ID          string     `json:"id"`
+	Title       string     `json:"title"`
+	Status      string     `json:"status"`
+	Note        string     `json:"note,omitempty"`
+	CompletedAt *time.Time `json:"completed_at,omitempty"`
+}
+
+// GateReport is the outcome of one gate evaluation.
+type GateReport struct {
+	Passed   bool           `json:"passed"`
+	At       time.Time      `json:"at"`
+	Checks   []gates.Result `json:"checks"`
+	Evidence map[string]any `json:"evidence,omitempty"`
+}
+
+// Actor is who acts on a session: an MCP client, or a person at the CLI.
+type Actor struct {
+	Client  string    `json:"client"`
+	Session string    `json:"session,omitempty"`
+	Since   time.Time `json:"since,omitzero"`
+}
+
+// Same reports whether a and b are the same agent. Agents are known by their
+// client name: an IDE that reconnects gets a new MCP session but is still the
+// owner of its workflow.
+func (a Actor) Same(b Actor) bool { return a.Client == b.Client }
+
+func (a Actor) String() string {
+	if a.Session == "" {
+		return a.Client
+	}
+	return a.Client + " (" + a.Session + ")"
+}
+
+// CLIActor is a person at the terminal.
+var CLIActor = Actor{Client: "agentos-cli"}
+
+// ChangeRequest is a person's request for changes at an approval gate.
+type ChangeRequest struct {
+	By     string    `json:"by"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// phase returns the state of phase n (1-based), or nil.
+func (s *Session) phase(n int) *PhaseState {
+	if n < 1 || n > len(s.Phases) {
+		return nil
+	}
+	return &s.Phases[n-1]
+}
+
+// nextTask returns the first task of the current phase not yet done.
+func (s *Session) nextTask() *TaskState {
+	p := s.phase(s.Current)
+	if p == nil {
+		return nil
+	}
+	for i := range p.Tasks {
+		if p.Tasks[i].Status != Done {
+			return &p.Tasks[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package workflow
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/agentos-dev/agentos/internal/atomicfile"
+)
+
+// Store keeps sessions under dir/<id>/: state.json (written atomically, so a
+// crash leaves the old or the new state, never a torn one) and audit.jsonl
+// (one line per transition). Changes are serialised per session by a mutex
+// within the process and a file lock across processes (the server and the
+// CLI), so no update is lost however many clients write at once.
+type Store struct {
+	dir string
+
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// NewStore returns a store rooted at dir (created on first write).
+func NewStore(dir string) *Store {
+	return &Store{dir: dir, locks: map[string]*sync.Mutex{}}
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// ValidID reports whether id is a well-formed session id: at most 64
+// letters, digits, '-' and '_' — nothing that could name another path.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+func (s *Store) sessionDir(id string) string { return filepath.Join(s.dir, id) }
+
+// ErrNoSession is returned for an unknown session id.
+var ErrNoSession = errors.New("no such session")
+
+// Get reads a session.
+func (s *Store) Get(id string) (*Session, error) {
+	if !ValidID(id) {
+		return nil, ErrNoSession
+	}
+	data, err := os.ReadFile(filepath.Join(s.sessionDir(id), "state.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ErrNoSession
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", id, err)
+	}
+	var sess Session
+	if err := json.Unmarshal(data, &sess); err != nil {
+		return nil, fmt.Errorf("session %s: state.json is corrupt: %w", id, err)
+	}
+	return &sess, nil
+}
+
+// Create writes a new session; it fails if the id exists.
+func (s *Store) Create(sess *Session) error {
+	dir := s.sessionDir(sess.ID)
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("create session store: %w", err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("create session %s: %w", sess.ID, err)
+	}
+	return s.write(sess)
+}
+
+// Update applies fn to the session under its locks and writes the result if
+// fn returns nil. fn may run for a long time (a gate runs the tests); other
+// writers of the same session wait, readers do not.
+func (s *Store) Update(id string, fn func(*Session) error) (*Session, error) {
+	if !ValidID(id) {
+		return nil, ErrNoSession
+	}
+	unlock, err := s.lock(id)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	sess, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(sess); err != nil {
+		return sess, err
+	}
+	sess.Revision++
+	if err := s.write(sess); err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+func (s *Store) lock(id string) (func(), error) {
+	if _, err := os.Stat(s.sessionDir(id)); err != nil {
+		return nil, ErrNoSession
+	}
+	s.mu.Lock()
+	m, ok := s.locks[id]
+	if !ok {
+		m = &sync.Mutex{}
+		s.locks[id] = m
+	}
+	s.mu.Unlock()
+	m.Lock()
+	fl := flock.New(filepath.Join(s.sessionDir(id), "lock"))
+	if err := fl.Lock(); err != nil {
+		m.Unlock()
+		return nil, fmt.Errorf("lock session %s: %w", id, err)
+	}
+	return func() { fl.Unlock(); m.Unlock() }, nil
+}
+
+func (s *Store) write(sess *Session) error {
+	data, err := json.MarshalIndent(sess, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode session: %w", err)
+	}
+	return atomicfile.WriteFile(filepath.Join(s.sessionDir(sess.ID), "state.json"), append(data, '\n'), 0o644)
+}
+
+// AuditEntry is one line of a session's audit log.
+type AuditEntry struct {
+	At     time.Time `json:"at"`
+	Actor  string    `json:"actor"`
+	Action string    `json:"action"`
+	From   int       `json:"from_phase,omitempty"`
+	To     int       `json:"to_phase,omitempty"`
+	Result string    `json:"result,omitempty"`
+	Detail string    `json:"detail,omitempty"`
+}
+
+// Audit appends an entry to the session's audit log.
+func (s *Store) Audit(id string, e AuditEntry) error {
+	f, err := os.OpenFile(filepath.Join(s.sessionDir(id), "audit.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("audit %s: %w", id, err)
+	}
+	defer f.Close()
+	line, _ := json.Marshal(e)
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("audit %s: %w", id, err)
+	}
+	return f.Sync()
+}
+
+// ReadAudit returns a session's audit log.
+func (s *Store) ReadAudit(id string) ([]AuditEntry, error) {
+	f, err := os.Open(filepath.Join(s.sessionDir(id), "audit.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []AuditEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e AuditEntry
+		if json.Unmarshal(sc.Bytes(), &e) == nil { // a line torn by a crash is skipped
+			out = append(out, e)
+		}
+	}
+	return out, sc.Err()
+}
+
+// List returns every session, newest first.
+func (s *Store) List() ([]*Session, error) {
+	entries, err := os.ReadDir(s.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var out []*Session
+	for _, e := range entries {
+		if !e.IsDir() || !ValidID(e.Name()) {
+			continue
+		}
+		if sess, err := s.Get(e.Name()); err == nil {
+			out = append(out, sess)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	return out, nil
+}
+
+// Delete removes a session and its audit log.
+func (s *Store) Delete(id string) error {
+	if !ValidID(id) {
+		return ErrNoSession
+	}
+	unlock, err := s.lock(id)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(filepath.Join(s.sessionDir(id), "state.json")); err != nil {
+		return ErrNoSession
+	}
+	return os.RemoveAll(s.sessionDir(id))
+}
