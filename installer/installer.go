@@ -97,6 +97,11 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 		return nil, nil, err
 	}
 	changes = append(changes, universal...)
+	workflows, err := planWorkflows(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes = append(changes, workflows...)
 	languages, sourcePaths, err := projectLanguages(p, detected)
 	if err != nil {
 		return nil, nil, err

@@ -3,6 +3,7 @@ package installer
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentos-dev/agentos/assets"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -203,11 +204,15 @@ func TestReportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := project.At(root)
-	shipped, err := universalStandards(p)
+	shipped, err := shippedFiles(assets.UniversalStandards, filepath.Join(p.Standards(), "universal"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Changed || len(got.Steps) != 13+len(shipped)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
+	workflows, err := shippedFiles(assets.Workflows, p.Workflows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Changed || len(got.Steps) != 13+len(shipped)+len(workflows)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
 		t.Errorf("report JSON = %s", data)
 	}
 	if got.Steps[len(got.Steps)-1].Path != ".mcp.json" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {

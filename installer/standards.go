@@ -22,7 +22,20 @@ type standardFile struct {
 // planUniversalStandards plans copying the embedded universal standards to
 // .agentos/standards/universal/, keeping their domain folders.
 func planUniversalStandards(p project.Paths) ([]change, error) {
-	files, err := universalStandards(p)
+	return planShipped(p, assets.UniversalStandards, filepath.Join(p.Standards(), "universal"))
+}
+
+// planWorkflows plans copying the built-in workflow definitions to
+// .agentos/workflows/, where people read them, search indexes them, and a
+// project may adapt them (a project's copy takes precedence).
+func planWorkflows(p project.Paths) ([]change, error) {
+	return planShipped(p, assets.Workflows, p.Workflows())
+}
+
+// planShipped plans copying an embedded tree into the project, never
+// overwriting a file the project changed.
+func planShipped(p project.Paths, root, targetDir string) ([]change, error) {
+	files, err := shippedFiles(root, targetDir)
 	if err != nil {
 		return nil, err
 	}
@@ -37,10 +50,10 @@ func planUniversalStandards(p project.Paths) ([]change, error) {
 	return changes, nil
 }
 
-// universalStandards lists the shipped universal standards, sorted by path.
-func universalStandards(p project.Paths) ([]standardFile, error) {
+// shippedFiles lists the embedded files under root with their targets
+// under targetDir, sorted by path.
+func shippedFiles(root, targetDir string) ([]standardFile, error) {
 	var files []standardFile
-	root := assets.UniversalStandards
 	err := fs.WalkDir(assets.FS(), root, func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -50,12 +63,12 @@ func universalStandards(p project.Paths) ([]standardFile, error) {
 			return err
 		}
 		rel := name[len(root)+1:]
-		target := filepath.Join(p.Standards(), "universal", filepath.FromSlash(rel))
+		target := filepath.Join(targetDir, filepath.FromSlash(rel))
 		files = append(files, standardFile{target: target, data: data})
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("install: read the shipped standards: %w", err)
+		return nil, fmt.Errorf("install: read the shipped %s: %w", root, err)
 	}
 	return files, nil
 }
@@ -101,13 +114,14 @@ func sameText(a, b []byte) bool {
 	return bytes.Equal(bytes.ReplaceAll(a, crlf, lf), bytes.ReplaceAll(b, crlf, lf))
 }
 
-// standardsGroup names the folder a standard step is summarised under:
-// ".agentos/standards/universal/" or ".agentos/standards/development/".
+// standardsGroup names the folder a shipped document's step is summarised
+// under: ".agentos/standards/universal/", ".agentos/standards/development/"
+// or ".agentos/workflows/".
 func standardsGroup(rel string) string {
 	dir := rel
 	for {
 		parent := path.Dir(dir)
-		if parent == ".agentos/standards" || parent == "." || parent == dir {
+		if parent == ".agentos/standards" || parent == ".agentos" || parent == "." || parent == dir {
 			return dir + "/"
 		}
 		dir = parent

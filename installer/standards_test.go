@@ -15,7 +15,7 @@ import (
 func shipped(t *testing.T, root string) []standardFile {
 	t.Helper()
 	p, _ := project.At(root)
-	files, err := universalStandards(p)
+	files, err := shippedFiles(assets.UniversalStandards, filepath.Join(p.Standards(), "universal"))
 	if err != nil {
 		t.Fatal(err)
 	}
