@@ -94,7 +94,7 @@ func Handler[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, 
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
 		if err := req.BindArguments(&in); err != nil {
-			return ErrorResult(&Error{Code: CodeValidation, Message: "the arguments do not match the tool's input schema: " + err.Error()}), nil
+			return ErrorResult(bindError(err)), nil
 		}
 		out, err := fn(ctx, req, in)
 		if err != nil {
@@ -114,4 +114,31 @@ func Annotations(title string, readOnly, destructive, idempotent, openWorld bool
 		IdempotentHint:  mcp.ToBoolPtr(idempotent),
 		OpenWorldHint:   mcp.ToBoolPtr(openWorld),
 	})
+}
+
+// bindError turns an argument decoding error into a VALIDATION_ERROR that
+// names the field when the decoder knows it.
+func bindError(err error) *Error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return Validation(typeErr.Field, "%s must be a %s, not a %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+	}
+	return &Error{Code: CodeValidation, Message: "the arguments do not match the tool's input schema: " + err.Error()}
+}
+
+// jsonKind names a Go kind the way a JSON schema would.
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "int", "int64", "int32", "uint", "uint64", "float64", "float32":
+		return "number"
+	case "bool":
+		return "boolean"
+	case "map", "struct":
+		return "object"
+	case "slice", "array":
+		return "array"
+	case "ptr":
+		return "value of the documented type"
+	}
+	return goKind
 }

@@ -59,3 +59,18 @@ func TestHandlerBindsAndWraps(t *testing.T) {
 		t.Errorf("bad argument type: %+v", res)
 	}
 }
+
+func TestBindErrorNamesTheField(t *testing.T) {
+	type in struct {
+		Phase int `json:"phase"`
+	}
+	h := Handler(func(_ context.Context, _ mcp.CallToolRequest, a in) (int, error) { return a.Phase, nil })
+	req := mcp.CallToolRequest{}
+	req.Params.Arguments = map[string]any{"phase": "two"}
+	res, _ := h(context.Background(), req)
+	var body Error
+	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &body)
+	if body.Code != CodeValidation || body.Details.(map[string]any)["field"] != "phase" || !strings.Contains(body.Message, "number") {
+		t.Errorf("body = %+v", body)
+	}
+}
