@@ -152,6 +152,7 @@ func newServer(opts Options) (*server, error) {
 	s.mcp = mcpserver.NewMCPServer(buildinfo.Name, buildinfo.Get().Version,
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithResourceCapabilities(true, false),
+		mcpserver.WithElicitation(),
 		mcpserver.WithRecovery(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(instructions),

@@ -169,6 +169,9 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		}
 		return sessionOutput(e, s), nil
 	case "complete_phase":
+		if s, err := e.Get(in.SessionID); err == nil && (s.Owner.Same(actor) || in.Force) {
+			t.askApproval(ctx, s)
+		}
 		s, report, err := e.CompletePhase(ctx, in.SessionID, in.Evidence, actor, in.Force)
 		if err != nil {
 			return Output{}, err

@@ -95,3 +95,96 @@ func TestListWorkflowsAndNextAction(t *testing.T) {
 		t.Errorf("list_workflows: %+v", out)
 	}
 }
+
+type answer struct {
+	approve bool
+	asked   int
+}
+
+func (a *answer) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	a.asked++
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+		Action:  mcp.ElicitationResponseActionAccept,
+		Content: map[string]any{"approve": a.approve, "changes": "split task 3.1"},
+	}}, nil
+}
+
+// A client that can ask its user gets the approval question at the approval
+// gate; the answer is the person's, recorded like a terminal approval.
+func TestApprovalThroughElicitation(t *testing.T) {
+	root := t.TempDir()
+	builtin, _ := assets.Sub(assets.Workflows)
+	lib, _ := workflow.LoadLibrary(builtin, nil)
+	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state")})
+	tool := New(e, slog.New(slog.DiscardHandler))
+	s := mcpserver.NewMCPServer("t", "1", mcpserver.WithElicitation())
+	s.AddTool(tool.Def, tool.Handler)
+	user := &answer{}
+	c, err := client.NewInProcessClientWithOptions(s, client.WithElicitationHandler(user))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-06-18"
+	init.Params.ClientInfo = mcp.Implementation{Name: "ide"}
+	init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	// Drive a session straight to its approval phase.
+	sess, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "ask"}, workflow.Actor{Client: "ide"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess = forceToPhase(t, e, sess.ID, 4)
+
+	callPhase := func() Output {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "svc_workflow"
+		req.Params.Arguments = map[string]any{"action": "complete_phase", "session_id": sess.ID}
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out Output
+		data, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(data, &out)
+		return out
+	}
+	out := callPhase()
+	if user.asked != 1 || out.Gate.Passed || out.Session.ChangeRequest == nil || out.Session.ChangeRequest.Reason != "split task 3.1" {
+		t.Fatalf("declined approval: asked %d, %+v", user.asked, out.Session)
+	}
+	user.approve = true
+	out = callPhase()
+	if !out.Gate.Passed || out.Session.Status != workflow.StatusCompleted {
+		t.Fatalf("approved: %+v %+v", out.Gate, out.Session)
+	}
+}
+
+// forceToPhase completes tasks and marks phases done until the session is in phase n.
+func forceToPhase(t *testing.T, e *workflow.Engine, id string, n int) *workflow.Session {
+	t.Helper()
+	s, err := e.Store().Update(id, func(s *workflow.Session) error {
+		for i := 0; i < n-1; i++ {
+			s.Phases[i].Status = workflow.Done
+			for j := range s.Phases[i].Tasks {
+				s.Phases[i].Tasks[j].Status = workflow.Done
+			}
+		}
+		for j := range s.Phases[n-1].Tasks {
+			s.Phases[n-1].Tasks[j].Status = workflow.Done
+		}
+		s.Current = n
+		s.Phases[n-1].Status = workflow.Active
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
