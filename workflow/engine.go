@@ -722,12 +722,14 @@ func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
 		return ""
 	}
 	if def.PhasesFromTasks == nil {
-		for _, t := range def.Phases[phase-1].Tasks {
-			if t.ID == id {
+		p := def.Phases[phase-1]
+		for _, t := range p.Tasks {
+			if t.ID == id && t.Instructions != "" {
 				return def.Text(t.Instructions)
 			}
 		}
-		return ""
+		// A task without a file of its own is explained by its phase's instructions.
+		return def.Text(p.Instructions)
 	}
 	plan, err := e.plan(def, s.Vars)
 	if err != nil {
