@@ -1,0 +1,130 @@
+// Package upgrade owns updating an installed project in place: the manifest
+// of what agentos wrote, the three-way merge that keeps a project's own edits,
+// and (as it grows) backup, validation and rollback.
+package upgrade
+
+import (
+	"bytes"
+	"strings"
+)
+
+// MergeResult is the outcome of a three-way merge.
+type MergeResult struct {
+	Text      []byte
+	Conflicts int // regions both sides changed differently; Text is not usable when > 0
+}
+
+// maxMergeCells bounds the quadratic diff: larger files are not merged line
+// by line but treated as a conflict, which keeps the user's file.
+const maxMergeCells = 16 << 20
+
+// Merge3 merges the changes from base to ours and from base to theirs, line
+// by line (diff3). Regions changed on one side take that side; regions
+// changed identically on both take either; regions changed differently on
+// both are conflicts. Line endings are compared as written.
+func Merge3(base, ours, theirs []byte) MergeResult {
+	switch {
+	case bytes.Equal(ours, theirs), bytes.Equal(base, theirs):
+		return MergeResult{Text: ours}
+	case bytes.Equal(base, ours):
+		return MergeResult{Text: theirs}
+	}
+	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
+	if len(b)*max(len(o), len(t)) > maxMergeCells {
+		return MergeResult{Text: ours, Conflicts: 1}
+	}
+	mo, mt := matches(b, o), matches(b, t) // base index → index in ours/theirs, or -1
+	var out []string
+	conflicts := 0
+	bi, oi, ti := 0, 0, 0
+	for bi <= len(b) {
+		// Find the next base line kept by both sides (the end counts as one).
+		next := bi
+		for next < len(b) && (mo[next] < 0 || mt[next] < 0) {
+			next++
+		}
+		oEnd, tEnd := len(o), len(t)
+		if next < len(b) {
+			oEnd, tEnd = mo[next], mt[next]
+		}
+		baseChunk, oChunk, tChunk := b[bi:next], o[oi:oEnd], t[ti:tEnd]
+		switch {
+		case equal(oChunk, tChunk), equal(baseChunk, tChunk):
+			out = append(out, oChunk...)
+		case equal(baseChunk, oChunk):
+			out = append(out, tChunk...)
+		default:
+			conflicts++
+			out = append(out, oChunk...)
+		}
+		if next == len(b) {
+			break
+		}
+		out = append(out, b[next])
+		bi, oi, ti = next+1, oEnd+1, tEnd+1
+	}
+	return MergeResult{Text: []byte(strings.Join(out, "")), Conflicts: conflicts}
+}
+
+// splitLines splits after each newline, keeping it, so joining restores the text.
+func splitLines(data []byte) []string {
+	s := string(data)
+	var lines []string
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			lines = append(lines, s)
+			break
+		}
+		lines = append(lines, s[:i+1])
+		s = s[i+1:]
+	}
+	return lines
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// matches maps each line of a to the line of b it is paired with in a
+// longest common subsequence, or -1.
+func matches(a, b []string) []int {
+	n, m := len(a), len(b)
+	// lcs[i][j] = LCS length of a[i:], b[j:], in one flat slice.
+	lcs := make([]int32, (n+1)*(m+1))
+	at := func(i, j int) *int32 { return &lcs[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				*at(i, j) = *at(i+1, j+1) + 1
+			} else {
+				*at(i, j) = max(*at(i+1, j), *at(i, j+1))
+			}
+		}
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = -1
+	}
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case a[i] == b[j]:
+			out[i] = j
+			i++
+			j++
+		case *at(i+1, j) >= *at(i, j+1):
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
