@@ -1,9 +1,11 @@
 // Package embed turns texts into vectors for similarity search.
 //
 // Embedder is the interface every provider implements: the built-in offline
-// Hashing embedder here, and later a static model loaded from disk or an HTTP
-// endpoint. An index records the embedder's Name and Dim with its vectors and
-// re-embeds everything when either changes.
+// Hashing embedder here, a static model2vec model loaded from disk (package
+// model2vec) and an Ollama or OpenAI-compatible endpoint (package httpembed).
+// FromConfig picks one from the search.embedder settings. An index records
+// the embedder's Name and Dim with its vectors and re-embeds everything when
+// either changes.
 //
 // # The built-in embedder
 //
