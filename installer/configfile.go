@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -28,7 +29,7 @@ type configData struct {
 // planConfig plans .agentos/config/mcp.yaml. An existing file is the user's:
 // it is never rewritten, only validated, and an invalid one stops the install
 // so that the project is not set up around a config the server will refuse.
-func planConfig(ctx context.Context, p project.Paths) (change, *Detection, error) {
+func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *Detection, error) {
 	path := p.Config()
 	step := Step{Kind: StepConfig, Path: p.Rel(path), Action: Unchanged}
 	_, err := os.Stat(path)
@@ -45,8 +46,17 @@ func planConfig(ctx context.Context, p project.Paths) (change, *Detection, error
 	if err != nil {
 		return change{}, nil, err
 	}
+	if len(opts.SourcePaths) > 0 {
+		detected.SourcePaths = opts.SourcePaths
+	}
+	if opts.Languages != nil {
+		detected.Languages = opts.Languages
+	}
 	data, err := renderConfig(detected)
 	if err != nil {
+		return change{}, nil, err
+	}
+	if data, err = withCoverageThreshold(data, opts.CoverageThreshold); err != nil {
 		return change{}, nil, err
 	}
 	step.Action = Created
@@ -87,6 +97,25 @@ func renderConfig(d Detection) ([]byte, error) {
 		return nil, fmt.Errorf("install: the generated config does not load: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// withCoverageThreshold sets workflow.coverage_threshold in a rendered
+// config, and checks that the result loads with that value.
+func withCoverageThreshold(data []byte, threshold float64) ([]byte, error) {
+	def := config.Default().Workflow.CoverageThreshold
+	if threshold <= 0 || threshold == def {
+		return data, nil
+	}
+	old := fmt.Sprintf("coverage_threshold: %s", strconv.FormatFloat(def, 'f', -1, 64))
+	out := bytes.Replace(data, []byte(old), []byte("coverage_threshold: "+strconv.FormatFloat(threshold, 'f', -1, 64)), 1)
+	cfg, err := config.Parse(out)
+	if err != nil {
+		return nil, fmt.Errorf("install: coverage threshold: %w", err)
+	}
+	if cfg.Workflow.CoverageThreshold != threshold {
+		return nil, fmt.Errorf("install: could not set the coverage threshold in the config template")
+	}
+	return out, nil
 }
 
 // yamlString quotes s as a YAML double-quoted scalar; JSON string syntax is

@@ -4,8 +4,10 @@
 // renders the standards of each detected language into
 // .agentos/standards/development/ (never replacing a file that exists), pins
 // a copy of the running binary under .agentos/bin/, keeps a managed
-// block in the project's .gitignore and registers the server in Claude Code's
-// .mcp.json.
+// block in the project's .gitignore, and configures the chosen agents
+// through package agentconfig: the primary's launch entry, secondaries'
+// HTTP (or bridging stdio) entries, rules files and slash commands. It also
+// owns the install wizard (huh forms, or accessible prompts) and uninstall.
 //
 // Install reads and validates everything before it writes anything, writes
 // each file atomically, never overwrites a user's config, merges into files
@@ -21,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/project"
 )
@@ -36,6 +39,26 @@ type Options struct {
 	// BinaryPath is the agentos binary to pin into .agentos/bin/; "" means
 	// the running executable.
 	BinaryPath string
+	// Agent is the primary agent's client id or name; "" means Claude Code.
+	Agent string
+	// IDE is the IDE the agent runs in, when it matters (Cline in Cursor).
+	IDE string
+	// For is a free-form phrase naming the agent and IDE: "Cline in Cursor".
+	For string
+	// Secondary are agents that share the primary's server over HTTP.
+	Secondary []string
+	// Scope is where the primary entry goes: "" (the project file when the
+	// client has one), "project", "local" or "user".
+	Scope string
+	// Env locates user-scoped config files; nil means this machine's.
+	Env *agentconfig.Env
+	// SourcePaths and Languages, when set, replace what detection finds
+	// in a new config (the wizard asks to confirm them).
+	SourcePaths []string
+	Languages   []string
+	// CoverageThreshold, when above 0, is the new config's
+	// workflow.coverage_threshold.
+	CoverageThreshold float64
 }
 
 // change is one planned step: what the report will say and, when something
@@ -44,6 +67,9 @@ type Options struct {
 type change struct {
 	step  Step
 	apply func() error // nil when the step has nothing to write
+	// precheck is an error found while planning that must stop the
+	// install before anything is written (an unwritable user folder).
+	precheck error
 }
 
 // Install installs agentos into the project at opts.Dir and reports every
@@ -59,9 +85,17 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	report := &Report{Root: p.Root, Detected: detected, Steps: []Step{}}
+	if agents, err := ResolveAgents(opts); err == nil {
+		report.Agent = agents.Primary.Name
+	}
 	if pending(changes) {
 		if err := checkWritable(p.Root); err != nil {
 			return nil, err
+		}
+	}
+	for _, c := range changes {
+		if c.precheck != nil {
+			return nil, c.precheck
 		}
 	}
 	for _, c := range changes {
@@ -79,11 +113,32 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 	return report, nil
 }
 
+// Preview plans the install and reports every step it would take, with the
+// before and after content of the files it would change, writing nothing.
+func Preview(ctx context.Context, opts Options) (*Report, error) {
+	p, err := resolveProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	changes, detected, err := plan(ctx, p, opts)
+	if err != nil {
+		return nil, err
+	}
+	report := &Report{Root: p.Root, Detected: detected, Steps: []Step{}, Changed: pending(changes)}
+	if agents, err := ResolveAgents(opts); err == nil {
+		report.Agent = agents.Primary.Name
+	}
+	for _, c := range changes {
+		report.Steps = append(report.Steps, c.step)
+	}
+	return report, nil
+}
+
 // plan reads the project and decides every step, in the order they are
-// applied: the binary is pinned before .mcp.json points Claude Code at it.
+// applied: the binary is pinned before a client config points at it.
 func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detection, error) {
 	// The user's config is checked first: if it is broken, nothing else matters.
-	cfg, detected, err := planConfig(ctx, p)
+	cfg, detected, err := planConfig(ctx, p, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -119,11 +174,12 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 	if err != nil {
 		return nil, nil, err
 	}
-	mcp, err := planMCPJSON(p)
+	agents, err := planAgents(p, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	return append(changes, bin, ignore, mcp), detected, nil
+	changes = append(changes, bin, ignore)
+	return append(changes, agents...), detected, nil
 }
 
 // resolveProject makes dir absolute and checks that it is an existing folder.

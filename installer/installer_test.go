@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
 )
@@ -144,13 +145,18 @@ func TestFreshInstallWritesSharedFiles(t *testing.T) {
 	}
 
 	var doc struct {
-		MCPServers map[string]serverEntry `json:"mcpServers"`
+		MCPServers map[string]struct {
+			Type    string            `json:"type"`
+			Command string            `json:"command"`
+			Args    []string          `json:"args"`
+			Env     map[string]string `json:"env"`
+		} `json:"mcpServers"`
 	}
 	if err := json.Unmarshal([]byte(readTestFile(t, filepath.Join(root, ".mcp.json"))), &doc); err != nil {
 		t.Fatal(err)
 	}
-	entry := doc.MCPServers[ServerName]
-	if entry.Command != filepath.Join(p.Root, ".agentos", "bin", filepath.Base(pinned)) ||
+	entry := doc.MCPServers[agentconfig.ServerName]
+	if entry.Type != "stdio" || entry.Command != filepath.Join(p.Root, ".agentos", "bin", filepath.Base(pinned)) ||
 		!slices.Equal(entry.Args, []string{"serve", "--transport", "dual", "--log-level", "INFO"}) ||
 		entry.Env["PROJECT_ROOT"] != p.Root {
 		t.Errorf("entry = %+v", entry)
@@ -212,10 +218,10 @@ func TestReportJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Changed || len(got.Steps) != 13+len(shipped)+len(workflows)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
+	if !got.Changed || len(got.Steps) != 17+len(shipped)+len(workflows)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
 		t.Errorf("report JSON = %s", data)
 	}
-	if got.Steps[len(got.Steps)-1].Path != ".mcp.json" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {
+	if got.Steps[len(got.Steps)-5].Path != ".mcp.json" || got.Steps[len(got.Steps)-4].Path != "CLAUDE.md" || got.Steps[len(got.Steps)-3].Path != ".claude/commands/agentos-spec.md" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {
 		t.Errorf("paths not relative to the project: %s", data)
 	}
 }
@@ -321,7 +327,7 @@ func TestMCPJSONMergeKeepsServersAndComments(t *testing.T) {
 		"// servers for this repo",
 		`"github": {"command": "gh-mcp", "args": []}, // keep me`,
 		`"other": true`,
-		`    "agentos": {` + "\n" + `      "command": `,
+		`    "agentos": {` + "\n" + `      "type": "stdio",` + "\n" + `      "command": `,
 	} {
 		wantContains(t, got, want)
 	}
@@ -347,11 +353,12 @@ func TestMCPJSONMergeKeepsServersAndComments(t *testing.T) {
 func TestMCPJSONIdenticalEntryUnchanged(t *testing.T) {
 	root, binary := newProject(t, nil)
 	p, _ := project.At(root)
-	entry, _ := json.Marshal(entryFor(p))
+	cc, _ := agentconfig.Lookup("claude-code")
+	entry, _ := json.Marshal(cc.Emit(agentconfig.Launch(PinnedBinary(p), p.Root)))
 	// Same entry, different layout and key order: nothing to do.
 	var m map[string]any
 	json.Unmarshal(entry, &m)
-	compact, _ := json.Marshal(map[string]any{"env": m["env"], "args": m["args"], "command": m["command"]})
+	compact, _ := json.Marshal(map[string]any{"env": m["env"], "args": m["args"], "command": m["command"], "type": m["type"]})
 	original := `{"mcpServers":{"agentos":` + string(compact) + `}}`
 	writeTestFile(t, filepath.Join(root, ".mcp.json"), original)
 
@@ -365,7 +372,7 @@ func TestMCPJSONIdenticalEntryUnchanged(t *testing.T) {
 }
 
 func TestMergeMCPJSONLayouts(t *testing.T) {
-	want := serverEntry{Command: "/p/.agentos/bin/agentos", Args: ServerArgs, Env: map[string]string{"PROJECT_ROOT": "/p"}}
+	want := agentconfig.Object{{Key: "command", Value: "/p/.agentos/bin/agentos"}, {Key: "args", Value: agentconfig.LaunchArgs}, {Key: "env", Value: map[string]string{"PROJECT_ROOT": "/p"}}}
 	for _, tc := range []struct{ name, in, contains string }{
 		{"empty object", "{}", "{\n  \"mcpServers\": {\n    \"agentos\": {\n"},
 		{"no servers key", "{\n  \"x\": 1\n}\n", "  \"x\": 1,\n  \"mcpServers\": {\n    \"agentos\": {\n"},
@@ -389,7 +396,7 @@ func TestMergeMCPJSONLayouts(t *testing.T) {
 }
 
 func TestMergeMCPJSONRejects(t *testing.T) {
-	want := serverEntry{Command: "x"}
+	want := agentconfig.Object{{Key: "command", Value: "x"}}
 	for _, tc := range []struct{ in, err string }{
 		{"[]", "must hold a JSON object, not an array"},
 		{`{"mcpServers": []}`, "mcpServers must be a JSON object"},
@@ -537,4 +544,10 @@ func TestCanceled(t *testing.T) {
 	if _, err := Install(ctx, Options{Dir: root, BinaryPath: binary}); err == nil {
 		t.Error("want an error from a canceled context")
 	}
+}
+
+// mergeMCPJSON merges agentos's entry into a .mcp.json document the way
+// install does.
+func mergeMCPJSON(data []byte, want agentconfig.Object) ([]byte, bool, error) {
+	return agentconfig.Merge(agentconfig.JSON, data, []string{"mcpServers"}, agentconfig.ServerName, false, want, nil)
 }

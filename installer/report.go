@@ -27,6 +27,12 @@ const (
 	StepGitignore = "gitignore"
 	StepMCPJSON   = "mcp_json"
 	StepStandard  = "standard"
+	// StepAgentConfig is a client's MCP config (StepMCPJSON for .mcp.json).
+	StepAgentConfig = "agent_config"
+	// StepRules is a rules file an agent reads.
+	StepRules = "rules"
+	// StepCommand is a slash-command (prompt) file of an agent.
+	StepCommand = "command"
 )
 
 // Step is one thing the installer ensured, in the order it was done.
@@ -36,6 +42,11 @@ type Step struct {
 	Action Action `json:"action"`           // created, updated or unchanged
 	Backup string `json:"backup,omitempty"` // where the original was saved by this run, relative to the project root
 	Detail string `json:"detail,omitempty"` // one sentence for the user, if the step has more to say
+	Client string `json:"client,omitempty"` // the agent a config or rules step is for
+	// Before and After are the content of a changed user-visible file, for
+	// the plan's diff; not reported.
+	Before []byte `json:"-"`
+	After  []byte `json:"-"`
 }
 
 // Report is the outcome of Install.
@@ -44,6 +55,7 @@ type Report struct {
 	Changed  bool       `json:"changed"`            // whether any step created or updated something
 	Steps    []Step     `json:"steps"`              // every step, changed or not
 	Detected *Detection `json:"detected,omitempty"` // what detection found, when this run wrote the config
+	Agent    string     `json:"agent,omitempty"`    // the primary agent's name
 }
 
 // Print writes a short summary for a person: what changed and what to do next,
@@ -77,9 +89,15 @@ func (r *Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "             %s\n", s.Detail)
 		}
 	}
+	agent := r.Agent
+	if agent == "" {
+		agent = "Claude Code"
+	}
 	fmt.Fprintln(w, "\nNext steps:")
-	fmt.Fprintln(w, "  1. Restart Claude Code so it starts the agentos server listed in .mcp.json.")
+	fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agent)
 	fmt.Fprintln(w, "  2. Ask the agent to call get_server_info to check that agentos is connected.")
+	fmt.Fprintln(w, "  3. Ask it to search the standards for error handling, then to start a spec for a small feature.")
+	fmt.Fprintln(w, "  Check the setup any time with `agentos doctor`.")
 }
 
 // printFolders summarises the layout steps in one line; listing nine empty

@@ -24,7 +24,9 @@ import (
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/server/browser"
 	"github.com/agentos-dev/agentos/server/info"
+	"github.com/agentos-dev/agentos/server/searchtool"
 	"github.com/agentos-dev/agentos/server/state"
 	"github.com/agentos-dev/agentos/server/workflowtool"
 	"github.com/agentos-dev/agentos/workflow"
@@ -122,6 +124,8 @@ type server struct {
 	mcp        *mcpserver.MCPServer
 	clients    *clients
 	workflows  *workflow.Engine
+	search     *searchtool.Service // the standards and code indexes; started by serve
+	browser    *browser.Manager    // svc_browser's sessions; closed on shutdown
 	instanceID string
 	started    time.Time
 	auth       string
@@ -149,6 +153,12 @@ func newServer(opts Options) (*server, error) {
 		return nil, err
 	}
 	s.workflows = engine
+	idle, _ := opts.Config.BrowserIdle() // validated when the config was loaded
+	s.browser = browser.NewManager(browser.Options{
+		Path: opts.Config.Browser.Path, AllowedHosts: opts.Config.Browser.AllowedHosts,
+		MaxSessions: opts.Config.Browser.MaxSessions, IdleTimeout: idle,
+		ProjectRoot: opts.Project.Root, Logger: opts.Logger,
+	})
 	s.mcp = mcpserver.NewMCPServer(buildinfo.Name, buildinfo.Get().Version,
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithResourceCapabilities(true, false),
@@ -158,8 +168,10 @@ func newServer(opts Options) (*server, error) {
 		mcpserver.WithInstructions(instructions),
 	)
 	resources.Register(s.mcp, engine)
+	s.search = searchtool.New(searchtool.Options{Project: opts.Project, Config: opts.Config, Logger: opts.Logger})
 	tools, err := s.tools()
 	if err != nil {
+		s.browser.Close()
 		return nil, err
 	}
 	for _, t := range tools {
@@ -172,7 +184,8 @@ const instructions = `agentos serves this project's engineering standards, code 
 svc_workflow runs phase-gated workflows: spec_creation_v1 to write a spec, spec_execution_v1 to
 implement an approved one task by task; the server checks every gate itself. get_server_info shows
 the project and transport; current_date gives today's date; svc_filesystem reads and writes files
-inside the project (never outside it).`
+inside the project (never outside it); svc_browser drives a headless Chromium to check the web app
+you build on localhost.`
 
 // Status implements info.Source.
 func (s *server) Status() info.Status {
@@ -212,7 +225,14 @@ func (s *server) subsystems() []info.Subsystem {
 		onOff("http", s.opts.Transport.http(), url),
 		{Name: "filesystem", State: "ready", Detail: "confined to " + s.opts.Project.Root},
 		s.workflowState(),
+		s.searchState(),
+		s.browserState(),
 	}
+}
+
+func (s *server) browserState() info.Subsystem {
+	state, detail := s.browser.State()
+	return info.Subsystem{Name: "browser", State: state, Detail: detail}
 }
 
 // serve runs the transports until ctx ends or stdin closes, then shuts down
@@ -227,7 +247,11 @@ func (s *server) serve(ctx context.Context) error {
 		cancel()
 		stopHTTP()
 		wg.Wait()
+		s.browser.Close() // kills every browser process it started
+		s.search.Close()  // stops the watcher and builds, saves the indexes
 	}()
+	// The indexes load or build in the background; searches answer meanwhile.
+	s.search.Start(ctx)
 	done := make(chan error, 2) // one slot per transport
 
 	if s.opts.Transport.http() {
@@ -362,6 +386,11 @@ func (s *server) liveness() any {
 		"instance_id": s.instanceID,
 		"pid":         os.Getpid(),
 	}
+}
+
+func (s *server) searchState() info.Subsystem {
+	state, detail := s.search.Subsystem()
+	return info.Subsystem{Name: "search", State: state, Detail: detail}
 }
 
 func (s *server) workflowState() info.Subsystem {

@@ -3,9 +3,11 @@ package server
 import (
 	"time"
 
+	"github.com/agentos-dev/agentos/server/browser"
 	"github.com/agentos-dev/agentos/server/clock"
 	"github.com/agentos-dev/agentos/server/fsys"
 	"github.com/agentos-dev/agentos/server/info"
+	"github.com/agentos-dev/agentos/server/searchtool"
 	"github.com/agentos-dev/agentos/server/toolkit"
 	"github.com/agentos-dev/agentos/server/workflowtool"
 )
@@ -22,5 +24,8 @@ func (s *server) tools() ([]toolkit.Tool, error) {
 		clock.New(time.Now),
 		fs,
 		workflowtool.New(s.workflows, s.log),
+		searchtool.ProjectTool(s.search),
+		searchtool.StandardsTool(s.search),
+		browser.New(s.browser),
 	}, nil
 }

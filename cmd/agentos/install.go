@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -10,28 +12,68 @@ import (
 
 func newInstallCmd(s *streams) *cobra.Command {
 	var opts installer.Options
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "Install agentos into a project and configure Claude Code",
+		Short: "Install agentos into a project and configure your agents",
 		Long: `Install lays out .agentos/ in the project (standards, workflows, specs, config, a pinned
-copy of this binary), adds agentos's private folders to .gitignore, and writes the
-Claude Code server entry into .mcp.json. Existing files are merged, never replaced;
-running it again changes nothing and says so.`,
-		Example: "  agentos install --dir ~/src/myproject --yes",
-		Args:    cobra.NoArgs,
+copy of this binary), adds agentos's private folders to .gitignore, writes the primary
+agent's MCP entry (the client launches the server) and its rules file, and gives each
+secondary agent an entry that shares the primary's server over HTTP.
+
+Existing files are merged, never replaced: other servers, settings and comments are
+kept, the original is saved once under .agentos/backups/, and a malformed file stops
+the install before anything is written. Running it again changes nothing and says so;
+running it with another --agent adds that agent and removes nothing.
+
+Agents: ` + agentIDs() + `
+(see 'agentos agents list').`,
+		Example: `  agentos install --yes                                 Claude Code, the default
+  agentos install --agent cursor --secondary codex --yes
+  agentos install --for "Cline in Cursor" --yes
+  agentos install --agent claude-code --scope local --yes   keep the entry out of .mcp.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !opts.Yes {
-				return withCode(exitUsage, fmt.Errorf("the interactive installer is not available yet; pass --yes to install with the defaults"))
+				if isTerminal(s.InFile) && isTerminal(s.OutFile) {
+					return runInstallWizard(cmd, s, opts)
+				}
+				return withCode(exitUsage, fmt.Errorf("not a terminal, so there is no one to ask: pass --yes (with --agent NAME or --for \"Cline in Cursor\") to install"))
+			}
+			if _, err := installer.ResolveAgents(opts); err != nil {
+				return withCode(exitUsage, err)
 			}
 			report, err := installer.Install(cmd.Context(), opts)
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(report)
+			}
 			report.Print(s.Out)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&opts.Dir, "dir", ".", "project folder to install into")
-	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "install without asking")
+	f := cmd.Flags()
+	f.StringVar(&opts.Dir, "dir", ".", "project folder to install into")
+	f.BoolVarP(&opts.Yes, "yes", "y", false, "install without asking")
+	f.StringVar(&opts.Agent, "agent", "", "primary agent: the client that launches the server (default claude-code)")
+	f.StringVar(&opts.IDE, "ide", "", "the IDE the agent runs in, when it matters (cursor, vscode)")
+	f.StringVar(&opts.For, "for", "", `agent and IDE as you would say it: "Cline in Cursor"`)
+	f.StringSliceVar(&opts.Secondary, "secondary", nil, "agents that share the primary's server over HTTP (repeat or comma-separate)")
+	f.StringVar(&opts.Scope, "scope", "", "where the primary entry goes: project, local (Claude Code) or user")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.MarkFlagsMutuallyExclusive("for", "agent")
 	return cmd
+}
+
+// isTerminal reports whether f is an interactive terminal.
+func isTerminal(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -87,10 +87,18 @@ code, and phase-gated workflows from idea to specification to tested code.
 	root.AddCommand(
 		newServeCmd(s),
 		newInstallCmd(s),
+		newAgentsCmd(s),
+		newConnectCmd(s),
+		newDoctorCmd(s),
+		newUninstallCmd(s),
 		newStatusCmd(s),
 		newStandardsCmd(s),
 		newWorkflowCmd(s),
+		newIndexCmd(s),
+		newSearchCmd(s),
+		newGraphCmd(s),
 		newVersionCmd(s),
+		newModelsCmd(s),
 	)
 	return root
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,6 +24,36 @@ type Config struct {
 	Server   Server   `yaml:"server"`
 	Logging  Logging  `yaml:"logging"`
 	Workflow Workflow `yaml:"workflow"`
+	Browser  Browser  `yaml:"browser"`
+}
+
+// Browser configures svc_browser: which browser it runs, which hosts it may
+// open besides loopback ones, and how many sessions it keeps for how long.
+type Browser struct {
+	// Path is the Chromium or Chrome executable; empty: the first one on PATH.
+	Path string `yaml:"path"`
+	// AllowedHosts are the hosts besides loopback ones that pages may be
+	// opened from: "example.com", "*.example.com", or "*" for any.
+	AllowedHosts []string `yaml:"allowed_hosts"`
+	// MaxSessions caps the browsers open at once (one per MCP client session).
+	MaxSessions int `yaml:"max_sessions"`
+	// IdleTimeout closes a session unused this long, as a Go duration ("30m").
+	IdleTimeout string `yaml:"idle_timeout"`
+}
+
+// Defaults of the browser keys.
+const (
+	DefaultBrowserMaxSessions = 10
+	DefaultBrowserIdleTimeout = "30m"
+)
+
+// BrowserIdle parses browser.idle_timeout.
+func (c Config) BrowserIdle() (time.Duration, error) {
+	d, err := time.ParseDuration(c.Browser.IdleTimeout)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("browser.idle_timeout must be a positive duration such as \"30m\" or \"90s\", not %q", c.Browser.IdleTimeout)
+	}
+	return d, nil
 }
 
 // Workflow configures what the workflow gates run and read. It lives in the
@@ -79,6 +110,7 @@ func Default() Config {
 		Server:   Server{PortRange: fmt.Sprintf("%d-%d", DefaultPortMin, DefaultPortMax), Auth: AuthNone},
 		Logging:  Logging{Level: "INFO"},
 		Workflow: Workflow{CoverageThreshold: 80},
+		Browser:  Browser{MaxSessions: DefaultBrowserMaxSessions, IdleTimeout: DefaultBrowserIdleTimeout},
 	}
 }
 
@@ -111,6 +143,11 @@ var schema = map[string]kind{
 	"workflow.coverage_file":      scalarString,
 	"workflow.coverage_threshold": scalarNumber,
 	"workflow.strict":             scalarBool,
+	"browser":                     mapping,
+	"browser.path":                scalarString,
+	"browser.allowed_hosts":       stringList,
+	"browser.max_sessions":        scalarNumber,
+	"browser.idle_timeout":        scalarString,
 }
 
 // Load reads and validates the file at path. A missing file is reported with
@@ -154,7 +191,7 @@ func Parse(data []byte) (Config, error) {
 func check(node *yaml.Node, path string) error {
 	if node.Kind != yaml.MappingNode {
 		if path == "" {
-			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging, workflow)", node.Line)
+			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging, workflow, browser)", node.Line)
 		}
 		return fmt.Errorf("line %d: %s must be a mapping of keys", node.Line, path)
 	}
@@ -235,6 +272,12 @@ func (c Config) Validate() error {
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))
+	}
+	if n := c.Browser.MaxSessions; n < 1 || n > 100 {
+		errs = append(errs, fmt.Errorf("browser.max_sessions must be between 1 and 100, not %d", n))
+	}
+	if _, err := c.BrowserIdle(); err != nil {
+		errs = append(errs, err)
 	}
 	if !slices.Equal(c.Code.SourcePaths, c.AST.SourcePaths) {
 		errs = append(errs, fmt.Errorf("ast.source_paths %v must match code.source_paths %v", c.AST.SourcePaths, c.Code.SourcePaths))

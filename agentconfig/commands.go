@@ -1,0 +1,111 @@
+package agentconfig
+
+import (
+	"bytes"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Commands are the short prompts agentos gives clients that have slash
+// commands, so `/agentos-spec`, `/agentos-implement` and `/agentos-search`
+// start the workflows and searches as spec-kit and OpenSpec users expect.
+type command struct {
+	name        string // agentos-spec
+	description string
+	prompt      string // $ARGUMENTS is what the user typed after the command
+}
+
+var commands = []command{
+	{"agentos-spec", "Write a specification with the agentos spec workflow",
+		"Start the agentos spec workflow for this feature: $ARGUMENTS\n\n" +
+			"1. Call svc_workflow with action `start`, workflow_type `spec_creation_v1` and options {\"feature\": \"<short-kebab-name>\"}.\n" +
+			"2. Search the standards (svc_search_project, action `search_standards`) for the topics the feature touches.\n" +
+			"3. Work one phase at a time; call `get_phase` and follow its instructions, then `complete_phase`. Never skip or fake a gate.\n" +
+			"4. The last gate needs a person's approval: say so and stop there."},
+	{"agentos-implement", "Implement an approved spec with the agentos execution workflow",
+		"Implement the approved agentos spec: $ARGUMENTS\n\n" +
+			"1. Call svc_workflow with action `start`, workflow_type `spec_execution_v1` and options {\"spec\": \"<YYYY-MM-DD-name>\"} (the folder under .agentos/specs/).\n" +
+			"2. Take the tasks in order with `get_task`; search the standards and the code before writing; `complete_task` each one.\n" +
+			"3. Each phase ends at a gate the server checks (tests, coverage, acceptance criteria): fix causes, never the checks."},
+	{"agentos-search", "Search this project's standards and code with agentos",
+		"Search this project with agentos for: $ARGUMENTS\n\n" +
+			"Call svc_search_project with action `search_standards` and then `search_code` for the query; for a symbol, also `find_callers`. " +
+			"Answer with the paths and line numbers found, and say when the index is still building."},
+}
+
+// commandMarker marks a command file as agentos's, so uninstall finds it.
+const commandMarker = "agentos:command"
+
+// CommandFile is one slash-command file.
+type CommandFile struct {
+	Path    string // slash-separated, relative to the project root
+	Content []byte
+}
+
+// CommandFiles are c's slash-command files, for the clients that have them.
+func (c Client) CommandFiles() []CommandFile {
+	var out []CommandFile
+	for _, cmd := range commands {
+		short := strings.TrimPrefix(cmd.name, "agentos-")
+		md := func(frontmatter string) []byte {
+			return []byte("---\n" + frontmatter + "---\n\n<!-- " + commandMarker + " (written by agentos install) -->\n\n" + cmd.prompt + "\n")
+		}
+		switch c.ID {
+		case "claude-code":
+			out = append(out, CommandFile{".claude/commands/" + cmd.name + ".md", md("description: " + cmd.description + "\nargument-hint: <what>\n")})
+		case "cursor":
+			out = append(out, CommandFile{".cursor/commands/" + cmd.name + ".md", []byte("<!-- " + commandMarker + " (written by agentos install) -->\n\n" + cmd.prompt + "\n")})
+		case "vscode":
+			out = append(out, CommandFile{".github/prompts/" + cmd.name + ".prompt.md", md("mode: agent\ndescription: " + cmd.description + "\n")})
+		case "gemini":
+			// Gemini CLI's prompts take {{args}}; /agentos:spec and so on.
+			prompt := strings.ReplaceAll(cmd.prompt, "$ARGUMENTS", "{{args}}")
+			out = append(out, CommandFile{".gemini/commands/agentos/" + short + ".toml",
+				[]byte("# " + commandMarker + " (written by agentos install)\ndescription = " + strconv.Quote(cmd.description) + "\nprompt = \"\"\"\n" + prompt + "\n\"\"\"\n")})
+		}
+	}
+	return out
+}
+
+// planCommands plans c's command files: ours whole, rewritten when they differ.
+func planCommands(c Client, root string) ([]Change, error) {
+	var out []Change
+	for _, f := range c.CommandFiles() {
+		path := filepath.Join(root, filepath.FromSlash(f.Path))
+		data, perm, exists, err := readFile(path)
+		if err != nil {
+			return nil, err
+		}
+		ch := Change{Path: path, Kind: "command", Client: c.ID, Before: data, Perm: perm, Existed: exists, After: f.Content}
+		switch {
+		case !exists:
+			ch.Action = Created
+		case bytes.Equal(data, f.Content):
+			ch.Action = Unchanged
+		default:
+			ch.Action = Updated
+			ch.UserOwned = !bytes.Contains(data, []byte(commandMarker)) // someone else's file of that name
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// planRemoveCommands plans deleting every command file agentos wrote.
+func planRemoveCommands(root string) ([]Change, error) {
+	var out []Change
+	for _, c := range clients {
+		for _, f := range c.CommandFiles() {
+			path := filepath.Join(root, filepath.FromSlash(f.Path))
+			data, perm, exists, err := readFile(path)
+			if err != nil {
+				return nil, err
+			}
+			if exists && bytes.Contains(data, []byte(commandMarker)) {
+				out = append(out, Change{Path: path, Kind: "command", Action: Removed, Existed: true, Before: data, Perm: perm})
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,44 @@
+package agentconfig
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+func TestCommandFiles(t *testing.T) {
+	want := map[string][]string{
+		"claude-code": {".claude/commands/agentos-spec.md", ".claude/commands/agentos-implement.md", ".claude/commands/agentos-search.md"},
+		"cursor":      {".cursor/commands/agentos-spec.md", ".cursor/commands/agentos-implement.md", ".cursor/commands/agentos-search.md"},
+		"vscode":      {".github/prompts/agentos-spec.prompt.md", ".github/prompts/agentos-implement.prompt.md", ".github/prompts/agentos-search.prompt.md"},
+		"gemini":      {".gemini/commands/agentos/spec.toml", ".gemini/commands/agentos/implement.toml", ".gemini/commands/agentos/search.toml"},
+		"codex":       nil,
+	}
+	for id, paths := range want {
+		c, _ := Lookup(id)
+		files := c.CommandFiles()
+		if len(files) != len(paths) {
+			t.Fatalf("%s: %d files", id, len(files))
+		}
+		for i, f := range files {
+			if f.Path != paths[i] || !strings.Contains(string(f.Content), commandMarker) {
+				t.Errorf("%s: %s", id, f.Path)
+			}
+			switch {
+			case strings.HasSuffix(f.Path, ".toml"):
+				var doc struct{ Description, Prompt string }
+				if err := toml.Unmarshal(f.Content, &doc); err != nil || !strings.Contains(doc.Prompt, "{{args}}") || doc.Description == "" {
+					t.Errorf("%s does not parse as a Gemini command: %v %+v", f.Path, err, doc)
+				}
+			case id != "cursor":
+				if !strings.HasPrefix(string(f.Content), "---\n") || !strings.Contains(string(f.Content), "$ARGUMENTS") {
+					t.Errorf("%s: no frontmatter or arguments", f.Path)
+				}
+			}
+			if strings.Contains(f.Path, "spec") && !strings.Contains(string(f.Content), "spec_creation_v1") {
+				t.Errorf("%s does not start the spec workflow", f.Path)
+			}
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package agentconfig
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/server"
+)
+
+// PinnedBinary is the project's pinned agentos binary.
+func PinnedBinary(p project.Paths) string {
+	name := "agentos"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return filepath.Join(p.Bin(), name)
+}
+
+// NotRunningError says the primary server is not running, and how to start it.
+type NotRunningError struct {
+	Root   string
+	Reason string
+}
+
+func (e *NotRunningError) Error() string {
+	return fmt.Sprintf("the primary agentos server for %s is not running (%s); open the project in your primary agent, "+
+		"which launches it, or run `%s serve --transport dual` in a terminal, then run `agentos connect` again",
+		e.Root, e.Reason, filepath.Join(".agentos", "bin", "agentos"))
+}
+
+// Connected is what Connect did.
+type Connected struct {
+	Client Client
+	Target Target
+	Change Change
+	Backup string // where the original was saved, if this run saved it
+	URL    string // the endpoint the entry points at ("" for a bridge)
+	Bridge bool   // the client got a bridging stdio entry
+	Note   string
+}
+
+// Connect gives c an entry that shares the project's running primary
+// server: its HTTP URL, or for a stdio-only client a stdio command that
+// bridges to it. It checks that the endpoint answers MCP first.
+func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env Env) (Connected, error) {
+	pr := server.ProbeProject(ctx, p)
+	if !pr.Running {
+		return Connected{}, &NotRunningError{Root: p.Root, Reason: pr.Reason}
+	}
+	if pr.URL == "" {
+		return Connected{}, fmt.Errorf("the primary server runs over stdio only, so other agents cannot reach it; make its client launch `agentos serve --transport dual` (run `agentos install` for it) and restart that client")
+	}
+	token := ""
+	if pr.State != nil && pr.State.Auth == "token" {
+		t, err := server.ReadToken(p)
+		if err != nil {
+			return Connected{}, err
+		}
+		token = t
+	}
+	if err := CheckEndpoint(ctx, pr.URL, token); err != nil {
+		return Connected{}, fmt.Errorf("the server at %s does not answer MCP: %w", pr.URL, err)
+	}
+	t, err := c.TargetFor(p.Root, scope, env)
+	if err != nil {
+		return Connected{}, err
+	}
+	out := Connected{Client: c, Target: t, URL: pr.URL}
+	entry := HTTPEntry(pr.URL)
+	if !c.CanHTTP() {
+		entry = Bridge(PinnedBinary(p), p.Root)
+		out.Bridge, out.URL = true, ""
+		out.Note = c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the server at " + pr.URL + "."
+	}
+	if token != "" && !out.Bridge {
+		out.Note = "The server requires a bearer token (server.auth: token): add the header `Authorization: Bearer <.agentos/.cache/auth_token>` to this entry in " + c.Name + "."
+	}
+	ch, err := PlanEntry(t, entry)
+	if err != nil {
+		return Connected{}, err
+	}
+	out.Change = ch
+	backup, err := Apply(ch, Backups{Dir: p.Backups(), Root: p.Root, Home: env.Home})
+	if err != nil {
+		return Connected{}, err
+	}
+	out.Backup = backup
+	return out, nil
+}
+
+// CheckEndpoint sends an MCP initialize request to url and checks that a
+// server answers it.
+func CheckEndpoint(ctx context.Context, url, token string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"agentos-connect","version":"1"}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewBufferString(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %s", resp.Status)
+	}
+	if !strings.Contains(string(data), `"serverInfo"`) {
+		return fmt.Errorf("the answer is not an MCP initialize result")
+	}
+	return nil
+}

@@ -1,0 +1,389 @@
+package agentconfig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentos-dev/agentos/assets"
+)
+
+// Action says what a planned change does to its file.
+type Action string
+
+// The actions.
+const (
+	Created   Action = "created"
+	Updated   Action = "updated"
+	Unchanged Action = "unchanged"
+	Removed   Action = "removed"
+)
+
+// Change is one planned edit of one file. Nothing is written until the
+// caller applies it; Before is what the file held, After what it will hold
+// (nil with Removed: the file is deleted).
+type Change struct {
+	Path    string // absolute
+	Kind    string // "config", "rules" or "command"
+	Client  string // the client id it is for
+	Action  Action
+	Existed bool
+	Before  []byte
+	After   []byte
+	Perm    fs.FileMode
+	// UserOwned is true for a file the user owns too (a config, a shared
+	// rules file): back it up once before the first edit.
+	UserOwned bool
+	Note      string // one sentence for the user, if there is more to say
+}
+
+// Merge sets name's entry under key in a file of the given format and
+// reports whether anything changed. The result has been parsed back and
+// checked to hold the entry; everything else in the file is kept.
+func Merge(format Format, data []byte, key []string, name string, list bool, value Object, fresh Object) ([]byte, bool, error) {
+	switch format {
+	case JSON, JSONC:
+		return mergeJSON(data, key, name, value)
+	case YAML:
+		return mergeYAML(data, key, name, list, value, fresh)
+	case TOML:
+		return mergeTOML(data, key, name, value)
+	}
+	return nil, false, fmt.Errorf("unknown format %q", format)
+}
+
+// Remove deletes name's entry under key; changed is false when there was none.
+func Remove(format Format, data []byte, key []string, name string, list bool) ([]byte, bool, error) {
+	switch format {
+	case JSON, JSONC:
+		return removeJSON(data, key, name)
+	case YAML:
+		return removeYAML(data, key, name, list)
+	case TOML:
+		return removeTOML(data, key, name)
+	}
+	return nil, false, fmt.Errorf("unknown format %q", format)
+}
+
+// LookupEntry returns name's entry under key, decoded to maps and slices.
+func LookupEntry(format Format, data []byte, key []string, name string, list bool) (map[string]any, bool, error) {
+	var v any
+	var ok bool
+	var err error
+	switch format {
+	case JSON, JSONC:
+		v, ok, err = lookupJSON(data, key, name)
+	case YAML:
+		v, ok, err = lookupYAML(data, key, name, list)
+	case TOML:
+		v, ok, err = lookupTOML(data, key, name)
+	default:
+		return nil, false, fmt.Errorf("unknown format %q", format)
+	}
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	m, isMap := plain(v).(map[string]any)
+	if !isMap {
+		return nil, true, fmt.Errorf("the %s entry is not an object", name)
+	}
+	return m, true, nil
+}
+
+// Decode parses a whole config file of the given format; it is how callers
+// check that a file is valid.
+func Decode(format Format, data []byte) (any, error) {
+	switch format {
+	case JSON, JSONC:
+		return decodeJSON(data)
+	case YAML:
+		return decodeYAML(data)
+	case TOML:
+		return decodeTOML(data)
+	}
+	return nil, fmt.Errorf("unknown format %q", format)
+}
+
+// readFile reads a file that may not exist.
+func readFile(path string) (data []byte, perm fs.FileMode, exists bool, err error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return data, fi.Mode().Perm(), true, nil
+}
+
+// PlanEntry plans writing e into t's file. A malformed file fails the plan
+// with the file and the parser's position, and is left untouched.
+func PlanEntry(t Target, e Entry) (Change, error) {
+	c := t.Client
+	ch := Change{Path: t.Path, Kind: "config", Client: c.ID, UserOwned: true}
+	data, perm, exists, err := readFile(t.Path)
+	if err != nil {
+		return Change{}, err
+	}
+	ch.Before, ch.Perm, ch.Existed = data, perm, exists
+	out, changed, err := Merge(c.Format, data, t.Key, ServerName, c.List, c.Emit(e), c.FreshDoc)
+	if err != nil {
+		return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
+	}
+	switch {
+	case !exists:
+		ch.Action = Created
+		ch.UserOwned = false
+	case changed:
+		ch.Action = Updated
+	default:
+		ch.Action = Unchanged
+	}
+	ch.After = out
+	if !changed {
+		ch.After = data
+	}
+	return ch, nil
+}
+
+// PlanRemoveEntry plans removing agentos's entry from t's file.
+func PlanRemoveEntry(t Target) (Change, error) {
+	c := t.Client
+	ch := Change{Path: t.Path, Kind: "config", Client: c.ID, Action: Unchanged, UserOwned: true}
+	data, perm, exists, err := readFile(t.Path)
+	if err != nil || !exists {
+		return ch, err
+	}
+	ch.Before, ch.Perm, ch.Existed, ch.After = data, perm, true, data
+	out, changed, err := Remove(c.Format, data, t.Key, ServerName, c.List)
+	if err != nil {
+		return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
+	}
+	if changed {
+		ch.Action, ch.After = Updated, out
+		if t.Scope == ScopeProject && isOnlyOurs(c, out, t.Key) {
+			// The file held only our entry: install created it, so it goes.
+			ch.Action, ch.After = Removed, nil
+		}
+	}
+	return ch, nil
+}
+
+// isOnlyOurs reports whether a config holds nothing but an empty servers
+// collection (and a block file's header): what install wrote, now empty.
+func isOnlyOurs(c Client, data []byte, key []string) bool {
+	v, err := Decode(c.Format, data)
+	if err != nil {
+		return false
+	}
+	return emptyAlong(v, key, c.FreshDoc)
+}
+
+func emptyAlong(v any, key []string, fresh Object) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(t) == 0
+	case map[string]any:
+		for k, x := range t {
+			if _, ok := fresh.Get(k); ok {
+				continue
+			}
+			if len(key) == 0 || k != key[0] || !emptyAlong(x, key[1:], nil) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Markers of the block agentos keeps in shared rules files.
+const (
+	BlockBegin = "<!-- agentos:begin -->"
+	BlockEnd   = "<!-- agentos:end -->"
+)
+
+// RulesText is the source text of the agent rules.
+func RulesText() ([]byte, error) { return assets.Read(assets.AgentRules) }
+
+// RenderRules renders the rules for one file: a dedicated file is the
+// frontmatter, a note and the rules; a shared file's part is the block.
+func RenderRules(rf RulesFile, text []byte) []byte {
+	body := strings.TrimRight(string(text), "\n") + "\n"
+	if rf.Shared {
+		return []byte(BlockBegin + "\n" + body + BlockEnd + "\n")
+	}
+	var b strings.Builder
+	if rf.Frontmatter != "" {
+		b.WriteString("---\n" + rf.Frontmatter + "\n---\n\n")
+	}
+	b.WriteString("<!-- Written by agentos install; it replaces this file, so keep your own rules elsewhere. -->\n\n")
+	b.WriteString(body)
+	return []byte(b.String())
+}
+
+// MergeBlock puts block into data in place of an existing marked block, or
+// appends it.
+func MergeBlock(data, block []byte) ([]byte, error) {
+	eol := lineEnding(data)
+	if eol != "\n" {
+		block = bytes.ReplaceAll(block, []byte("\n"), []byte(eol))
+	}
+	begin, end, found, err := findMarkedBlock(data)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		out := append([]byte{}, data[:begin]...)
+		out = append(out, block...)
+		return append(out, data[end:]...), nil
+	}
+	out := append([]byte{}, data...)
+	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, eol...)
+	}
+	if len(bytes.TrimSpace(out)) > 0 && !bytes.HasSuffix(out, []byte(eol+eol)) {
+		out = append(out, eol...)
+	}
+	return append(out, block...), nil
+}
+
+// RemoveBlock deletes the marked block (and the blank line before it that
+// MergeBlock added).
+func RemoveBlock(data []byte) ([]byte, bool, error) {
+	begin, end, found, err := findMarkedBlock(data)
+	if err != nil || !found {
+		return data, false, err
+	}
+	head := data[:begin]
+	eol := lineEnding(data)
+	if bytes.HasSuffix(head, []byte(eol+eol)) {
+		head = head[:len(head)-len(eol)]
+	}
+	return append(append([]byte{}, head...), data[end:]...), true, nil
+}
+
+func findMarkedBlock(data []byte) (begin, end int, found bool, err error) {
+	begin = -1
+	for start := 0; start < len(data); {
+		next := len(data)
+		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+			next = start + i + 1
+		}
+		line := strings.TrimSpace(string(data[start:next]))
+		switch {
+		case begin < 0 && strings.HasPrefix(line, "<!-- agentos:begin"):
+			begin = start
+		case begin >= 0 && strings.HasPrefix(line, "<!-- agentos:end"):
+			return begin, next, true, nil
+		}
+		start = next
+	}
+	if begin >= 0 {
+		return 0, 0, false, fmt.Errorf("the agentos block starts but has no %s line; remove the block or add that line", BlockEnd)
+	}
+	return 0, 0, false, nil
+}
+
+// PlanRules plans c's rules files under root, and its slash-command files
+// where it has them.
+func PlanRules(c Client, root string, text []byte) ([]Change, error) {
+	var out []Change
+	for _, rf := range c.Rules {
+		path := filepath.Join(root, filepath.FromSlash(rf.Path))
+		data, perm, exists, err := readFile(path)
+		if err != nil {
+			return nil, err
+		}
+		ch := Change{Path: path, Kind: "rules", Client: c.ID, Before: data, Perm: perm, Existed: exists, UserOwned: rf.Shared && exists}
+		rendered := RenderRules(rf, text)
+		if rf.Shared {
+			if rendered, err = MergeBlock(data, rendered); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		ch.After = rendered
+		switch {
+		case !exists:
+			ch.Action = Created
+		case bytes.Equal(data, rendered):
+			ch.Action = Unchanged
+		default:
+			ch.Action = Updated
+		}
+		out = append(out, ch)
+	}
+	cmds, err := planCommands(c, root)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, cmds...), nil
+}
+
+// AllRulesFiles lists every distinct rules file of the registry.
+func AllRulesFiles() []RulesFile {
+	seen := map[string]bool{}
+	var out []RulesFile
+	for _, c := range clients {
+		for _, rf := range c.Rules {
+			if !seen[rf.Path] {
+				seen[rf.Path] = true
+				out = append(out, rf)
+			}
+		}
+	}
+	return out
+}
+
+// PlanRemoveRules plans removing every rules file and block agentos wrote
+// under root: dedicated files that still carry our note, and marked blocks.
+func PlanRemoveRules(root string) ([]Change, error) {
+	var out []Change
+	for _, rf := range AllRulesFiles() {
+		path := filepath.Join(root, filepath.FromSlash(rf.Path))
+		data, perm, exists, err := readFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			continue
+		}
+		ch := Change{Path: path, Kind: "rules", Before: data, Perm: perm, Existed: true, After: data, Action: Unchanged}
+		if rf.Shared {
+			after, changed, err := RemoveBlock(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			if changed {
+				ch.UserOwned = true
+				ch.Action, ch.After = Updated, after
+				if len(bytes.TrimSpace(after)) == 0 {
+					ch.Action, ch.After = Removed, nil
+				}
+			}
+		} else if bytes.Contains(data, []byte("<!-- Written by agentos install")) {
+			ch.Action, ch.After = Removed, nil
+		}
+		if ch.Action != Unchanged {
+			out = append(out, ch)
+		}
+	}
+	cmds, err := planRemoveCommands(root)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, cmds...), nil
+}

@@ -1,0 +1,381 @@
+// Package agentconfig owns how agentos is registered with MCP clients: a data
+// table of the clients it knows (where each keeps its config, in which
+// format and under which key, how it spells a launch entry and an HTTP
+// entry, which rules files it reads), small emitters that turn one internal
+// server entry into each client's shape, and comment-preserving merges into
+// JSON/JSONC, YAML and TOML files the user owns.
+//
+// The facts come from the clients' own documentation; rows that rest on
+// third-party material only are marked Unverified so `agentos agents list`
+// can say so. A correction is a one-line change to the table.
+package agentconfig
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Format is a config file's syntax.
+type Format string
+
+// The formats clients use.
+const (
+	JSON  Format = "json"
+	JSONC Format = "jsonc" // JSON with comments and trailing commas
+	TOML  Format = "toml"
+	YAML  Format = "yaml"
+)
+
+// Shape says how a client spells one server entry. The emitters read only
+// these fields, so a client's entry is described, not coded.
+type Shape struct {
+	StdioType    string         // the "type" of a launch entry; "" writes none
+	CommandKey   string         // "command" unless set (Goose: "cmd")
+	CommandArray bool           // command and args in one array (opencode, Kilo)
+	NoArgs       bool           // with CommandArray: no separate args
+	EnvKey       string         // "env" unless set ("environment", "envs")
+	AutoApprove  string         // field holding the auto-approved tool names; "" when the client has none
+	StdioExtra   map[string]any // fixed extra fields of a launch entry
+	HTTP         bool           // the client can speak streamable HTTP
+	HTTPType     string         // the "type" of an HTTP entry; "" writes none
+	HTTPTypeKey  string         // "type" unless set (Devin: "transport")
+	URLKey       string         // "url" unless set ("serverUrl", "httpUrl", "uri")
+	HTTPExtra    map[string]any // fixed extra fields of an HTTP entry
+	NameField    bool           // the entry repeats its name in a "name" field (Goose, Continue)
+}
+
+// RulesFile is one instruction file a client reads.
+type RulesFile struct {
+	Path        string // slash-separated, relative to the project root
+	Shared      bool   // a file the user owns too: agentos keeps a marked block in it
+	Frontmatter string // YAML frontmatter lines (without the --- fences) for a dedicated file
+}
+
+// Client is one row of the registry.
+type Client struct {
+	ID      string   // stable identifier for flags: "claude-code"
+	Name    string   // as people write it: "Claude Code"
+	Aliases []string // other names people use, lower case
+	Format  Format
+	// ProjectFile is the project-scoped config, slash-separated and relative
+	// to the project root; "" when the client has none.
+	ProjectFile string
+	// UserFile is the user-scoped config per GOOS ("linux", "darwin",
+	// "windows"); "~" is the home folder, "%APPDATA%" the roaming app data
+	// folder, "$XDG_CONFIG_HOME" the XDG config folder. A missing GOOS
+	// means the client does not run there.
+	UserFile map[string]string
+	// Key is the path of the object (or list) that holds the servers.
+	Key []string
+	// List is true when the servers are a list of entries with a "name"
+	// (Continue) rather than an object keyed by name.
+	List bool
+	// FreshDoc are fields a new file starts with (Continue's block header).
+	FreshDoc Object
+	Shape    Shape
+	// WorkspaceVar is the variable the client expands to the workspace
+	// folder in a project config; "" when it expands none.
+	WorkspaceVar string
+	// LocalScope is true when the user config has a per-project section
+	// (Claude Code's projects["<abs path>"]): a machine-specific entry can
+	// live there instead of in a committed file.
+	LocalScope bool
+	Rules      []RulesFile
+	// Unverified lists the facts of this row that come from third-party
+	// material only.
+	Unverified []string
+	Note       string // one line for `agents list`
+}
+
+// Field names every client that has a launch entry uses unless its shape says otherwise.
+func (s Shape) commandKey() string { return or(s.CommandKey, "command") }
+func (s Shape) envKey() string     { return or(s.EnvKey, "env") }
+func (s Shape) urlKey() string     { return or(s.URLKey, "url") }
+func (s Shape) typeKey() string    { return or(s.HTTPTypeKey, "type") }
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+var (
+	vscodeUser = map[string]string{
+		"linux":   "$XDG_CONFIG_HOME/Code/User",
+		"darwin":  "~/Library/Application Support/Code/User",
+		"windows": "%APPDATA%/Code/User",
+	}
+	agentsMD = RulesFile{Path: "AGENTS.md", Shared: true}
+)
+
+func underVSCode(rel string) map[string]string {
+	m := map[string]string{}
+	for goos, dir := range vscodeUser {
+		m[goos] = dir + "/" + rel
+	}
+	return m
+}
+
+func same(path string) map[string]string {
+	return map[string]string{"linux": path, "darwin": path, "windows": path}
+}
+
+// clients is the registry. Keep it in the order of the issue's list.
+var clients = []Client{
+	{
+		ID: "claude-code", Name: "Claude Code", Aliases: []string{"claude", "claude code", "cc"},
+		Format: JSON, ProjectFile: ".mcp.json", UserFile: same("~/.claude.json"), Key: []string{"mcpServers"},
+		Shape:      Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
+		LocalScope: true,
+		Rules:      []RulesFile{{Path: "CLAUDE.md", Shared: true}},
+		Note:       "no per-server auto-approve; project servers are approved in .claude/settings*.json",
+	},
+	{
+		ID: "claude-desktop", Name: "Claude Desktop", Aliases: []string{"claude desktop", "claude app"},
+		Format: JSON, Key: []string{"mcpServers"},
+		UserFile: map[string]string{
+			"darwin":  "~/Library/Application Support/Claude/claude_desktop_config.json",
+			"windows": "%APPDATA%/Claude/claude_desktop_config.json",
+		},
+		Shape: Shape{},
+		Note:  "stdio only: a secondary entry runs `agentos serve --transport stdio`, which bridges to the primary; no Linux build",
+	},
+	{
+		ID: "cursor", Name: "Cursor", Aliases: []string{"cursor"},
+		Format: JSON, ProjectFile: ".cursor/mcp.json", UserFile: same("~/.cursor/mcp.json"), Key: []string{"mcpServers"},
+		Shape:        Shape{StdioType: "stdio", HTTP: true},
+		WorkspaceVar: "${workspaceFolder}",
+		Rules:        []RulesFile{{Path: ".cursor/rules/agentos.mdc", Frontmatter: "description: agentos rules: standards, search and workflows\nglobs:\nalwaysApply: true"}},
+		Note:         "tools are enabled in the UI only",
+	},
+	{
+		ID: "vscode", Name: "VS Code (Copilot)", Aliases: []string{"vs code", "vscode", "code", "copilot", "github copilot", "visual studio code"},
+		Format: JSONC, ProjectFile: ".vscode/mcp.json", UserFile: underVSCode("mcp.json"), Key: []string{"servers"},
+		Shape:        Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
+		WorkspaceVar: "${workspaceFolder}",
+		Rules:        []RulesFile{{Path: ".github/instructions/agentos.instructions.md", Frontmatter: "applyTo: \"**\"\ndescription: agentos rules: standards, search and workflows"}},
+	},
+	{
+		ID: "windsurf", Name: "Windsurf", Aliases: []string{"windsurf", "codeium"},
+		Format: JSON, UserFile: same("~/.codeium/windsurf/mcp_config.json"), Key: []string{"mcpServers"},
+		Shape: Shape{HTTP: true, URLKey: "serverUrl"},
+		Rules: []RulesFile{{Path: ".windsurf/rules/agentos.md", Frontmatter: "trigger: always_on"}},
+		Note:  "user config only; 100-tool cap",
+	},
+	{
+		ID: "devin", Name: "Devin Desktop / CLI", Aliases: []string{"devin", "devin desktop", "devin cli"},
+		Format: JSON, ProjectFile: ".devin/config.json", Key: []string{"mcpServers"},
+		UserFile: map[string]string{"linux": "$XDG_CONFIG_HOME/devin/config.json", "darwin": "~/.config/devin/config.json", "windows": "%APPDATA%/devin/config.json"},
+		Shape:    Shape{HTTP: true, HTTPType: "http", HTTPTypeKey: "transport"},
+		Rules:    []RulesFile{agentsMD},
+		Note:     "Windsurf's successor; .devin/config.local.json holds machine-specific settings",
+	},
+	{
+		ID: "cline", Name: "Cline", Aliases: []string{"cline"},
+		Format: JSON, UserFile: same("~/.cline/data/settings/cline_mcp_settings.json"), Key: []string{"mcpServers"},
+		Shape: Shape{StdioType: "stdio", AutoApprove: "autoApprove", StdioExtra: map[string]any{"disabled": false, "timeout": 60},
+			HTTP: true, HTTPType: "streamableHttp", HTTPExtra: map[string]any{"disabled": false}},
+		Rules: []RulesFile{{Path: ".clinerules/agentos.md"}},
+		Note:  "user config only ($CLINE_DATA_DIR overrides the folder); a url without type is legacy SSE, so type is always written",
+	},
+	{
+		ID: "roo", Name: "Roo Code", Aliases: []string{"roo", "roo code", "roo-cline"},
+		Format: JSON, ProjectFile: ".roo/mcp.json", UserFile: underVSCode("globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"), Key: []string{"mcpServers"},
+		Shape:        Shape{StdioType: "stdio", AutoApprove: "alwaysAllow", HTTP: true, HTTPType: "streamable-http"},
+		WorkspaceVar: "${workspaceFolder}",
+		Rules:        []RulesFile{{Path: ".roo/rules/agentos.md"}},
+	},
+	{
+		ID: "kilo", Name: "Kilo Code", Aliases: []string{"kilo", "kilo code", "kilocode"},
+		Format: JSONC, ProjectFile: "kilo.jsonc", UserFile: same("~/.config/kilo/kilo.jsonc"), Key: []string{"mcp"},
+		Shape: Shape{StdioType: "local", CommandArray: true, EnvKey: "environment", StdioExtra: map[string]any{"enabled": true},
+			HTTP: true, HTTPType: "remote", HTTPExtra: map[string]any{"enabled": true}},
+		Rules: []RulesFile{{Path: ".kilocode/rules/agentos.md"}},
+		Note:  "the current, opencode-based Kilo; the legacy extension reads .kilocode/mcp.json like Roo",
+	},
+	{
+		ID: "continue", Name: "Continue", Aliases: []string{"continue", "continue.dev"},
+		Format: YAML, ProjectFile: ".continue/mcpServers/agentos.yaml", UserFile: same("~/.continue/config.yaml"), Key: []string{"mcpServers"}, List: true,
+		FreshDoc: Object{{"name", "agentos"}, {"version", "0.0.1"}, {"schema", "v1"}},
+		Shape:    Shape{StdioType: "stdio", NameField: true, HTTP: true, HTTPType: "streamable-http"},
+		Rules:    []RulesFile{{Path: ".continue/rules/agentos.md", Frontmatter: "name: agentos\ndescription: agentos rules: standards, search and workflows\nalwaysApply: true"}},
+		Note:     "mcpServers is a list; a block file needs name, version and schema",
+	},
+	{
+		ID: "zed", Name: "Zed", Aliases: []string{"zed"},
+		Format: JSONC, ProjectFile: ".zed/settings.json", Key: []string{"context_servers"},
+		UserFile: map[string]string{"linux": "$XDG_CONFIG_HOME/zed/settings.json", "darwin": "~/.config/zed/settings.json", "windows": "%APPDATA%/Zed/settings.json"},
+		Shape:    Shape{HTTP: true},
+		Rules:    []RulesFile{agentsMD},
+		Note:     "reads the first of .rules, .cursorrules, …, AGENTS.md, CLAUDE.md, GEMINI.md",
+	},
+	{
+		ID: "codex", Name: "Codex CLI", Aliases: []string{"codex", "codex cli", "openai codex"},
+		Format: TOML, ProjectFile: ".codex/config.toml", UserFile: same("$CODEX_HOME/config.toml"), Key: []string{"mcp_servers"},
+		Shape: Shape{HTTP: true},
+		Rules: []RulesFile{agentsMD},
+		Note:  "project config is read in trusted projects only; no type key (transport inferred)",
+	},
+	{
+		ID: "gemini", Name: "Gemini CLI", Aliases: []string{"gemini", "gemini cli"},
+		Format: JSONC, ProjectFile: ".gemini/settings.json", UserFile: same("~/.gemini/settings.json"), Key: []string{"mcpServers"},
+		Shape: Shape{StdioExtra: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		Rules: []RulesFile{{Path: "GEMINI.md", Shared: true}},
+		Note:  "trust: true skips confirmation for every tool of the server",
+	},
+	{
+		ID: "amazonq", Name: "Amazon Q Developer", Aliases: []string{"amazon q", "amazonq", "q", "q developer"},
+		Format: JSON, ProjectFile: ".amazonq/mcp.json", UserFile: same("~/.aws/amazonq/mcp.json"), Key: []string{"mcpServers"},
+		Shape: Shape{StdioExtra: map[string]any{"disabled": false}, HTTP: true, HTTPType: "http"},
+		Rules: []RulesFile{{Path: ".amazonq/rules/agentos.md"}},
+		Note:  "auto-approval lives in agent files (allowedTools)",
+	},
+	{
+		ID: "kiro", Name: "Kiro", Aliases: []string{"kiro"},
+		Format: JSON, ProjectFile: ".kiro/settings/mcp.json", UserFile: same("~/.kiro/settings/mcp.json"), Key: []string{"mcpServers"},
+		Shape: Shape{AutoApprove: "autoApprove", StdioExtra: map[string]any{"disabled": false}, HTTP: true},
+		Rules: []RulesFile{{Path: ".kiro/steering/agentos.md", Frontmatter: "inclusion: always"}},
+	},
+	{
+		ID: "opencode", Name: "opencode", Aliases: []string{"opencode", "open code"},
+		Format: JSONC, ProjectFile: "opencode.json", UserFile: same("$XDG_CONFIG_HOME/opencode/opencode.json"), Key: []string{"mcp"},
+		Shape: Shape{StdioType: "local", CommandArray: true, EnvKey: "environment", StdioExtra: map[string]any{"enabled": true},
+			HTTP: true, HTTPType: "remote", HTTPExtra: map[string]any{"enabled": true}},
+		Rules: []RulesFile{agentsMD},
+	},
+	{
+		ID: "goose", Name: "Goose", Aliases: []string{"goose"},
+		Format: YAML, Key: []string{"extensions"},
+		UserFile: map[string]string{"linux": "$XDG_CONFIG_HOME/goose/config.yaml", "darwin": "~/.config/goose/config.yaml", "windows": "%APPDATA%/Block/goose/config/config.yaml"},
+		Shape: Shape{StdioType: "stdio", CommandKey: "cmd", EnvKey: "envs", NameField: true, StdioExtra: map[string]any{"enabled": true, "timeout": 300},
+			HTTP: true, HTTPType: "streamable_http", URLKey: "uri", HTTPExtra: map[string]any{"enabled": true, "timeout": 300}},
+		Rules: []RulesFile{agentsMD},
+		Note:  "user config only; extensions is a map",
+	},
+	{
+		ID: "copilot-cli", Name: "GitHub Copilot CLI", Aliases: []string{"copilot cli", "gh copilot", "copilot-cli"},
+		Format: JSON, ProjectFile: ".github/mcp.json", UserFile: same("~/.copilot/mcp-config.json"), Key: []string{"mcpServers"},
+		Shape: Shape{StdioType: "local", StdioExtra: map[string]any{"tools": []string{"*"}}, HTTP: true, HTTPType: "http", HTTPExtra: map[string]any{"tools": []string{"*"}}},
+		Rules: []RulesFile{{Path: ".github/copilot-instructions.md", Shared: true}},
+		Note:  "also reads .mcp.json; no longer reads .vscode/mcp.json",
+	},
+	{
+		ID: "junie", Name: "JetBrains Junie", Aliases: []string{"junie", "jetbrains junie", "jetbrains"},
+		Format: JSON, ProjectFile: ".junie/mcp/mcp.json", UserFile: same("~/.junie/mcp/mcp.json"), Key: []string{"mcpServers"},
+		Shape:      Shape{},
+		Rules:      []RulesFile{{Path: ".junie/guidelines.md", Shared: true}},
+		Unverified: []string{"project file", "user file"},
+		Note:       "stdio only: a secondary entry runs `agentos serve --transport stdio`, which bridges to the primary",
+	},
+	{
+		ID: "augment", Name: "Augment", Aliases: []string{"augment", "augment code", "auggie"},
+		Format: JSON, ProjectFile: ".augment/settings.json", UserFile: same("~/.augment/settings.json"), Key: []string{"mcpServers"},
+		Shape:      Shape{HTTP: true, HTTPType: "http"},
+		Rules:      []RulesFile{{Path: ".augment/rules/agentos.md", Frontmatter: "type: always_apply\ndescription: agentos rules: standards, search and workflows"}},
+		Unverified: []string{"project file", "HTTP entry"},
+	},
+	{
+		ID: "droid", Name: "Factory Droid", Aliases: []string{"droid", "factory", "factory droid"},
+		Format: JSON, ProjectFile: ".factory/mcp.json", UserFile: same("~/.factory/mcp.json"), Key: []string{"mcpServers"},
+		Shape:      Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
+		Rules:      []RulesFile{agentsMD},
+		Unverified: []string{"project file", "entry shape"},
+	},
+}
+
+// All returns every client of the registry, in the registry's order.
+func All() []Client {
+	out := make([]Client, len(clients))
+	copy(out, clients)
+	return out
+}
+
+// IDs returns every client id, sorted.
+func IDs() []string {
+	ids := make([]string, len(clients))
+	for i, c := range clients {
+		ids[i] = c.ID
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Lookup finds a client by id, name or alias, case-insensitively.
+func Lookup(name string) (Client, error) {
+	n := normalize(name)
+	for _, c := range clients {
+		if n == c.ID || n == normalize(c.Name) {
+			return c, nil
+		}
+	}
+	for _, c := range clients {
+		for _, a := range c.Aliases {
+			if n == a {
+				return c, nil
+			}
+		}
+	}
+	return Client{}, fmt.Errorf("unknown agent %q; known agents: %s", name, strings.Join(IDs(), ", "))
+}
+
+func normalize(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.NewReplacer("_", "-", "\t", " ").Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Choice is what a phrase like "Cline in Cursor" names: the agent, and the
+// IDE it runs inside when the phrase names one.
+type Choice struct {
+	Agent Client
+	IDE   *Client
+}
+
+// ParsePhrase reads a free-form phrase as a person would say it: "Cline in
+// Cursor", "roo code inside vs code", "claude code", "Codex with Cursor".
+func ParsePhrase(phrase string) (Choice, error) {
+	n := normalize(phrase)
+	if n == "" {
+		return Choice{}, fmt.Errorf("name an agent, for example --for \"Cline in Cursor\"")
+	}
+	for _, sep := range []string{" inside of ", " inside ", " within ", " in ", " on ", " with ", " via ", " under ", "@", " + "} {
+		i := strings.Index(n, sep)
+		if i < 0 {
+			continue
+		}
+		agent, err := lookupLoose(n[:i])
+		if err != nil {
+			return Choice{}, err
+		}
+		ide, err := lookupLoose(n[i+len(sep):])
+		if err != nil {
+			return Choice{}, err
+		}
+		return Choice{Agent: agent, IDE: &ide}, nil
+	}
+	agent, err := lookupLoose(n)
+	if err != nil {
+		return Choice{}, err
+	}
+	return Choice{Agent: agent}, nil
+}
+
+// lookupLoose is Lookup that forgives articles and filler words.
+func lookupLoose(s string) (Client, error) {
+	words := strings.Fields(s)
+	var kept []string
+	for _, w := range words {
+		switch w {
+		case "the", "a", "an", "use", "using", "extension", "ide", "editor", "agent", "app", "for":
+			continue
+		}
+		kept = append(kept, w)
+	}
+	c, err := Lookup(strings.Join(kept, " "))
+	if err == nil {
+		return c, nil
+	}
+	return Lookup(s)
+}

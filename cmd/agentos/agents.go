@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+)
+
+func agentIDs() string { return strings.Join(agentconfig.IDs(), ", ") }
+
+func newAgentsCmd(s *streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "agents",
+		Short: "The MCP clients agentos can configure",
+		Args:  cobra.NoArgs,
+	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List every client with what it supports and which facts are unverified",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rows := agentRows()
+			if asJSON {
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tFORMAT\tPROJECT FILE\tHTTP\tAUTO-APPROVE\tRULES\tUNVERIFIED")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Format, dash(r.ProjectFile), dash(r.HTTP), dash(r.AutoApprove), dash(strings.Join(r.Rules, " ")), dash(strings.Join(r.Unverified, ", ")))
+			}
+			tw.Flush()
+			fmt.Fprintf(s.Out, "\nUser config paths are those of %s; `agentos agents list --json` shows every field and note.\n", runtime.GOOS)
+			return nil
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.AddCommand(list)
+	return cmd
+}
+
+type agentRow struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	Format       string   `json:"format"`
+	Key          string   `json:"key"`
+	ProjectFile  string   `json:"project_file,omitempty"`
+	UserFile     string   `json:"user_file,omitempty"`
+	HTTP         string   `json:"http,omitempty"` // how its HTTP entry is spelled; "" for stdio-only clients
+	AutoApprove  string   `json:"auto_approve,omitempty"`
+	WorkspaceVar string   `json:"workspace_var,omitempty"`
+	Rules        []string `json:"rules,omitempty"`
+	Unverified   []string `json:"unverified,omitempty"`
+	Note         string   `json:"note,omitempty"`
+}
+
+func agentRows() []agentRow {
+	env := agentconfig.SystemEnv()
+	var rows []agentRow
+	for _, c := range agentconfig.All() {
+		r := agentRow{ID: c.ID, Name: c.Name, Format: string(c.Format), Key: strings.Join(c.Key, "."), ProjectFile: c.ProjectFile,
+			UserFile: agentconfig.Display(c.UserPath(env), "", env.Home), AutoApprove: c.Shape.AutoApprove, WorkspaceVar: c.WorkspaceVar,
+			Unverified: c.Unverified, Note: c.Note}
+		if c.List {
+			r.Key += " (list)"
+		}
+		if c.CanHTTP() {
+			var parts []string
+			for _, f := range c.Emit(agentconfig.HTTPEntry("U")) {
+				if f.Value == "U" {
+					parts = append(parts, f.Key)
+				} else if v, ok := f.Value.(string); ok && f.Key != "name" {
+					parts = append(parts, f.Key+"="+v)
+				}
+			}
+			r.HTTP = strings.Join(parts, " ")
+		} else {
+			r.HTTP = "stdio only (bridge)"
+		}
+		for _, rf := range c.Rules {
+			r.Rules = append(r.Rules, rf.Path)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

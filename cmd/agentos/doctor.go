@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+func newDoctorCmd(s *streams) *cobra.Command {
+	var dir string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check this project's agentos setup and say how to fix what is wrong",
+		Long: `Doctor checks each cause of "Failed to connect": the config loads; the pinned binary is
+there and is this agentos's build; the primary server runs in dual mode; and every client
+config on this machine that holds an agentos entry parses and has an absolute command
+path, the project root, the right port, the /mcp path, 127.0.0.1 rather than localhost
+and the client's own transport spelling. It prints ✓ or ✗ per check, with the fix.
+
+Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is found.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := project.Find(dir)
+			if err != nil {
+				return withCode(exitProject, err)
+			}
+			checks := agentconfig.Diagnose(cmd.Context(), p, agentconfig.SystemEnv())
+			failed := 0
+			for _, c := range checks {
+				if !c.OK {
+					failed++
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(struct {
+					Root   string              `json:"root"`
+					OK     bool                `json:"ok"`
+					Checks []agentconfig.Check `json:"checks"`
+				}{p.Root, failed == 0, checks}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(s.Out, "agentos doctor for %s\n", p.Root)
+				for _, c := range checks {
+					mark := "✓"
+					if !c.OK {
+						mark = "✗"
+					}
+					fmt.Fprintf(s.Out, "%s %s: %s\n", mark, c.Name, c.Detail)
+					if !c.OK && c.Fix != "" {
+						fmt.Fprintf(s.Out, "    fix: %s\n", c.Fix)
+					}
+				}
+				if failed == 0 {
+					fmt.Fprintln(s.Out, "Everything checks out.")
+				} else {
+					fmt.Fprintf(s.Out, "%d of %d checks failed.\n", failed, len(checks))
+				}
+			}
+			if failed > 0 {
+				return silentExit(exitFailure)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}

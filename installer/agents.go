@@ -1,0 +1,248 @@
+package installer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/server/state"
+)
+
+// Agents are the clients an install configures, resolved from Options.
+type Agents struct {
+	Primary   agentconfig.Client
+	IDE       *agentconfig.Client
+	Secondary []agentconfig.Client
+}
+
+// ResolveAgents reads the agent options: --for's phrase, else --agent and
+// --ide, else the default; then every --secondary.
+func ResolveAgents(opts Options) (Agents, error) {
+	var a Agents
+	switch {
+	case opts.For != "":
+		ch, err := agentconfig.ParsePhrase(opts.For)
+		if err != nil {
+			return Agents{}, fmt.Errorf("install: --for: %w", err)
+		}
+		a.Primary, a.IDE = ch.Agent, ch.IDE
+	default:
+		name := opts.Agent
+		if name == "" {
+			name = DefaultAgent
+		}
+		c, err := agentconfig.Lookup(name)
+		if err != nil {
+			return Agents{}, fmt.Errorf("install: --agent: %w", err)
+		}
+		a.Primary = c
+	}
+	if opts.IDE != "" {
+		ide, err := agentconfig.Lookup(opts.IDE)
+		if err != nil {
+			return Agents{}, fmt.Errorf("install: --ide: %w", err)
+		}
+		a.IDE = &ide
+	}
+	for _, s := range opts.Secondary {
+		for _, name := range strings.Split(s, ",") {
+			if strings.TrimSpace(name) == "" {
+				continue
+			}
+			c, err := agentconfig.Lookup(name)
+			if err != nil {
+				return Agents{}, fmt.Errorf("install: --secondary: %w", err)
+			}
+			if c.ID != a.Primary.ID {
+				a.Secondary = append(a.Secondary, c)
+			}
+		}
+	}
+	return a, nil
+}
+
+// inIDE adapts an extension's user paths to the IDE it runs in: Roo's
+// settings live under Cursor's user folder when it runs in Cursor.
+func inIDE(c agentconfig.Client, ide *agentconfig.Client) agentconfig.Client {
+	if ide == nil || ide.ID != "cursor" {
+		return c
+	}
+	paths := map[string]string{}
+	for goos, p := range c.UserFile {
+		paths[goos] = strings.Replace(p, "/Code/User/", "/Cursor/User/", 1)
+	}
+	c.UserFile = paths
+	return c
+}
+
+// planAgents plans the primary's launch entry and rules, and each
+// secondary's HTTP (or bridging stdio) entry and rules.
+func planAgents(p project.Paths, opts Options) ([]change, error) {
+	agents, err := ResolveAgents(opts)
+	if err != nil {
+		return nil, err
+	}
+	env := agentconfig.SystemEnv()
+	if opts.Env != nil {
+		env = *opts.Env
+	}
+	text, err := agentconfig.RulesText()
+	if err != nil {
+		return nil, fmt.Errorf("install: %w", err)
+	}
+	backups := agentconfig.Backups{Dir: p.Backups(), Root: p.Root, Home: env.Home}
+	var changes []change
+	seenRules := map[string]bool{}
+	addRules := func(c agentconfig.Client) error {
+		rules, err := agentconfig.PlanRules(c, p.Root, text)
+		if err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+		for _, ch := range rules {
+			if seenRules[ch.Path] {
+				continue
+			}
+			seenRules[ch.Path] = true
+			kind := StepRules
+			if ch.Kind == "command" {
+				kind = StepCommand
+			}
+			changes = append(changes, agentChange(p, env, backups, ch, kind, ""))
+		}
+		return nil
+	}
+
+	primary := inIDE(agents.Primary, agents.IDE)
+	t, err := primary.TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
+	if err != nil {
+		return nil, fmt.Errorf("install: %w", err)
+	}
+	ch, err := agentconfig.PlanEntry(t, t.LaunchFor(p.Root, PinnedBinary(p)))
+	if err != nil {
+		return nil, fmt.Errorf("install: %w", err)
+	}
+	changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, p, env)))
+	if err := addRules(primary); err != nil {
+		return nil, err
+	}
+
+	for _, c := range agents.Secondary {
+		c = inIDE(c, agents.IDE)
+		t, err := c.TargetFor(p.Root, "", env)
+		if err != nil {
+			return nil, fmt.Errorf("install: secondary %s: %w", c.Name, err)
+		}
+		entry, note := SecondaryEntry(p, c)
+		ch, err := agentconfig.PlanEntry(t, entry)
+		if err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, note))
+		if err := addRules(c); err != nil {
+			return nil, err
+		}
+	}
+	return changes, nil
+}
+
+// SecondaryEntry is the entry a secondary agent gets: the running primary's
+// URL (or, before it first runs, the first port of the configured range),
+// or for a stdio-only client a bridging stdio command.
+func SecondaryEntry(p project.Paths, c agentconfig.Client) (agentconfig.Entry, string) {
+	if !c.CanHTTP() {
+		return agentconfig.Bridge(PinnedBinary(p), p.Root),
+			c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the primary server."
+	}
+	if st, err := state.Read(p.StateFile()); err == nil && !st.Stale() && st.URL != "" {
+		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d%s", firstPort(p), state.EndpointPath)
+	return agentconfig.HTTPEntry(url), "The server is not running yet, so this assumes the first port of the range (" + url + "); run `agentos connect --agent " + c.ID + "` once the primary runs to confirm it."
+}
+
+// firstPort is the low end of the project's configured port range.
+func firstPort(p project.Paths) int {
+	rng := config.Default().Server.PortRange
+	if cfg, err := config.Load(p.Config()); err == nil {
+		rng = cfg.Server.PortRange
+	}
+	lo, _, _ := strings.Cut(rng, "-")
+	n, err := strconv.Atoi(strings.TrimSpace(lo))
+	if err != nil {
+		return 4242
+	}
+	return n
+}
+
+// teamNote says whether a config file works for every teammate.
+func teamNote(t agentconfig.Target, p project.Paths, env agentconfig.Env) string {
+	switch {
+	case t.Portable:
+		return "Uses " + t.Client.WorkspaceVar + ", so the file works on every machine and can be committed."
+	case t.Scope == agentconfig.ScopeLocal:
+		return "Written to your local scope for this project only; nothing committed changes."
+	case t.Scope == agentconfig.ScopeUser:
+		return t.Client.Name + " has no project config: the entry is in your user config and points at this project."
+	case t.Client.LocalScope:
+		return "This file holds a machine-specific path; each teammate runs `agentos install` once (or use --scope local to keep it out of the repository)."
+	default:
+		return "This file holds a machine-specific path; each teammate runs `agentos install` once."
+	}
+}
+
+// checkWritableNear checks, for a file outside the project (a user-scoped
+// config), that its nearest existing folder can be written, so that a
+// read-only home fails the install before the project is touched.
+func checkWritableNear(path, root string) error {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return nil // the project root is checked as a whole
+	}
+	dir := filepath.Dir(path)
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil
+		}
+		dir = parent
+	}
+	if err := checkWritable(dir); err != nil {
+		return fmt.Errorf("install: cannot write %s: %w", path, err)
+	}
+	return nil
+}
+
+// agentChange turns an agentconfig plan into an installer step.
+func agentChange(p project.Paths, env agentconfig.Env, backups agentconfig.Backups, ch agentconfig.Change, kind, note string) change {
+	display := agentconfig.Display(ch.Path, p.Root, env.Home)
+	if kind == StepAgentConfig {
+		kind = stepKind(display)
+	}
+	step := Step{Kind: kind, Path: display, Action: Action(ch.Action), Client: ch.Client}
+	if ch.Action == agentconfig.Unchanged {
+		return change{step: step}
+	}
+	step.Detail = note
+	if ch.UserOwned && ch.Existed {
+		if _, err := os.Lstat(backups.PathFor(ch.Path)); err != nil {
+			step.Backup = agentconfig.Display(backups.PathFor(ch.Path), p.Root, env.Home)
+		}
+	}
+	step.Before, step.After = ch.Before, ch.After
+	if err := checkWritableNear(ch.Path, p.Root); err != nil {
+		return change{step: step, apply: func() error { return err }, precheck: err}
+	}
+	return change{step: step, apply: func() error {
+		if _, err := agentconfig.Apply(ch, backups); err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+		return nil
+	}}
+}

@@ -1,0 +1,207 @@
+package installer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+func installWith(t *testing.T, opts Options) *Report {
+	t.Helper()
+	opts.Yes = true
+	report, err := Install(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("Install: %v", err)
+	}
+	return report
+}
+
+func testEnv(t *testing.T) *agentconfig.Env {
+	env := agentconfig.HomeEnv(t.TempDir())
+	env.GOOS = "linux"
+	return &env
+}
+
+func TestInstallEveryAgent(t *testing.T) {
+	for _, c := range agentconfig.All() {
+		t.Run(c.ID, func(t *testing.T) {
+			root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
+			env := testEnv(t)
+			opts := Options{Dir: root, BinaryPath: binary, Agent: c.ID, Env: env}
+			if _, err := c.TargetFor(root, "", *env); err != nil {
+				// Claude Desktop has no Linux build: the install says so and writes nothing.
+				before := snapshot(t, root)
+				if _, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: c.ID, Env: env, Yes: true}); err == nil {
+					t.Fatal("install for a client with no config here succeeded")
+				}
+				assertSameTree(t, before, snapshot(t, root))
+				return
+			}
+			report := installWith(t, opts)
+			tg, _ := c.TargetFor(root, "", *env)
+			data, err := os.ReadFile(tg.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entry, ok, err := agentconfig.LookupEntry(c.Format, data, tg.Key, agentconfig.ServerName, c.List)
+			if err != nil || !ok {
+				t.Fatalf("no entry in %s: %v\n%s", tg.Path, err, data)
+			}
+			p, _ := project.At(root)
+			want := c.Emit(tg.LaunchFor(root, PinnedBinary(p)))
+			if !strings.Contains(mustString(entry), "serve") || len(entry) != len(want) {
+				t.Errorf("entry %v, want %v", entry, want)
+			}
+			for _, rf := range c.Rules {
+				if _, err := os.Stat(filepath.Join(root, rf.Path)); err != nil {
+					t.Errorf("rules file %s: %v", rf.Path, err)
+				}
+			}
+			if !strings.Contains(printed(report), "Restart "+c.Name) {
+				t.Errorf("summary does not name %s:\n%s", c.Name, printed(report))
+			}
+			again := installWith(t, opts)
+			if again.Changed {
+				for _, s := range again.Steps {
+					if s.Action != Unchanged {
+						t.Errorf("second run: %+v", s)
+					}
+				}
+			}
+		})
+	}
+}
+
+func mustString(m map[string]any) string {
+	var b strings.Builder
+	for k, v := range m {
+		b.WriteString(k)
+		b.WriteString("=")
+		b.WriteString(strings.ReplaceAll(strings.Trim(strings.TrimSpace(fmtAny(v)), "[]"), " ", ","))
+		b.WriteString(" ")
+	}
+	return b.String()
+}
+
+func fmtAny(v any) string {
+	switch t := v.(type) {
+	case []any:
+		var parts []string
+		for _, x := range t {
+			parts = append(parts, fmtAny(x))
+		}
+		return strings.Join(parts, " ")
+	case string:
+		return t
+	default:
+		return ""
+	}
+}
+
+func TestWorkspaceVariableForTeams(t *testing.T) {
+	root, binary := newProject(t, nil)
+	installWith(t, Options{Dir: root, BinaryPath: binary, For: "Roo Code in Cursor", Env: testEnv(t)})
+	got := readTestFile(t, filepath.Join(root, ".roo", "mcp.json"))
+	wantContains(t, got, `"command": "${workspaceFolder}/.agentos/bin/agentos"`)
+	wantContains(t, got, `"PROJECT_ROOT": "${workspaceFolder}"`)
+	wantContains(t, got, `"alwaysAllow": [`)
+	if strings.Contains(got, root) {
+		t.Errorf("a committed file holds a machine path:\n%s", got)
+	}
+}
+
+func TestAddingAnAgentRemovesNothing(t *testing.T) {
+	root, binary := newProject(t, map[string]string{"AGENTS.md": "# Team notes\n"})
+	env := testEnv(t)
+	installWith(t, Options{Dir: root, BinaryPath: binary, Agent: "cursor", Env: env})
+	installWith(t, Options{Dir: root, BinaryPath: binary, Agent: "codex", Secondary: []string{"cline,junie"}, Env: env})
+	for _, f := range []string{".cursor/mcp.json", ".cursor/rules/agentos.mdc", ".codex/config.toml", ".clinerules/agentos.md", ".junie/mcp/mcp.json", ".mcp.json"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil && f != ".mcp.json" {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	agents := readTestFile(t, filepath.Join(root, "AGENTS.md"))
+	if !strings.HasPrefix(agents, "# Team notes\n\n"+agentconfig.BlockBegin) {
+		t.Errorf("AGENTS.md = %q", agents)
+	}
+	if b := readTestFile(t, filepath.Join(root, ".agentos", "backups", "original", "AGENTS.md")); b != "# Team notes\n" {
+		t.Errorf("backup = %q", b)
+	}
+	cline := readTestFile(t, filepath.Join(env.Home, ".cline", "data", "settings", "cline_mcp_settings.json"))
+	wantContains(t, cline, `"type": "streamableHttp"`)
+	wantContains(t, cline, `"url": "http://127.0.0.1:4242/mcp"`)
+	junie := readTestFile(t, filepath.Join(root, ".junie", "mcp", "mcp.json"))
+	wantContains(t, junie, `"stdio"`)
+}
+
+func TestMalformedClientConfigUntouched(t *testing.T) {
+	for _, tc := range []struct{ agent, file, content, line string }{
+		{"vscode", ".vscode/mcp.json", "{\n  \"servers\": {\n    \"a\": {,\n  }\n}\n", "line 3"},
+		{"codex", ".codex/config.toml", "model = \"o3\"\n[mcp_servers\n", "line 2"},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			root, binary := newProject(t, map[string]string{tc.file: tc.content, "main.go": "package main\n"})
+			before := snapshot(t, root)
+			_, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: tc.agent, Env: testEnv(t), Yes: true})
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			wantContains(t, err.Error(), filepath.Join(root, filepath.FromSlash(tc.file)))
+			wantContains(t, err.Error(), tc.line)
+			assertSameTree(t, before, snapshot(t, root))
+		})
+	}
+}
+
+func TestLocalScopeKeepsCommittedFilesClean(t *testing.T) {
+	root, binary := newProject(t, nil)
+	env := testEnv(t)
+	user := filepath.Join(env.Home, ".claude.json")
+	writeTestFile(t, user, `{"numStartups": 3, "projects": {"/other": {"mcpServers": {}}}}`)
+	installWith(t, Options{Dir: root, BinaryPath: binary, Agent: "claude", Scope: "local", Env: env})
+	if _, err := os.Stat(filepath.Join(root, ".mcp.json")); !os.IsNotExist(err) {
+		t.Errorf(".mcp.json written with --scope local: %v", err)
+	}
+	data := []byte(readTestFile(t, user))
+	entry, ok, err := agentconfig.LookupEntry(agentconfig.JSON, data, []string{"projects", root, "mcpServers"}, "agentos", false)
+	if err != nil || !ok || entry["type"] != "stdio" {
+		t.Fatalf("local entry %v %v %v\n%s", entry, ok, err, data)
+	}
+	wantContains(t, string(data), `"numStartups": 3`)
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "backups", "original", "_home", ".claude.json")); err != nil {
+		t.Errorf("no backup of the user file: %v", err)
+	}
+}
+
+func TestResolveAgents(t *testing.T) {
+	a, err := ResolveAgents(Options{For: "Cline in Cursor", Secondary: []string{"codex", "cline"}})
+	if err != nil || a.Primary.ID != "cline" || a.IDE == nil || a.IDE.ID != "cursor" || len(a.Secondary) != 1 {
+		t.Errorf("%+v %v", a, err)
+	}
+	if _, err := ResolveAgents(Options{Agent: "notepad"}); err == nil || !strings.Contains(err.Error(), "known agents") {
+		t.Errorf("unknown agent: %v", err)
+	}
+}
+
+func TestUnwritableUserFolderWritesNothing(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root can write anywhere")
+	}
+	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
+	env := testEnv(t)
+	if err := os.Chmod(env.Home, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(env.Home, 0o755) })
+	before := snapshot(t, root)
+	_, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cline", Env: env, Yes: true})
+	if err == nil || !strings.Contains(err.Error(), "cannot write") {
+		t.Fatalf("err = %v", err)
+	}
+	assertSameTree(t, before, snapshot(t, root))
+}

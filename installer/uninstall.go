@@ -1,0 +1,260 @@
+package installer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+// UninstallOptions configure PlanUninstall.
+type UninstallOptions struct {
+	Dir string
+	// Purge removes .agentos/ whole, the project's specs and development
+	// standards included.
+	Purge bool
+	// BackupDir is where the originals go before anything is removed; ""
+	// means a new folder under the user's cache folder.
+	BackupDir string
+	Env       *agentconfig.Env
+}
+
+// UninstallPlan is everything uninstall will do, computed before any of it.
+type UninstallPlan struct {
+	Root      string
+	Edits     []agentconfig.Change // client configs, rules files, .gitignore
+	Remove    []string             // absolute paths under .agentos/ to delete
+	Keep      []string             // project-relative paths kept
+	BackupDir string
+	env       agentconfig.Env
+}
+
+// PlanUninstall reads the project and plans removing agentos from it: our
+// entries from every client config on this machine that points at the
+// project, our rules files and blocks, the .gitignore block, and .agentos/
+// except specs/ and standards/development/ (unless Purge).
+func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
+	p, err := resolveProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Installed() {
+		return nil, fmt.Errorf("uninstall: no .agentos/ in %s", p.Root)
+	}
+	env := agentconfig.SystemEnv()
+	if opts.Env != nil {
+		env = *opts.Env
+	}
+	pl := &UninstallPlan{Root: p.Root, BackupDir: opts.BackupDir, env: env}
+	if pl.BackupDir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		pl.BackupDir = filepath.Join(cache, "agentos", "uninstall", p.Name()+"-"+time.Now().UTC().Format("20060102T150405Z"))
+	}
+	for _, c := range agentconfig.All() {
+		for _, t := range agentconfig.TargetsOf(c, p.Root, env) {
+			if t.Scope == agentconfig.ScopeUser && !entryIsOurs(t, p) {
+				continue
+			}
+			ch, err := agentconfig.PlanRemoveEntry(t)
+			if err != nil {
+				return nil, fmt.Errorf("uninstall: %w", err)
+			}
+			if ch.Action != agentconfig.Unchanged {
+				pl.Edits = append(pl.Edits, ch)
+			}
+		}
+	}
+	rules, err := agentconfig.PlanRemoveRules(p.Root)
+	if err != nil {
+		return nil, fmt.Errorf("uninstall: %w", err)
+	}
+	pl.Edits = append(pl.Edits, rules...)
+	ignore := filepath.Join(p.Root, ".gitignore")
+	if data, perm, exists, err := readOptional(ignore); err != nil {
+		return nil, err
+	} else if exists {
+		begin, end, found, err := findBlock(data)
+		if err != nil {
+			return nil, fmt.Errorf("uninstall: %s: %w", ignore, err)
+		}
+		if found {
+			after := append(append([]byte{}, data[:begin]...), data[end:]...)
+			after = bytes.TrimRight(after, "\r\n")
+			if len(after) > 0 {
+				after = append(after, lineEnding(data)...)
+			}
+			ch := agentconfig.Change{Path: ignore, Kind: "gitignore", Action: agentconfig.Updated, Existed: true, Before: data, After: after, Perm: perm, UserOwned: true}
+			if len(bytes.TrimSpace(after)) == 0 {
+				ch.Action, ch.After = agentconfig.Removed, nil
+			}
+			pl.Edits = append(pl.Edits, ch)
+		}
+	}
+	if opts.Purge {
+		pl.Remove = []string{p.AgentOS()}
+		return pl, nil
+	}
+	keep := map[string]bool{p.Specs(): true, filepath.Join(p.Standards(), "development"): true}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("uninstall: %w", err)
+		}
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			switch {
+			case keep[path]:
+				pl.Keep = append(pl.Keep, p.Rel(path)+"/")
+			case e.IsDir() && holdsKept(path, keep):
+				if err := walk(path); err != nil {
+					return err
+				}
+			default:
+				pl.Remove = append(pl.Remove, path)
+			}
+		}
+		return nil
+	}
+	if err := walk(p.AgentOS()); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+func holdsKept(dir string, keep map[string]bool) bool {
+	for k := range keep {
+		if strings.HasPrefix(k, dir+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// entryIsOurs reports whether a user-scoped entry belongs to this project:
+// its launch command or project root is this project's, or it is an HTTP
+// entry in a client that has no project file (install put it there).
+func entryIsOurs(t agentconfig.Target, p project.Paths) bool {
+	data, err := os.ReadFile(t.Path)
+	if err != nil {
+		return false
+	}
+	e, ok, err := agentconfig.LookupEntry(t.Client.Format, data, t.Key, agentconfig.ServerName, t.Client.List)
+	if err != nil || !ok {
+		return false
+	}
+	if bytes.Contains([]byte(fmt.Sprint(e)), []byte(p.Root)) {
+		return true
+	}
+	_, isLaunch := e["args"]
+	return !isLaunch && t.Client.ProjectFile == ""
+}
+
+// Print shows the plan.
+func (pl *UninstallPlan) Print(w io.Writer) {
+	fmt.Fprintf(w, "Uninstall agentos from %s:\n", pl.Root)
+	for _, ch := range pl.Edits {
+		what := "remove the agentos entry from"
+		switch {
+		case ch.Kind == "rules" && ch.Action == agentconfig.Removed:
+			what = "delete"
+		case ch.Kind == "rules":
+			what = "remove the agentos block from"
+		case ch.Kind == "gitignore":
+			what = "remove the agentos block from"
+		case ch.Action == agentconfig.Removed:
+			what = "delete (it held only agentos)"
+		}
+		fmt.Fprintf(w, "  %s %s\n", what, agentconfig.Display(ch.Path, pl.Root, pl.env.Home))
+	}
+	for _, path := range pl.Remove {
+		rel, _ := filepath.Rel(pl.Root, path)
+		fmt.Fprintf(w, "  delete %s\n", filepath.ToSlash(rel))
+	}
+	for _, k := range pl.Keep {
+		fmt.Fprintf(w, "  keep   %s (--purge deletes it)\n", k)
+	}
+	fmt.Fprintf(w, "Originals are saved first to %s.\n", pl.BackupDir)
+}
+
+// Apply backs up every file the plan touches, then carries it out.
+func (pl *UninstallPlan) Apply() error {
+	for _, ch := range pl.Edits {
+		dst := filepath.Join(pl.BackupDir, "files", filepath.FromSlash(strings.TrimPrefix(agentconfig.Display(ch.Path, pl.Root, pl.env.Home), "~/")))
+		if strings.HasPrefix(agentconfig.Display(ch.Path, pl.Root, pl.env.Home), "~/") {
+			dst = filepath.Join(pl.BackupDir, "home", strings.TrimPrefix(agentconfig.Display(ch.Path, pl.Root, pl.env.Home), "~/"))
+		}
+		if err := writeFile(dst, ch.Before, 0o600); err != nil {
+			return fmt.Errorf("uninstall: back up %s: %w", ch.Path, err)
+		}
+	}
+	for _, path := range pl.Remove {
+		if err := copyTree(path, filepath.Join(pl.BackupDir, "agentos", mustRel(filepath.Join(pl.Root, project.Dir), path))); err != nil {
+			return fmt.Errorf("uninstall: back up %s: %w", path, err)
+		}
+	}
+	for _, ch := range pl.Edits {
+		ch.UserOwned = false // saved above, with the rest
+		if _, err := agentconfig.Apply(ch, agentconfig.Backups{}); err != nil {
+			return fmt.Errorf("uninstall: %w", err)
+		}
+	}
+	for _, path := range pl.Remove {
+		if err := os.RemoveAll(path); err != nil {
+			return fmt.Errorf("uninstall: %w", err)
+		}
+	}
+	return nil
+}
+
+func mustRel(base, path string) string {
+	rel, err := filepath.Rel(base, path)
+	if err != nil {
+		return filepath.Base(path)
+	}
+	return rel
+}
+
+// copyTree copies a file or folder, skipping the pinned binary and the
+// cache: both are rebuilt by install and would only bloat the backup.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		name := d.Name()
+		if d.IsDir() {
+			if name == ".cache" || name == "bin" || name == "backups" && path != src {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if strings.Contains(filepath.ToSlash(path), "/.agentos/bin/") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		return writeFile(target, data, 0o600)
+	})
+}

@@ -1,0 +1,304 @@
+package installer
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+)
+
+// WizardIO is where the wizard talks to its user. Accessible mode asks
+// one plain numbered question at a time (for screen readers and dumb
+// terminals); otherwise the huh forms draw in the terminal.
+type WizardIO struct {
+	In         io.Reader
+	Out        io.Writer
+	Accessible bool
+}
+
+// ErrAborted is returned when the user cancels the wizard or declines the plan.
+var ErrAborted = errors.New("install cancelled; nothing was written")
+
+// extensions are agents that run inside an IDE, where the IDE matters.
+var extensions = map[string]bool{"cline": true, "roo": true, "kilo": true, "continue": true}
+
+// Wizard asks for what opts leaves open (the primary agent, the IDE it runs
+// in, secondary agents), shows the plan with a short diff of every file it
+// would change, and asks to go ahead. It returns the options to install with.
+func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
+	in := &lineReader{r: bufio.NewReader(wio.In)}
+	run := func(fields ...huh.Field) error {
+		form := huh.NewForm(huh.NewGroup(fields...)).WithInput(in).WithOutput(wio.Out).WithAccessible(wio.Accessible).WithShowHelp(!wio.Accessible)
+		if err := form.RunWithContext(ctx); err != nil {
+			if errors.Is(err, huh.ErrUserAborted) {
+				return ErrAborted
+			}
+			return err
+		}
+		return nil
+	}
+	if opts.Agent == "" && opts.For == "" {
+		opts.Agent = DefaultAgent
+		if err := run(primaryField(&opts.Agent)); err != nil {
+			return opts, err
+		}
+	}
+	agents, err := ResolveAgents(opts)
+	if err != nil {
+		return opts, err
+	}
+	if extensions[agents.Primary.ID] && opts.IDE == "" && agents.IDE == nil {
+		opts.IDE = "vscode"
+		if err := run(huh.NewSelect[string]().Title(agents.Primary.Name+" runs inside which IDE?").
+			Options(huh.NewOption("VS Code", "vscode"), huh.NewOption("Cursor", "cursor")).Value(&opts.IDE)); err != nil {
+			return opts, err
+		}
+	}
+	if len(opts.Secondary) == 0 {
+		var picked []string
+		if err := run(secondaryField(agents.Primary.ID, &picked)); err != nil {
+			return opts, err
+		}
+		opts.Secondary = picked
+	}
+	if err := askProjectSettings(ctx, &opts, run); err != nil {
+		return opts, err
+	}
+	preview, err := Preview(ctx, opts)
+	if err != nil {
+		return opts, err
+	}
+	if !preview.Changed {
+		return opts, nil // nothing to confirm: Install reports "up to date"
+	}
+	PrintPlan(wio.Out, preview)
+	ok := true
+	if err := run(huh.NewConfirm().Title("Write these changes?").Affirmative("Yes").Negative("No").Value(&ok)); err != nil {
+		return opts, err
+	}
+	if !ok {
+		return opts, ErrAborted
+	}
+	opts.Yes = true
+	return opts, nil
+}
+
+// askProjectSettings asks, when the project has no config yet, to confirm
+// the detected source folders and languages and the coverage threshold.
+func askProjectSettings(ctx context.Context, opts *Options, run func(...huh.Field) error) error {
+	p, err := resolveProject(opts.Dir)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(p.Config()); err == nil {
+		return nil // the user's config is kept as it is
+	}
+	d, err := Detect(ctx, p.Root)
+	if err != nil {
+		return err
+	}
+	paths, langs, threshold := strings.Join(d.SourcePaths, ", "), strings.Join(d.Languages, ", "), "80"
+	if err := run(
+		huh.NewInput().Title("Source folders to index (comma-separated)").Value(&paths).Validate(func(s string) error {
+			if len(splitList(s)) == 0 {
+				return errors.New("name at least one folder; \".\" is the whole project")
+			}
+			return nil
+		}),
+		huh.NewInput().Title("Languages (comma-separated; empty for none)").Value(&langs),
+		huh.NewInput().Title("Coverage threshold for implementation gates, in percent").Value(&threshold).Validate(func(s string) error {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || v < 0 || v > 100 {
+				return errors.New("enter a number from 0 to 100")
+			}
+			return nil
+		}),
+	); err != nil {
+		return err
+	}
+	opts.SourcePaths = splitList(paths)
+	opts.Languages = splitList(langs)
+	if opts.Languages == nil {
+		opts.Languages = []string{}
+	}
+	opts.CoverageThreshold, _ = strconv.ParseFloat(strings.TrimSpace(threshold), 64)
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// primaryField asks for the primary agent.
+func primaryField(value *string) *huh.Select[string] {
+	var options []huh.Option[string]
+	for _, c := range agentconfig.All() {
+		options = append(options, huh.NewOption(c.Name, c.ID))
+	}
+	return huh.NewSelect[string]().Title("Which agent launches the agentos server (the primary)?").Options(options...).Value(value)
+}
+
+// secondaryField asks for the secondary agents.
+func secondaryField(primary string, value *[]string) *huh.MultiSelect[string] {
+	var options []huh.Option[string]
+	for _, c := range agentconfig.All() {
+		if c.ID != primary {
+			options = append(options, huh.NewOption(c.Name, c.ID))
+		}
+	}
+	return huh.NewMultiSelect[string]().Title("Other agents that share the server over HTTP (secondary; none is fine)").Options(options...).Value(value)
+}
+
+// PrintPlan lists every file the install would create or change, with a
+// short diff of each changed config or rules file.
+func PrintPlan(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "Plan for %s:\n", r.Root)
+	counts := map[Action]int{}
+	for _, s := range r.Steps {
+		if s.Action == Unchanged {
+			continue
+		}
+		if s.Kind == StepFolder || s.Kind == StepStandard {
+			counts[s.Action]++
+			continue
+		}
+		fmt.Fprintf(w, "  %-8s %s\n", s.Action, s.Path)
+		if s.Backup != "" {
+			fmt.Fprintf(w, "           original saved to %s\n", s.Backup)
+		}
+		if s.Action == Updated && (s.Before != nil || s.After != nil) {
+			for _, line := range ShortDiff(string(s.Before), string(s.After), 12) {
+				fmt.Fprintf(w, "           %s\n", line)
+			}
+		}
+		if s.Detail != "" {
+			fmt.Fprintf(w, "           %s\n", s.Detail)
+		}
+	}
+	if n := counts[Created]; n > 0 {
+		fmt.Fprintf(w, "  %-8s %d folders, standards and workflows under .agentos/\n", Created, n)
+	}
+}
+
+// ShortDiff returns the changed lines of before → after, "-" and "+"
+// prefixed, at most max of them (and a line saying how many more).
+func ShortDiff(before, after string, max int) []string {
+	a, b := strings.Split(before, "\n"), strings.Split(after, "\n")
+	// Trim the common head and tail, then diff the middle by LCS when small.
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	var out []string
+	if len(a)*len(b) <= 250000 {
+		lcs := make([][]int, len(a)+1)
+		for i := range lcs {
+			lcs[i] = make([]int, len(b)+1)
+		}
+		for i := len(a) - 1; i >= 0; i-- {
+			for j := len(b) - 1; j >= 0; j-- {
+				if a[i] == b[j] {
+					lcs[i][j] = lcs[i+1][j+1] + 1
+				} else {
+					lcs[i][j] = max2(lcs[i+1][j], lcs[i][j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < len(a) || j < len(b) {
+			switch {
+			case i < len(a) && j < len(b) && a[i] == b[j]:
+				i, j = i+1, j+1
+			case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+				out = append(out, "- "+a[i])
+				i++
+			default:
+				out = append(out, "+ "+b[j])
+				j++
+			}
+		}
+	} else {
+		for _, l := range a {
+			out = append(out, "- "+l)
+		}
+		for _, l := range b {
+			out = append(out, "+ "+l)
+		}
+	}
+	if len(out) > max {
+		more := len(out) - max
+		out = append(out[:max], fmt.Sprintf("… %d more changed lines", more))
+	}
+	return out
+}
+
+func max2(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// lineReader hands out its input at most one line per Read. huh's
+// accessible prompts make a new bufio.Scanner for every question, which
+// would otherwise swallow the answers to the questions after it.
+type lineReader struct {
+	r *bufio.Reader
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		b, err := l.r.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		p[n] = b
+		n++
+		if b == '\n' {
+			break
+		}
+	}
+	return n, nil
+}
+
+// PickAgent asks which agent to connect as a secondary: the menu of
+// `agentos connect` when it runs in a terminal without --agent.
+func PickAgent(ctx context.Context, wio WizardIO) (string, error) {
+	var value string
+	var options []huh.Option[string]
+	for _, c := range agentconfig.All() {
+		label := c.Name
+		if !c.CanHTTP() {
+			label += " (stdio bridge)"
+		}
+		options = append(options, huh.NewOption(label, c.ID))
+	}
+	field := huh.NewSelect[string]().Title("Which agent should share this project's server?").Options(options...).Value(&value)
+	form := huh.NewForm(huh.NewGroup(field)).WithInput(&lineReader{r: bufio.NewReader(wio.In)}).WithOutput(wio.Out).WithAccessible(wio.Accessible)
+	if err := form.RunWithContext(ctx); err != nil {
+		if errors.Is(err, huh.ErrUserAborted) {
+			return "", ErrAborted
+		}
+		return "", err
+	}
+	return value, nil
+}

@@ -1,0 +1,101 @@
+package browser
+
+import (
+	"net"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentos-dev/agentos/server/toolkit"
+)
+
+// policy decides which URLs a page may be opened from: loopback hosts,
+// file:// inside the project, about:blank, and the hosts of
+// browser.allowed_hosts.
+type policy struct {
+	root    string   // the project root, resolved
+	allowed []string // lower-case host patterns: "example.com", "*.example.com", "*"
+}
+
+func newPolicy(root string, allowed []string) *policy {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	p := &policy{root: root}
+	for _, h := range allowed {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			p.allowed = append(p.allowed, h)
+		}
+	}
+	return p
+}
+
+// check returns nil when raw may be opened, else a FORBIDDEN or
+// VALIDATION_ERROR naming what to do.
+func (p *policy) check(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return toolkit.Validation("url", "url %q is not an absolute URL; use e.g. http://localhost:3000/ or file:///path/in/project.html", raw)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "about":
+		if raw == "about:blank" {
+			return nil
+		}
+	case "http", "https":
+		host := u.Hostname()
+		if host == "" {
+			return toolkit.Validation("url", "url %q has no host", raw)
+		}
+		if p.hostAllowed(host) {
+			return nil
+		}
+		return toolkit.Errorf(toolkit.CodeForbidden, "%s is not a loopback host and not in browser.allowed_hosts; add it there in .agentos/config/mcp.yaml (and restart the server) to open it", host).
+			WithDetails(map[string]any{"field": "url", "host": host, "allowed_hosts": p.allowed})
+	case "file":
+		path := filepath.FromSlash(u.Path)
+		if u.Host != "" && u.Host != "localhost" {
+			return toolkit.Errorf(toolkit.CodeForbidden, "file URLs on another host (%s) are not allowed", u.Host)
+		}
+		if p.inProject(path) {
+			return nil
+		}
+		return toolkit.Errorf(toolkit.CodeForbidden, "%s is outside the project; only files inside %s may be opened", path, p.root).
+			WithDetails(map[string]any{"field": "url"})
+	}
+	return toolkit.Errorf(toolkit.CodeForbidden, "the %s: scheme is not allowed; use http, https (loopback or browser.allowed_hosts), file (inside the project) or about:blank", u.Scheme).
+		WithDetails(map[string]any{"field": "url"})
+}
+
+func (p *policy) hostAllowed(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, a := range p.allowed {
+		switch {
+		case a == "*", a == host:
+			return true
+		case strings.HasPrefix(a, "*.") && strings.HasSuffix(host, a[1:]):
+			return true
+		}
+	}
+	return false
+}
+
+// inProject reports whether path, with symlinks resolved, is inside the
+// project root. A path that does not exist is judged as written.
+func (p *policy) inProject(path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	path = filepath.Clean(path)
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	}
+	rel, err := filepath.Rel(p.root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

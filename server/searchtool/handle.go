@@ -1,0 +1,475 @@
+package searchtool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentos-dev/agentos/search"
+	"github.com/agentos-dev/agentos/search/chunk"
+	"github.com/agentos-dev/agentos/search/scan"
+)
+
+// States of an index.
+const (
+	StateStarting   = "starting"   // created; not opened yet
+	StateWaiting    = "waiting"    // another process holds the index lock
+	StateLoading    = "loading"    // reading the saved index
+	StateBuilding   = "building"   // first build: files_done of files_total are searchable
+	StateFinalizing = "finalizing" // every file is searchable; the final build runs
+	StateRefreshing = "refreshing" // the saved index answers while changed files are reindexed
+	StateReady      = "ready"
+	StateFailed     = "failed"
+	StateDisabled   = "disabled" // nothing to index
+)
+
+// searchable reports whether an index in this state answers searches.
+func searchable(state string) bool {
+	switch state {
+	case StateBuilding, StateFinalizing, StateRefreshing, StateReady:
+		return true
+	}
+	return false
+}
+
+// IndexStatus is the state of one index.
+type IndexStatus struct {
+	Index      string    `json:"index" jsonschema:"standards or code"`
+	State      string    `json:"state" jsonschema:"starting, waiting, loading, building, finalizing, refreshing, ready, failed or disabled"`
+	FilesDone  int       `json:"files_done" jsonschema:"Files searchable now"`
+	FilesTotal int       `json:"files_total" jsonschema:"Files the index covers (0 while not known yet)"`
+	Chunks     int       `json:"chunks,omitempty"`
+	Symbols    int       `json:"symbols,omitempty"`
+	Embedder   string    `json:"embedder,omitempty"`
+	Detail     string    `json:"detail,omitempty" jsonschema:"What it is doing, why it failed, or what of the configuration was left out"`
+	UpdatedAt  time.Time `json:"updated_at,omitzero" jsonschema:"When the index last changed"`
+}
+
+// timing holds the watcher's and saver's delays.
+type timing struct {
+	debounce  time.Duration // quiet time after a change before it is applied
+	maxWait   time.Duration // longest a change waits while others keep coming
+	saveQuiet time.Duration // quiet time after the last change before saving
+	saveMax   time.Duration // longest an applied change waits to be saved
+}
+
+// bulkThreshold is how many changed files make one full refresh cheaper than
+// updating them one by one (a branch switch, a formatter run).
+const bulkThreshold = 200
+
+// handle owns one index: opening or building it, applying changes from the
+// watcher, and saving it.
+type handle struct {
+	spec
+	log   *slog.Logger
+	t     timing
+	ix    *search.Index // nil when disabled or when it could not be created
+	probe *scan.Scanner // the index's coverage without the extension filter, for folders
+
+	mu     sync.Mutex
+	status IndexStatus
+
+	pmu        sync.Mutex
+	pending    map[string]struct{}
+	refreshAll bool
+	kick       chan struct{}
+
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	afterFile func(done int) // tests: called after each file of a first build
+}
+
+func newHandle(sp spec, log *slog.Logger, t timing) *handle {
+	h := &handle{spec: sp, log: log.With("index", sp.name), t: t, pending: map[string]struct{}{},
+		kick: make(chan struct{}, 1), done: make(chan struct{})}
+	h.status = IndexStatus{Index: sp.name, State: StateStarting, Detail: strings.Join(sp.notes, "; ")}
+	if sp.disabled != "" {
+		h.status.State, h.status.Detail = StateDisabled, sp.disabled
+		return h
+	}
+	ix, err := search.New(sp.opt)
+	if err == nil {
+		h.probe, err = scan.New(scan.Options{Root: sp.opt.Root, Paths: ix.Options().Paths, Gitignore: sp.opt.Gitignore})
+	}
+	if err != nil {
+		h.status.State, h.status.Detail = StateFailed, err.Error()
+		return h
+	}
+	h.ix = ix
+	h.status.Embedder = ix.Options().Embedder.Name()
+	return h
+}
+
+// Status returns the index's state.
+func (h *handle) Status() IndexStatus {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.status
+}
+
+func (h *handle) setState(state, detail string) {
+	h.mu.Lock()
+	h.status.State = state
+	h.status.Detail = h.detail(detail)
+	h.mu.Unlock()
+}
+
+// detail joins a state's detail with the configuration notes.
+func (h *handle) detail(d string) string {
+	return strings.Join(slices.DeleteFunc(append([]string{d}, h.notes...), func(s string) bool { return s == "" }), "; ")
+}
+
+func (h *handle) setProgress(done, total int) {
+	h.mu.Lock()
+	h.status.FilesDone, h.status.FilesTotal = done, total
+	h.mu.Unlock()
+}
+
+// countStats copies the index's size into the status.
+func (h *handle) countStats() {
+	st := h.ix.Stats()
+	h.mu.Lock()
+	h.status.FilesDone, h.status.FilesTotal = st.Files, st.Files
+	h.status.Chunks, h.status.Symbols = st.Chunks, st.Graph.Symbols
+	h.status.UpdatedAt = time.Now().UTC().Truncate(time.Second)
+	h.mu.Unlock()
+}
+
+func (h *handle) touched() {
+	h.mu.Lock()
+	h.status.UpdatedAt = time.Now().UTC().Truncate(time.Second)
+	h.mu.Unlock()
+}
+
+// start runs the index on its own goroutine until ctx ends or stop is called.
+func (h *handle) start(ctx context.Context) {
+	ctx, h.cancel = context.WithCancel(ctx)
+	go func() {
+		defer close(h.done)
+		h.run(ctx)
+	}()
+}
+
+// stop ends the index's goroutine and waits for it (it saves unsaved changes).
+func (h *handle) stop() {
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	<-h.done
+}
+
+func (h *handle) run(ctx context.Context) {
+	if h.ix == nil {
+		return
+	}
+	if err := h.open(ctx); err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		h.log.Error("search index failed", "err", err)
+		h.setState(StateFailed, err.Error())
+		return
+	}
+	h.loop(ctx)
+}
+
+// open makes the index ready: the saved index when it is usable (then
+// refreshed: only changed files are reindexed), else a fresh build.
+func (h *handle) open(ctx context.Context) error {
+	h.setState(StateLoading, "")
+	start := time.Now()
+	err := h.ix.Load()
+	switch {
+	case err == nil:
+		h.countStats()
+		h.setState(StateRefreshing, "loaded the saved index; reindexing files changed since")
+		bs, err := h.ix.Refresh(ctx)
+		if err != nil {
+			return fmt.Errorf("refresh the saved index: %w", err)
+		}
+		if bs.Files > 0 || bs.Removed > 0 {
+			if err := h.ix.Save(); err != nil {
+				h.log.Warn("save the search index", "err", err)
+			}
+		}
+		h.countStats()
+		h.setState(StateReady, "")
+		h.log.Info("search index loaded", "files", h.Status().FilesDone, "reindexed", bs.Files, "removed", bs.Removed,
+			"duration", time.Since(start).Round(time.Millisecond))
+		debug.FreeOSMemory() // the snapshot's bytes, decoded
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		h.log.Info("no saved search index; building it")
+	default:
+		h.log.Warn("the saved search index cannot be used; rebuilding it", "reason", err)
+	}
+	return h.build(ctx)
+}
+
+// build indexes every file from scratch, one file at a time into an index
+// that answers at once, so that a search meanwhile sees every file indexed so
+// far. (The engine's Build makes an index searchable only when it is
+// complete, and holds every file's analysis in memory until then.)
+//
+// A file borrows summaries from the other files of its folder (its types',
+// its package's); one indexed before them missed those, so when every file is
+// in, the files that came before the last one of their folder are indexed
+// again, which gives them what a full build would.
+func (h *handle) build(ctx context.Context) error {
+	start := time.Now()
+	files, err := h.files()
+	if err != nil {
+		return err
+	}
+	h.setProgress(0, len(files))
+	h.setState(StateBuilding, "")
+	// An empty snapshot, loaded, marks the index ready; it is removed at once
+	// so that a crash before the end leaves no snapshot and the next start
+	// builds again.
+	if err := h.ix.Save(); err != nil {
+		return err
+	}
+	if err := h.ix.Load(); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(h.opt.Dir, search.SnapshotFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	last := map[string]int{} // folder -> index of its last file
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := h.index(ctx, f); err != nil {
+			return err
+		}
+		last[path.Dir(f)] = i
+		h.setProgress(i+1, len(files))
+		if h.afterFile != nil {
+			h.afterFile(i + 1)
+		}
+	}
+	h.ix.RefreshGraphSignals()
+	searchable := time.Since(start)
+	h.setState(StateFinalizing, "every file is searchable; adding the context files lend each other")
+	again := 0
+	for i, f := range files {
+		if i >= last[path.Dir(f)] || chunk.LanguageOf(f) == "markdown" {
+			continue // saw every summary of its folder, or borrows none
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := h.ix.RemoveFile(f); err != nil {
+			return err
+		}
+		if err := h.index(ctx, f); err != nil {
+			return err
+		}
+		again++
+	}
+	h.ix.RefreshGraphSignals()
+	if err := h.ix.Save(); err != nil {
+		h.log.Warn("save the search index", "err", err)
+	}
+	h.countStats()
+	h.setState(StateReady, "")
+	st := h.Status()
+	h.log.Info("search index built", "files", st.FilesDone, "chunks", st.Chunks, "searchable_after", searchable.Round(time.Millisecond),
+		"reindexed_for_context", again, "duration", time.Since(start).Round(time.Millisecond))
+	debug.FreeOSMemory() // a build's garbage is most of the process's memory
+	return nil
+}
+
+// index indexes one file; only a cancelled ctx stops a build, other errors
+// (an unreadable file) are logged.
+func (h *handle) index(ctx context.Context, f string) error {
+	if _, err := h.ix.UpdateFile(ctx, f); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		h.log.Warn("index a file", "path", f, "err", err)
+	}
+	return nil
+}
+
+// files lists the files the index covers, as the engine walks them.
+func (h *handle) files() ([]string, error) {
+	o := h.ix.Options()
+	var exts []string
+	for _, l := range o.Languages {
+		exts = append(exts, chunk.Languages[l]...)
+	}
+	sc, err := scan.New(scan.Options{Root: o.Root, Paths: o.Paths, Extensions: exts, MaxSize: o.MaxFileSize, Gitignore: o.Gitignore})
+	if err != nil {
+		return nil, err
+	}
+	fs, err := sc.Walk()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Path
+	}
+	return out, nil
+}
+
+// covers reports whether a slash-separated project-relative path lies under
+// one of the index's folders.
+func (h *handle) covers(rel string) bool {
+	if h.ix == nil {
+		return false
+	}
+	for _, p := range h.ix.Options().Paths {
+		if p == "." || rel == p || strings.HasPrefix(rel, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// dirOK reports whether a folder is one the index walks into (not excluded,
+// hidden or ignored by git).
+func (h *handle) dirOK(rel string) bool {
+	if h.probe == nil {
+		return false
+	}
+	ok, _ := h.probe.Accept(path.Join(rel, "agentos-folder-probe"))
+	return ok
+}
+
+// enqueue asks for a file to be reindexed (or dropped, if it is gone).
+func (h *handle) enqueue(rel string) {
+	h.pmu.Lock()
+	h.pending[rel] = struct{}{}
+	h.pmu.Unlock()
+	h.signal()
+}
+
+// requestRefresh asks for a full refresh: every file checked against the
+// index (after a folder was removed, or events were lost).
+func (h *handle) requestRefresh() {
+	h.pmu.Lock()
+	h.refreshAll = true
+	h.pmu.Unlock()
+	h.signal()
+}
+
+func (h *handle) signal() {
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+}
+
+// loop applies changes, debounced, and saves the index some time after the
+// last one, until ctx ends; then it saves what is unsaved.
+func (h *handle) loop(ctx context.Context) {
+	quiet := time.NewTimer(time.Hour)
+	quiet.Stop()
+	save := time.NewTimer(time.Hour)
+	save.Stop()
+	var first, dirtySince time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			if !dirtySince.IsZero() {
+				h.save()
+			}
+			return
+		case <-h.kick:
+			now := time.Now()
+			if first.IsZero() {
+				first = now
+			}
+			quiet.Reset(max(min(h.t.debounce, h.t.maxWait-now.Sub(first)), 0))
+		case <-quiet.C:
+			first = time.Time{}
+			if h.apply(ctx) {
+				now := time.Now()
+				if dirtySince.IsZero() {
+					dirtySince = now
+				}
+				save.Reset(max(min(h.t.saveQuiet, h.t.saveMax-now.Sub(dirtySince)), 0))
+			}
+		case <-save.C:
+			h.save()
+			dirtySince = time.Time{}
+		}
+	}
+}
+
+// apply reindexes the pending files and reports whether the index changed.
+func (h *handle) apply(ctx context.Context) bool {
+	h.pmu.Lock()
+	pending, all := h.pending, h.refreshAll
+	h.pending, h.refreshAll = map[string]struct{}{}, false
+	h.pmu.Unlock()
+	if len(pending) == 0 && !all {
+		return false
+	}
+	changed := false
+	if all || len(pending) > bulkThreshold {
+		bs, err := h.ix.Refresh(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				h.log.Warn("refresh the search index", "err", err)
+			}
+			return false
+		}
+		changed = bs.Files > 0 || bs.Removed > 0
+		h.log.Debug("search index refreshed", "reindexed", bs.Files, "removed", bs.Removed, "duration", bs.Duration)
+		if changed {
+			h.countStats()
+		}
+		return changed
+	}
+	paths := make([]string, 0, len(pending))
+	for p := range pending {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		ok, err := h.ix.UpdateFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return changed
+			}
+			h.log.Warn("update the search index", "path", p, "err", err)
+			continue
+		}
+		if ok {
+			h.log.Debug("search index updated", "path", p)
+		}
+		changed = changed || ok
+	}
+	if changed {
+		h.touched()
+	}
+	return changed
+}
+
+// save refreshes the ranking's graph signals and writes the snapshot.
+func (h *handle) save() {
+	start := time.Now()
+	h.ix.RefreshGraphSignals()
+	if err := h.ix.Save(); err != nil {
+		h.log.Warn("save the search index", "err", err)
+		return
+	}
+	h.countStats()
+	h.log.Debug("search index saved", "duration", time.Since(start).Round(time.Millisecond))
+}

@@ -1,0 +1,340 @@
+// Package searchtool owns the project search of a running server: the
+// standards index and the code index (package search) with their lifecycle,
+// the watcher that keeps them current, and the MCP tools over them
+// (svc_search_project, search_standards). It also opens the same indexes for
+// the CLI (OpenLocal).
+//
+// Lifecycle: Start returns at once; each index is loaded from its snapshot
+// under .agentos/.cache/indexes/{standards,code}/ and refreshed (only files
+// changed since are reindexed) or, when there is no usable snapshot (none,
+// corrupt, another format or embedder), built afresh while searches already
+// answer from the files indexed so far, with the index's status. A watcher
+// (fsnotify, one watch per folder the index walks into) queues changed files;
+// each index applies them after a short quiet time, one file at a time, and
+// saves itself some seconds after the last change. A change of code.source_paths
+// or code.languages in .agentos/config/mcp.yaml rebuilds the code index with
+// the new sources. Close stops every goroutine and saves what is unsaved.
+//
+// A process writes a project's snapshots only while it holds
+// .agentos/.cache/indexes/index.lock: the server for as long as it runs, the
+// CLI while it indexes when no server does.
+package searchtool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+// Options configure a Service.
+type Options struct {
+	Project project.Paths
+	Config  config.Config
+	Logger  *slog.Logger
+	// Debounce is the quiet time after a file changes before it is
+	// reindexed (default 100 ms); SaveAfter the quiet time after the last
+	// change before the index is saved (default 10 s).
+	Debounce  time.Duration
+	SaveAfter time.Duration
+}
+
+// pollInterval is how often the indexes are checked against the files when
+// some folders could not be watched.
+const pollInterval = 30 * time.Second
+
+// Service runs a project's standards and code indexes.
+type Service struct {
+	opts Options
+	log  *slog.Logger
+	t    timing
+
+	mu   sync.RWMutex
+	std  *handle
+	code *handle
+	src  config.Sources // the sources the code index covers
+	w    *watcher       // nil until run set it up, or when watching failed
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// New returns a service for a project; Start runs it.
+func New(opts Options) *Service {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	t := timing{debounce: 100 * time.Millisecond, maxWait: 500 * time.Millisecond, saveQuiet: 10 * time.Second, saveMax: 2 * time.Minute}
+	if opts.Debounce > 0 {
+		t.debounce, t.maxWait = opts.Debounce, 5*opts.Debounce
+	}
+	if opts.SaveAfter > 0 {
+		t.saveQuiet, t.saveMax = opts.SaveAfter, 12*opts.SaveAfter
+	}
+	log := opts.Logger.With("subsystem", "search")
+	s := &Service{opts: opts, log: log, t: t, src: opts.Config.Code}
+	s.std = newHandle(standardsSpec(opts.Project), log, t)
+	s.code = newHandle(codeSpec(opts.Project, opts.Config.Code), log, t)
+	return s
+}
+
+// Start opens the indexes in the background and keeps them current until ctx
+// ends or Close is called. It returns at once.
+func (s *Service) Start(ctx context.Context) {
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	go func() {
+		defer close(s.done)
+		s.run(ctx)
+	}()
+}
+
+// Close stops the service: the watcher, any build under way, and each index
+// after it saved unsaved changes.
+func (s *Service) Close() error {
+	if s.cancel == nil {
+		return nil
+	}
+	s.cancel()
+	<-s.done
+	return nil
+}
+
+func (s *Service) handles() (std, code *handle) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.std, s.code
+}
+
+func (s *Service) index(name string) *handle {
+	std, code := s.handles()
+	if name == Standards {
+		return std
+	}
+	return code
+}
+
+// Status returns the state of both indexes.
+func (s *Service) Status() []IndexStatus {
+	std, code := s.handles()
+	return []IndexStatus{std.Status(), code.Status()}
+}
+
+// Subsystem summarises the service for get_server_info: its state (building,
+// ready or failed) and a detail line.
+func (s *Service) Subsystem() (state, detail string) {
+	state = StateReady
+	var parts []string
+	for _, st := range s.Status() {
+		switch st.State {
+		case StateReady:
+			parts = append(parts, fmt.Sprintf("%s ready (%d files)", st.Index, st.FilesDone))
+		case StateDisabled:
+			parts = append(parts, st.Index+" disabled: "+st.Detail)
+		case StateFailed:
+			state = StateFailed
+			parts = append(parts, st.Index+" failed: "+st.Detail)
+		case StateBuilding:
+			if state != StateFailed {
+				state = StateBuilding
+			}
+			parts = append(parts, fmt.Sprintf("%s building %d/%d files", st.Index, st.FilesDone, st.FilesTotal))
+		default:
+			if state != StateFailed {
+				state = StateBuilding
+			}
+			parts = append(parts, st.Index+" "+st.State)
+		}
+	}
+	return state, strings.Join(parts, "; ")
+}
+
+func (s *Service) run(ctx context.Context) {
+	std, code := s.handles()
+	lock, err := newIndexLock(s.opts.Project)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	ok, err := lock.try()
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	if !ok {
+		s.log.Info("another agentos process is writing the search index; waiting for it to finish")
+		for _, h := range []*handle{std, code} {
+			if h.ix != nil {
+				h.setState(StateWaiting, "another agentos process (agentos index) is writing the index; waiting for it")
+			}
+		}
+		if err := lock.wait(ctx); err != nil {
+			return
+		}
+	}
+	defer lock.release()
+
+	// Watch before opening, so that nothing written during a build is missed.
+	w, err := newWatcher(s.opts.Project.Root, s.log)
+	if err != nil {
+		s.log.Warn("cannot watch the project's files; the indexes are refreshed every 30 s instead", "err", err)
+	} else {
+		defer w.close()
+		s.mu.Lock()
+		s.w = w
+		s.mu.Unlock()
+		w.add(s.opts.Project.ConfigDir(), ownConfig)
+		w.addIndex(std, ownStandards)
+		w.addIndex(code, ownCode)
+		s.log.Debug("watching", "folders", len(w.dirs))
+	}
+	std.start(ctx)
+	code.start(ctx)
+	s.watch(ctx, w)
+	std, code = s.handles()
+	std.stop()
+	code.stop()
+}
+
+// fail marks both indexes failed.
+func (s *Service) fail(err error) {
+	s.log.Error("search indexes unavailable", "err", err)
+	std, code := s.handles()
+	for _, h := range []*handle{std, code} {
+		if h.ix != nil {
+			h.setState(StateFailed, err.Error())
+		}
+	}
+}
+
+// watch routes file events to the indexes until ctx ends.
+func (s *Service) watch(ctx context.Context, w *watcher) {
+	poll := time.NewTicker(pollInterval)
+	defer poll.Stop()
+	cfgTimer := time.NewTimer(time.Hour)
+	cfgTimer.Stop()
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if w != nil {
+		events, errs = w.fw.Events, w.fw.Errors
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			if s.event(w, ev) {
+				cfgTimer.Reset(200 * time.Millisecond)
+			}
+		case err, ok := <-errs:
+			if !ok {
+				return
+			}
+			s.log.Warn("file watcher", "err", err)
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				s.refreshAll()
+			}
+		case <-poll.C:
+			if w == nil || w.failed > 0 {
+				s.refreshAll()
+			}
+		case <-cfgTimer.C:
+			s.reloadConfig(ctx, w)
+		}
+	}
+}
+
+func (s *Service) refreshAll() {
+	std, code := s.handles()
+	std.requestRefresh()
+	code.requestRefresh()
+}
+
+// event handles one file event; it reports whether the configuration file
+// changed.
+func (s *Service) event(w *watcher, ev fsnotify.Event) bool {
+	if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) {
+		return false
+	}
+	name := filepath.Clean(ev.Name)
+	if name == filepath.Clean(s.opts.Project.Config()) {
+		return true
+	}
+	if filepath.Dir(name) == filepath.Clean(s.opts.Project.ConfigDir()) {
+		return false
+	}
+	rel := w.rel(name)
+	std, code := s.handles()
+	h, owner := std, ownStandards
+	switch {
+	case std.covers(rel):
+	case code.covers(rel):
+		h, owner = code, ownCode
+	default:
+		return false
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		if w.watched(name) {
+			// A folder went away: its files are found missing by a refresh.
+			w.removeTree(name)
+			h.requestRefresh()
+			return false
+		}
+		h.enqueue(rel)
+		return false
+	}
+	if ev.Has(fsnotify.Create) {
+		if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
+			if h.dirOK(rel) {
+				w.addTree(h, owner, name, true)
+			}
+			return false
+		}
+	}
+	h.enqueue(rel)
+	return false
+}
+
+// reloadConfig rebuilds the code index when the code's sources changed.
+func (s *Service) reloadConfig(ctx context.Context, w *watcher) {
+	cfg, err := config.Load(s.opts.Project.Config())
+	if errors.Is(err, os.ErrNotExist) {
+		cfg, err = config.Default(), nil
+	}
+	if err != nil {
+		s.log.Warn("the configuration changed but cannot be used; the code index keeps its sources", "err", err)
+		return
+	}
+	s.mu.RLock()
+	same := sameSources(cfg.Code, s.src)
+	old := s.code
+	s.mu.RUnlock()
+	if same {
+		return
+	}
+	s.log.Info("code.source_paths or code.languages changed; reindexing the code",
+		"source_paths", cfg.Code.SourcePaths, "languages", cfg.Code.Languages)
+	old.stop() // saves its unsaved changes before the new index loads them
+	nh := newHandle(codeSpec(s.opts.Project, cfg.Code), s.log, s.t)
+	s.mu.Lock()
+	s.code, s.src = nh, cfg.Code
+	s.mu.Unlock()
+	if w != nil {
+		w.dropOwner(ownCode)
+		w.addIndex(nh, ownCode)
+	}
+	nh.start(ctx)
+}

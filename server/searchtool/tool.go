@@ -1,0 +1,320 @@
+package searchtool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/agentos-dev/agentos/search"
+	"github.com/agentos-dev/agentos/search/chunk"
+	"github.com/agentos-dev/agentos/search/codegraph"
+	"github.com/agentos-dev/agentos/server/toolkit"
+)
+
+var actions = []string{"search_standards", "search_code", "find_callers", "find_dependencies", "find_call_paths", "index_status"}
+
+var methods = []string{string(search.Hybrid), string(search.Lexical), string(search.Vector)}
+
+var domains = []string{search.DomainUniversal, search.DomainDevelopment, search.DomainWorkflow}
+
+// kinds are the symbol kinds a filter may name, with the aliases the engine
+// maps onto them.
+var kinds = []string{"section", "func", "method", "type", "const", "var", "package", "imports", "module", "window", "container",
+	"function", "class", "struct", "interface", "enum", "trait", "constant", "variable", "impl", "heading"}
+
+type input struct {
+	Action   string         `json:"action"`
+	Query    string         `json:"query"`
+	Method   string         `json:"method"`
+	NResults *int           `json:"n_results"`
+	MaxDepth *int           `json:"max_depth"`
+	ToSymbol string         `json:"to_symbol"`
+	Filters  map[string]any `json:"filters"`
+}
+
+// ProjectTool returns svc_search_project over the service's indexes.
+func ProjectTool(s *Service) toolkit.Tool {
+	def := mcp.NewTool("svc_search_project",
+		mcp.WithDescription("Search this project's standards and code, and ask its call graph. "+
+			"search_standards / search_code: ranked chunks (path, start_line, end_line, section or symbol, numbered lines) for a question in plain words or identifiers. "+
+			"find_callers / find_dependencies: who calls a symbol, what it calls (to max_depth). find_call_paths: chains of calls from query to to_symbol. "+
+			"index_status: whether the indexes are ready. While an index builds, answers cover the files indexed so far and say so in notice and index_status."),
+		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...), mcp.Description("What to do")),
+		mcp.WithString("query", mcp.MaxLength(search.MaxQueryLen), mcp.Description("search_*: what you look for, in words or identifiers. "+
+			"find_*: the symbol, named plainly (Parse), qualified (url.Parse, Server.Shutdown) or by file (pkg/url/url.go:Parse)")),
+		mcp.WithString("method", mcp.Enum(methods...), mcp.DefaultString(string(search.Hybrid)),
+			mcp.Description("search_*: ranking — hybrid (lexical and semantic fused), lexical (exact words and identifiers) or vector (semantic)")),
+		mcp.WithInteger("n_results", mcp.Min(1), mcp.Max(MaxResults),
+			mcp.Description("How many: search results (default 5, at most 50), callers or dependencies (default 20, at most 50), call paths (default 5, at most 20)")),
+		mcp.WithInteger("max_depth", mcp.Min(1), mcp.Max(MaxDepth),
+			mcp.Description("find_callers, find_dependencies: levels to follow (default 1: direct only); find_call_paths: longest chain (default 4); at most 6")),
+		mcp.WithString("to_symbol", mcp.Description("find_call_paths: the symbol the chains end at")),
+		mcp.WithObject("filters", mcp.Description("search_*: narrow the results; every field optional"),
+			mcp.Properties(map[string]any{
+				"path":     map[string]any{"type": "string", "description": "Folder or file path prefix, relative to the project root"},
+				"language": map[string]any{"type": "string", "enum": supportedLanguages(), "description": "Language of the file"},
+				"domain":   map[string]any{"type": "string", "enum": domains, "description": "search_standards: universal, development or workflow"},
+				"kind":     map[string]any{"type": "string", "enum": kinds, "description": "Kind of chunk: func, method, type, class, section …"},
+			}),
+			mcp.AdditionalProperties(false)),
+		mcp.WithOutputSchema[Output](),
+		toolkit.Annotations("Search the project", true, false, true, false),
+	)
+	return toolkit.Tool{Def: def, Handler: toolkit.Handler(func(ctx context.Context, _ mcp.CallToolRequest, in input) (Output, error) {
+		return s.handle(ctx, in)
+	})}
+}
+
+type standardsInput struct {
+	Query    string `json:"query"`
+	NResults *int   `json:"n_results"`
+}
+
+// StandardsTool returns search_standards: the standards search on its own.
+func StandardsTool(s *Service) toolkit.Tool {
+	def := mcp.NewTool("search_standards",
+		mcp.WithDescription("Search this project's engineering standards and workflows (.agentos/standards, .agentos/workflows) for guidance on a topic: "+
+			"ranked sections with path, start_line, end_line, heading path and numbered lines. Ask before designing or reviewing code."),
+		mcp.WithString("query", mcp.Required(), mcp.MaxLength(search.MaxQueryLen), mcp.Description("The topic or question, e.g. \"retries with backoff\" or \"how to name test files\"")),
+		mcp.WithInteger("n_results", mcp.Min(1), mcp.Max(MaxResults), mcp.Description("How many sections (default 5, at most 50)")),
+		mcp.WithOutputSchema[Output](),
+		toolkit.Annotations("Search the standards", true, false, true, false),
+	)
+	return toolkit.Tool{Def: def, Handler: toolkit.Handler(func(ctx context.Context, _ mcp.CallToolRequest, in standardsInput) (Output, error) {
+		return s.handle(ctx, input{Action: "search_standards", Query: in.Query, NResults: in.NResults})
+	})}
+}
+
+func (s *Service) handle(ctx context.Context, in input) (Output, error) {
+	if !slices.Contains(actions, in.Action) {
+		return Output{}, toolkit.Validation("action", "unknown action %q; use one of: %s", in.Action, strings.Join(actions, ", "))
+	}
+	if in.Action == "index_status" {
+		st := s.Status()
+		return Output{Action: in.Action, Indexes: &st}, nil
+	}
+	q := strings.TrimSpace(in.Query)
+	if q == "" {
+		what := "what to search for"
+		if strings.HasPrefix(in.Action, "find_") {
+			what = "the symbol, e.g. Parse, url.Parse or path/to/file.go:Parse"
+		}
+		return Output{}, toolkit.Validation("query", "%s needs query: %s", in.Action, what)
+	}
+	if len(q) > search.MaxQueryLen {
+		return Output{}, toolkit.Validation("query", "query is %d bytes; the limit is %d", len(q), search.MaxQueryLen)
+	}
+	if in.Method != "" && !slices.Contains(methods, in.Method) {
+		return Output{}, toolkit.Validation("method", "method must be hybrid, lexical or vector, not %q", in.Method)
+	}
+	if in.MaxDepth != nil && (*in.MaxDepth < 1 || *in.MaxDepth > MaxDepth) {
+		return Output{}, toolkit.Validation("max_depth", "max_depth must be between 1 and %d, not %d", MaxDepth, *in.MaxDepth)
+	}
+	limit, maxLimit := DefaultResults, MaxResults
+	switch in.Action {
+	case "find_callers", "find_dependencies":
+		limit = DefaultGraphNodes
+	case "find_call_paths":
+		limit, maxLimit = DefaultPaths, MaxPaths
+	}
+	if in.NResults != nil {
+		if *in.NResults < 1 || *in.NResults > maxLimit {
+			return Output{}, toolkit.Validation("n_results", "n_results for %s must be between 1 and %d, not %d", in.Action, maxLimit, *in.NResults)
+		}
+		limit = *in.NResults
+	}
+	if strings.HasPrefix(in.Action, "search_") {
+		sq, err := searchQuery(in, q, limit)
+		if err != nil {
+			return Output{}, err
+		}
+		idx := Code
+		if in.Action == "search_standards" {
+			idx = Standards
+		}
+		out, err := s.search(ctx, idx, sq)
+		if err != nil {
+			return Output{}, err
+		}
+		out.Action = in.Action
+		fit(&out)
+		return out, nil
+	}
+	if len(in.Filters) > 0 {
+		return Output{}, toolkit.Validation("filters", "filters apply to search_standards and search_code only")
+	}
+	gq := graphQuery{Action: in.Action, Symbol: q, Limit: limit, Depth: DefaultWalkDepth}
+	if in.Action == "find_call_paths" {
+		gq.Depth = DefaultPathDepth
+		gq.To = strings.TrimSpace(in.ToSymbol)
+		if gq.To == "" {
+			return Output{}, toolkit.Validation("to_symbol", "find_call_paths needs to_symbol: the symbol the chains end at")
+		}
+	}
+	if in.MaxDepth != nil {
+		gq.Depth = *in.MaxDepth
+	}
+	out, err := s.graph(gq)
+	if err != nil {
+		return Output{}, err
+	}
+	fit(&out)
+	return out, nil
+}
+
+// searchQuery validates the filters and makes the engine's query.
+func searchQuery(in input, text string, limit int) (search.Query, error) {
+	q := search.Query{Text: text, Method: search.Method(in.Method), Limit: limit}
+	for k, v := range in.Filters {
+		field := "filters." + k
+		s, ok := v.(string)
+		if !ok {
+			return q, toolkit.Validation(field, "%s must be a string", field)
+		}
+		s = strings.TrimSpace(s)
+		switch k {
+		case "path":
+			q.PathPrefix = s
+		case "language":
+			s = strings.ToLower(s)
+			if s != "" && chunk.Languages[s] == nil {
+				return q, toolkit.Validation(field, "%s must be one of %s, not %q", field, strings.Join(supportedLanguages(), ", "), s)
+			}
+			q.Language = s
+		case "domain":
+			s = strings.ToLower(s)
+			if s != "" && !slices.Contains(domains, s) {
+				return q, toolkit.Validation(field, "%s must be universal, development or workflow, not %q", field, s)
+			}
+			if s != "" && in.Action != "search_standards" {
+				return q, toolkit.Validation(field, "%s applies to search_standards only", field)
+			}
+			q.Domain = s
+		case "kind":
+			s = strings.ToLower(s)
+			if s != "" && !slices.Contains(kinds, s) {
+				return q, toolkit.Validation(field, "%s must be one of %s, not %q", field, strings.Join(kinds, ", "), s)
+			}
+			q.Kind = s
+		default:
+			return q, toolkit.Validation(field, "unknown filter %q; use path, language, domain or kind", k)
+		}
+	}
+	return q, nil
+}
+
+// search asks one index, saying when the answer is partial.
+func (s *Service) search(ctx context.Context, name string, q search.Query) (Output, error) {
+	h := s.index(name)
+	st := h.Status()
+	out := Output{Query: q.Text, Method: string(q.Method), IndexStatus: &st}
+	if out.Method == "" {
+		out.Method = string(search.Hybrid)
+	}
+	empty := []Hit{}
+	switch st.State {
+	case StateFailed:
+		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic,
+			"the %s index is unavailable: %s. Fix the cause (the server log has details); it is retried when the configuration changes or the server restarts", name, st.Detail).
+			WithDetails(map[string]any{"index_status": st})
+	case StateDisabled:
+		out.Results = &empty
+		out.Notice = fmt.Sprintf("The %s index is disabled: %s.", name, st.Detail)
+		return out, nil
+	}
+	var hits []Hit
+	err := search.ErrNotReady
+	if searchable(st.State) {
+		hits, err = runSearch(ctx, h.ix, q)
+	}
+	switch {
+	case errors.Is(err, search.ErrNotReady):
+		out.Results = &empty
+		out.Notice = fmt.Sprintf("The %s index is still being opened (%s)", name, st.State)
+		if st.FilesTotal > 0 {
+			out.Notice += fmt.Sprintf(": %d of %d files indexed", st.FilesDone, st.FilesTotal)
+		}
+		out.Notice += "; no results yet. Ask again in a few seconds."
+		return out, nil
+	case errors.Is(err, search.ErrInvalidQuery):
+		return Output{}, toolkit.Validation("query", "%s", strings.TrimPrefix(err.Error(), search.ErrInvalidQuery.Error()+": "))
+	case err != nil:
+		s.log.Error("search", "index", name, "err", err)
+		return Output{}, err
+	}
+	out.Results = &hits
+	switch st.State {
+	case StateBuilding:
+		out.Notice = fmt.Sprintf("The %s index is still building: %d of %d files indexed so far, and these results cover only those. Ask again in a few seconds for complete results.",
+			name, st.FilesDone, st.FilesTotal)
+	case StateRefreshing:
+		out.Notice = fmt.Sprintf("The saved %s index answered while files changed since the server last ran are reindexed; the latest edits may be missing.", name)
+	}
+	if len(hits) == 0 && out.Notice == "" {
+		out.Notice = fmt.Sprintf("Nothing in the %s index (%d files) matches. Try other words, method lexical for exact identifiers, or fewer filters.", name, st.FilesDone)
+	}
+	return out, nil
+}
+
+// graph asks the code index's call graph.
+func (s *Service) graph(q graphQuery) (Output, error) {
+	h := s.index(Code)
+	st := h.Status()
+	switch {
+	case st.State == StateFailed || st.State == StateDisabled:
+		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic, "the code index is %s: %s", st.State, st.Detail).
+			WithDetails(map[string]any{"index_status": st})
+	case !searchable(st.State):
+		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic, "the code index is still being opened (%s); ask again in a few seconds", st.State).
+			WithDetails(map[string]any{"index_status": st})
+	}
+	out, err := runGraph(h.ix, q)
+	if err != nil {
+		return Output{}, graphError(err, st)
+	}
+	out.IndexStatus = &st
+	if st.State == StateBuilding {
+		partial := fmt.Sprintf("The code index is still building (%d of %d files): the graph is incomplete.", st.FilesDone, st.FilesTotal)
+		out.Notice = strings.TrimSpace(partial + " " + out.Notice)
+	}
+	return out, nil
+}
+
+// graphError maps the graph's name resolution errors to the envelope.
+func graphError(err error, st IndexStatus) error {
+	field := "query"
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		field = fe.Field
+	}
+	building := ""
+	if st.State == StateBuilding {
+		building = fmt.Sprintf(" The code index is still building (%d of %d files); it may not be indexed yet.", st.FilesDone, st.FilesTotal)
+	}
+	var amb *codegraph.AmbiguousError
+	var nf *codegraph.NotFoundError
+	switch {
+	case errors.As(err, &amb):
+		cands := make([]GraphSymbol, len(amb.Candidates))
+		for i, c := range amb.Candidates {
+			cands[i] = graphSymbol(c)
+		}
+		return toolkit.Errorf(toolkit.CodeBusinessLogic, "%s", amb.Error()).
+			WithDetails(map[string]any{"field": field, "candidates": cands})
+	case errors.As(err, &nf):
+		return toolkit.Errorf(toolkit.CodeNotFound, "%s.%s", strings.TrimSuffix(nf.Error(), "."), building).
+			WithDetails(map[string]any{"field": field, "suggestions": nonNil(nf.Suggestions)})
+	}
+	return err
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

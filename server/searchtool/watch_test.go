@@ -1,0 +1,118 @@
+package searchtool
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/internal/config"
+)
+
+func TestWatcherKeepsTheIndexCurrent(t *testing.T) {
+	p := newProject(t)
+	writeFiles(t, p.Root, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "generated/\n", "generated/.keep": ""})
+	e := startService(t, p, config.Default())
+	e.waitReady(t)
+	found := func(query, path, symbol string) func() bool {
+		return func() bool { return hasSymbol(e.searchCode(t, query), path, symbol) }
+	}
+
+	// An edited file is searchable once saved.
+	writeFiles(t, p.Root, map[string]string{"cart/cart.go": projectFiles["cart/cart.go"] +
+		"\n// Empty reports whether the shopper has picked nothing yet.\nfunc (c *Cart) Empty() bool { return len(c.items) == 0 }\n"})
+	waitFor(t, "edited file searchable", found("has the shopper picked nothing", "cart/cart.go", "Cart.Empty"))
+
+	// A deleted file is gone.
+	if err := os.Remove(filepath.Join(p.Root, "tools", "report.py")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "deleted file gone", func() bool { return !hasPath(e.searchCode(t, "invoice pdf monthly revenue"), "tools/report.py") })
+
+	// A new folder is watched: a file written in it, and one written after.
+	writeFiles(t, p.Root, map[string]string{"shipping/rates/rates.go": "package rates\n\n// Parcel prices a parcel by its weight in grams.\nfunc Parcel(grams int) int { return grams / 10 }\n"})
+	waitFor(t, "file in a new folder", found("price a parcel by weight", "shipping/rates/rates.go", "Parcel"))
+	writeFiles(t, p.Root, map[string]string{"shipping/rates/express.go": "package rates\n\n// Express prices next-day delivery.\nfunc Express(grams int) int { return 2 * Parcel(grams) }\n"})
+	waitFor(t, "second file in the new folder", found("next-day delivery price", "shipping/rates/express.go", "Express"))
+
+	// A rename moves the file in the index.
+	if err := os.Rename(filepath.Join(p.Root, "shipping", "rates", "express.go"), filepath.Join(p.Root, "shipping", "rates", "fast.go")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "renamed file", func() bool {
+		hits := e.searchCode(t, "next-day delivery price")
+		return hasPath(hits, "shipping/rates/fast.go") && !hasPath(hits, "shipping/rates/express.go")
+	})
+
+	// A removed folder takes its files with it.
+	if err := os.RemoveAll(filepath.Join(p.Root, "shipping")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "removed folder", func() bool {
+		hits := e.searchCode(t, "price a parcel by weight next-day")
+		return !hasPath(hits, "shipping/rates/rates.go") && !hasPath(hits, "shipping/rates/fast.go")
+	})
+
+	// Ignored folders are not watched; standards changes reach the standards index.
+	for d := range e.watched(t) {
+		if strings.Contains(d, "generated") || strings.Contains(d, ".git"+string(filepath.Separator)) {
+			t.Errorf("watching an ignored folder: %s", d)
+		}
+	}
+	writeFiles(t, p.Root, map[string]string{".agentos/standards/universal/logging.md": "Keywords: logging\n\n# Logging\n\n## Structured logs\n\nLog with key-value pairs, never with printf.\n"})
+	waitFor(t, "new standard", func() bool {
+		out := e.mustCall(t, "search_standards", map[string]any{"query": "structured key-value logs"})
+		return hasPath(*out.Results, ".agentos/standards/universal/logging.md")
+	})
+
+	// Changes are saved after a quiet time.
+	waitFor(t, "save", func() bool { return strings.Contains(e.log.String(), "search index saved") })
+}
+
+// watched returns the folders being watched (read from the watch goroutine's
+// map through the fsnotify list, which is safe to call concurrently).
+func (e *env) watched(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	e.svc.mu.RLock()
+	w := e.svc.w
+	e.svc.mu.RUnlock()
+	if w == nil {
+		t.Fatal("no watcher")
+	}
+	for _, d := range w.fw.WatchList() {
+		out[d] = true
+	}
+	return out
+}
+
+// A change of code.source_paths or code.languages reindexes the code.
+func TestConfigChangeReindexes(t *testing.T) {
+	p := newProject(t)
+	e := startService(t, p, config.Default())
+	e.waitReady(t)
+	if hits := e.searchCode(t, "cart total"); !hasPath(hits, "cart/cart.go") {
+		t.Fatalf("before: %s", symbols(hits))
+	}
+	cfg := "code:\n  source_paths: [\"tools\"]\n  languages: [python]\nast:\n  source_paths: [\"tools\"]\n  languages: [python]\n"
+	writeFiles(t, p.Root, map[string]string{".agentos/config/mcp.yaml": cfg})
+	waitFor(t, "code index on the new sources", func() bool {
+		st := e.svc.Status()[1]
+		if st.State != StateReady {
+			return false
+		}
+		hits := e.searchCode(t, "cart total invoice")
+		return !hasPath(hits, "cart/cart.go") && hasPath(hits, "tools/report.py")
+	})
+	if !strings.Contains(e.log.String(), "reindexing the code") {
+		t.Errorf("no log line:\n%s", e.log.String())
+	}
+	// An invalid file keeps the sources as they are.
+	writeFiles(t, p.Root, map[string]string{".agentos/config/mcp.yaml": "code: [oops\n"})
+	waitFor(t, "warning", func() bool {
+		return strings.Contains(e.log.String(), "cannot be used; the code index keeps its sources")
+	})
+	if hits := e.searchCode(t, "invoice"); !hasPath(hits, "tools/report.py") {
+		t.Errorf("after an invalid config: %s", symbols(hits))
+	}
+}
