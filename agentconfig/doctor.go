@@ -56,6 +56,13 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 	default:
 		add(Check{Name: "server", OK: true, Detail: fmt.Sprintf("running in %s mode at %s (pid %d)", pr.Transport, pr.URL, pr.PID)})
 		if pr.State != nil {
+			token := ""
+			if pr.State.Auth == "token" {
+				token, _ = server.ReadToken(p)
+			}
+			if c, ok := checkIndexes(ctx, pr.URL, token); ok {
+				add(c)
+			}
 			port = pr.State.Port
 			if v := buildinfo.Get().Version; pr.State.ServerVersion != "" && pr.State.ServerVersion != v {
 				add(Check{Name: "server version", Detail: fmt.Sprintf("the running server is %s, this agentos is %s", pr.State.ServerVersion, v),

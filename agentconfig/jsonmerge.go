@@ -49,7 +49,7 @@ func mergeJSON(data []byte, key []string, name string, value any) ([]byte, bool,
 	style := styleOf(root)
 	full := append(append([]string(nil), key...), name)
 	parent := root
-	for depth, k := range full {
+	for depth := range full {
 		member := v.Find(pointer(full[:depth+1]))
 		last := depth == len(full)-1
 		if member == nil {
@@ -83,7 +83,6 @@ func mergeJSON(data []byte, key []string, name string, value any) ([]byte, bool,
 		if !ok {
 			return nil, false, fmt.Errorf("%s must be a JSON object, not %s", strings.Join(full[:depth+1], "."), kindName(member.Value.Kind()))
 		}
-		_ = k
 		parent = obj
 	}
 	return nil, false, fmt.Errorf("empty key")

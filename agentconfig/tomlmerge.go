@@ -2,6 +2,7 @@ package agentconfig
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -20,21 +21,13 @@ func decodeTOML(data []byte) (map[string]any, error) {
 	if err := toml.Unmarshal(data, &out); err != nil {
 		msg := err.Error()
 		var de *toml.DecodeError
-		if asDecodeError(err, &de) {
+		if errors.As(err, &de) {
 			row, col := de.Position()
 			msg = fmt.Sprintf("line %d, column %d: %s", row, col, de.Error())
 		}
 		return nil, fmt.Errorf("not valid TOML: %s", msg)
 	}
 	return out, nil
-}
-
-func asDecodeError(err error, target **toml.DecodeError) bool {
-	de, ok := err.(*toml.DecodeError)
-	if ok {
-		*target = de
-	}
-	return ok
 }
 
 func lookupTOML(data []byte, key []string, name string) (any, bool, error) {

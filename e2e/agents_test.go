@@ -125,7 +125,7 @@ func TestInstallConnectDoctorUninstall(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "✓ server: running in dual mode") || strings.Contains(r.stdout, "✗") {
 		t.Fatalf("doctor: %+v", r)
 	}
-	for _, want := range []string{"✓ Codex CLI (.codex/config.toml): HTTP entry", "✓ JetBrains Junie (.junie/mcp/mcp.json): bridging stdio entry", "✓ Cline (~/.cline", "✓ Cursor (.cursor/mcp.json): launch entry ${workspaceFolder}"} {
+	for _, want := range []string{"✓ indexes: standards ", "✓ Codex CLI (.codex/config.toml): HTTP entry", "✓ JetBrains Junie (.junie/mcp/mcp.json): bridging stdio entry", "✓ Cline (~/.cline", "✓ Cursor (.cursor/mcp.json): launch entry ${workspaceFolder}"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("doctor does not say %q:\n%s", want, r.stdout)
 		}

@@ -108,13 +108,13 @@ func askProjectSettings(ctx context.Context, opts *Options, run func(...huh.Fiel
 	paths, langs, threshold := strings.Join(d.SourcePaths, ", "), strings.Join(d.Languages, ", "), "80"
 	if err := run(
 		huh.NewInput().Title("Source folders to index (comma-separated)").Value(&paths).Validate(func(s string) error {
-			if len(splitList(s)) == 0 {
-				return errors.New("name at least one folder; \".\" is the whole project")
-			}
-			return nil
+			return nil // empty keeps what was detected
 		}),
 		huh.NewInput().Title("Languages (comma-separated; empty for none)").Value(&langs),
 		huh.NewInput().Title("Coverage threshold for implementation gates, in percent").Value(&threshold).Validate(func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return nil // the default
+			}
 			if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || v < 0 || v > 100 {
 				return errors.New("enter a number from 0 to 100")
 			}
@@ -123,12 +123,12 @@ func askProjectSettings(ctx context.Context, opts *Options, run func(...huh.Fiel
 	); err != nil {
 		return err
 	}
-	opts.SourcePaths = splitList(paths)
+	opts.SourcePaths = splitList(paths) // empty: what was detected
 	opts.Languages = splitList(langs)
 	if opts.Languages == nil {
 		opts.Languages = []string{}
 	}
-	opts.CoverageThreshold, _ = strconv.ParseFloat(strings.TrimSpace(threshold), 64)
+	opts.CoverageThreshold, _ = strconv.ParseFloat(strings.TrimSpace(threshold), 64) // 0: the default
 	return nil
 }
 

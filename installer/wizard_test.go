@@ -37,6 +37,7 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 		indexOf(t, "cline", ""),           // primary
 		"2",                               // Cursor
 		indexOf(t, "codex", "cline"), "0", // secondaries, then done
+		"", "", "90", // detected folders and languages kept; coverage threshold
 		"y", // write
 	}, "\n") + "\n"
 	var out strings.Builder
@@ -49,13 +50,15 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 		t.Fatalf("options %+v\n%s", opts, out.String())
 	}
 	transcript := out.String()
-	for _, want := range []string{"Which agent launches", "runs inside which IDE", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?"} {
+	for _, want := range []string{"Which agent launches", "runs inside which IDE", "Source folders to index", "Coverage threshold", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?"} {
 		wantContains(t, transcript, want)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".codex")); !os.IsNotExist(err) {
 		t.Fatal("the wizard wrote before the install")
 	}
 	installWith(t, opts)
+	wantContains(t, readTestFile(t, filepath.Join(root, ".agentos", "config", "mcp.yaml")), "coverage_threshold: 90")
+	wantContains(t, readTestFile(t, filepath.Join(root, ".agentos", "config", "mcp.yaml")), `languages: ["go"]`)
 	wantContains(t, readTestFile(t, filepath.Join(env.Home, ".cline", "data", "settings", "cline_mcp_settings.json")), `"autoApprove"`)
 	wantContains(t, readTestFile(t, filepath.Join(root, ".codex", "config.toml")), "[mcp_servers.agentos]")
 }
@@ -65,7 +68,7 @@ func TestWizardDeclinedWritesNothing(t *testing.T) {
 	before := snapshot(t, root)
 	var out strings.Builder
 	_, err := Wizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: testEnv(t)},
-		WizardIO{In: strings.NewReader("n\n"), Out: &out, Accessible: true})
+		WizardIO{In: strings.NewReader("\n\n\nn\n"), Out: &out, Accessible: true})
 	if !errors.Is(err, ErrAborted) {
 		t.Fatalf("err = %v\n%s", err, out.String())
 	}

@@ -181,6 +181,8 @@ func newServer(opts Options) (*server, error) {
 }
 
 const instructions = `agentos serves this project's engineering standards, code and workflows.
+search_standards finds the standards that apply to a task; svc_search_project searches the code and
+its call graph (callers, dependencies, call paths).
 svc_workflow runs phase-gated workflows: spec_creation_v1 to write a spec, spec_execution_v1 to
 implement an approved one task by task; the server checks every gate itself. get_server_info shows
 the project and transport; current_date gives today's date; svc_filesystem reads and writes files

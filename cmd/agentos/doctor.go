@@ -17,7 +17,8 @@ func newDoctorCmd(s *streams) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check this project's agentos setup and say how to fix what is wrong",
 		Long: `Doctor checks each cause of "Failed to connect": the config loads; the pinned binary is
-there and is this agentos's build; the primary server runs in dual mode; and every client
+there and is this agentos's build; the primary server runs in dual mode and its search
+indexes have not failed; and every client
 config on this machine that holds an agentos entry parses and has an absolute command
 path, the project root, the right port, the /mcp path, 127.0.0.1 rather than localhost
 and the client's own transport spelling. It prints ✓ or ✗ per check, with the fix.

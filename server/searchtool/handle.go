@@ -208,7 +208,7 @@ func (h *handle) open(ctx context.Context) error {
 		h.setState(StateReady, "")
 		h.log.Info("search index loaded", "files", h.Status().FilesDone, "reindexed", bs.Files, "removed", bs.Removed,
 			"duration", time.Since(start).Round(time.Millisecond))
-		debug.FreeOSMemory() // the snapshot's bytes, decoded
+		h.freeMemory()
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
 		h.log.Info("no saved search index; building it")
@@ -289,8 +289,16 @@ func (h *handle) build(ctx context.Context) error {
 	st := h.Status()
 	h.log.Info("search index built", "files", st.FilesDone, "chunks", st.Chunks, "searchable_after", searchable.Round(time.Millisecond),
 		"reindexed_for_context", again, "duration", time.Since(start).Round(time.Millisecond))
-	debug.FreeOSMemory() // a build's garbage is most of the process's memory
+	h.freeMemory()
 	return nil
+}
+
+// freeMemory returns the garbage of opening a large index (most of the
+// process's memory then) to the operating system at once.
+func (h *handle) freeMemory() {
+	if h.Status().FilesDone >= 1000 {
+		debug.FreeOSMemory()
+	}
 }
 
 // index indexes one file; only a cancelled ctx stops a build, other errors

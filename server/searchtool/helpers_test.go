@@ -157,7 +157,7 @@ func newService(t *testing.T, p project.Paths, cfg config.Config) *env {
 	t.Helper()
 	lb := &logBuffer{}
 	log := slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc := New(Options{Project: p, Config: cfg, Logger: log, Debounce: 20 * time.Millisecond, SaveAfter: 200 * time.Millisecond})
+	svc := New(Options{Project: p, Config: cfg, Logger: log, Debounce: 20 * time.Millisecond, SaveAfter: 200 * time.Millisecond, StartDelay: -1})
 	s := mcpserver.NewMCPServer("t", "1", mcpserver.WithOutputSchemaValidation())
 	for _, tool := range []toolkit.Tool{ProjectTool(svc), StandardsTool(svc)} {
 		s.AddTool(tool.Def, tool.Handler)

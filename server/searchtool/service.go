@@ -47,6 +47,10 @@ type Options struct {
 	// change before the index is saved (default 10 s).
 	Debounce  time.Duration
 	SaveAfter time.Duration
+	// StartDelay is how long Start waits before opening the indexes, so that
+	// the first requests of the client that launched the server are answered
+	// before the indexes compete for the CPU (default 100 ms; negative: none).
+	StartDelay time.Duration
 }
 
 // pollInterval is how often the indexes are checked against the files when
@@ -93,8 +97,21 @@ func New(opts Options) *Service {
 func (s *Service) Start(ctx context.Context) {
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
+	delay := s.opts.StartDelay
+	if delay == 0 {
+		delay = 100 * time.Millisecond
+	}
 	go func() {
 		defer close(s.done)
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return
+			}
+		}
 		s.run(ctx)
 	}()
 }
@@ -193,7 +210,9 @@ func (s *Service) run(ctx context.Context) {
 		s.mu.Lock()
 		s.w = w
 		s.mu.Unlock()
-		w.add(s.opts.Project.ConfigDir(), ownConfig)
+		if isDir(s.opts.Project.ConfigDir()) {
+			w.add(s.opts.Project.ConfigDir(), ownConfig)
+		}
 		w.addIndex(std, ownStandards)
 		w.addIndex(code, ownCode)
 		s.log.Debug("watching", "folders", len(w.dirs))
