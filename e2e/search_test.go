@@ -153,10 +153,11 @@ func found(hits []searchHit, path, symbol string) bool {
 	return false
 }
 
-// eventually polls cond every 20 ms for up to 5 s.
+// eventually polls cond every 20 ms for up to 20 s (the race detector and
+// parallel tests slow everything down; a pass takes well under a second).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
