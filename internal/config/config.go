@@ -25,7 +25,27 @@ type Config struct {
 	Logging  Logging  `yaml:"logging"`
 	Workflow Workflow `yaml:"workflow"`
 	Browser  Browser  `yaml:"browser"`
+	Search   Search   `yaml:"search"`
 }
+
+// Search configures the search indexes.
+type Search struct {
+	Embedder Embedder `yaml:"embedder"`
+}
+
+// Embedder chooses what turns text into vectors. Changing it rebuilds the
+// indexes, which record the embedder they were built with.
+type Embedder struct {
+	Provider  string `yaml:"provider"`    // builtin (default), model2vec, ollama or openai
+	Model     string `yaml:"model"`       // model2vec: a pulled OWNER/NAME; ollama/openai: the model name
+	Path      string `yaml:"path"`        // model2vec: a model folder, relative to the project root
+	URL       string `yaml:"url"`         // ollama/openai: the service's base URL
+	APIKeyEnv string `yaml:"api_key_env"` // openai: the environment variable holding the key
+	Dim       int    `yaml:"dim"`         // ollama/openai: the vector size, if known
+}
+
+// EmbedderProviders lists the accepted search.embedder.provider values.
+var EmbedderProviders = []string{"builtin", "model2vec", "ollama", "openai"}
 
 // Browser configures svc_browser: which browser it runs, which hosts it may
 // open besides loopback ones, and how many sessions it keeps for how long.
@@ -143,6 +163,14 @@ var schema = map[string]kind{
 	"workflow.coverage_file":      scalarString,
 	"workflow.coverage_threshold": scalarNumber,
 	"workflow.strict":             scalarBool,
+	"search":                      mapping,
+	"search.embedder":             mapping,
+	"search.embedder.provider":    scalarString,
+	"search.embedder.model":       scalarString,
+	"search.embedder.path":        scalarString,
+	"search.embedder.url":         scalarString,
+	"search.embedder.api_key_env": scalarString,
+	"search.embedder.dim":         scalarNumber,
 	"browser":                     mapping,
 	"browser.path":                scalarString,
 	"browser.allowed_hosts":       stringList,
@@ -191,7 +219,7 @@ func Parse(data []byte) (Config, error) {
 func check(node *yaml.Node, path string) error {
 	if node.Kind != yaml.MappingNode {
 		if path == "" {
-			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging, workflow, browser)", node.Line)
+			return fmt.Errorf("line %d: the file must be a mapping of keys (code, ast, server, logging, workflow, browser, search)", node.Line)
 		}
 		return fmt.Errorf("line %d: %s must be a mapping of keys", node.Line, path)
 	}
@@ -278,6 +306,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.BrowserIdle(); err != nil {
 		errs = append(errs, err)
+	}
+	if p := c.Search.Embedder.Provider; p != "" && !slices.Contains(EmbedderProviders, p) {
+		errs = append(errs, fmt.Errorf("search.embedder.provider must be one of %s, not %q", strings.Join(EmbedderProviders, ", "), p))
 	}
 	if !slices.Equal(c.Code.SourcePaths, c.AST.SourcePaths) {
 		errs = append(errs, fmt.Errorf("ast.source_paths %v must match code.source_paths %v", c.AST.SourcePaths, c.Code.SourcePaths))

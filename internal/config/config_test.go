@@ -109,3 +109,19 @@ func TestWorkflowKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchEmbedderKeys(t *testing.T) {
+	cfg, err := Parse([]byte("search:\n  embedder:\n    provider: ollama\n    model: nomic-embed-text\n    url: http://127.0.0.1:11434\n    dim: 768\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cfg.Search.Embedder; e.Provider != "ollama" || e.Dim != 768 || e.URL == "" {
+		t.Errorf("embedder = %+v", e)
+	}
+	if _, err := Parse([]byte("search:\n  embedder:\n    provider: magic\n")); err == nil || !strings.Contains(err.Error(), "search.embedder.provider") {
+		t.Errorf("bad provider: %v", err)
+	}
+	if _, err := Parse([]byte("search:\n  embedder:\n    modle: x\n")); err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("typo: %v", err)
+	}
+}

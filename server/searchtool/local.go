@@ -83,12 +83,13 @@ func OpenLocal(ctx context.Context, p project.Paths, cfg config.Config, o LocalO
 	if progress == nil {
 		progress = func(Progress) {}
 	}
+	emb, embErr := embedderFor(ctx, p, cfg.Search.Embedder)
 	var specs []spec
 	if o.Standards {
-		specs = append(specs, standardsSpec(p))
+		specs = append(specs, standardsSpec(p).withEmbedder(emb, embErr))
 	}
 	if o.Code {
-		specs = append(specs, codeSpec(p, cfg.Code))
+		specs = append(specs, codeSpec(p, cfg.Code).withEmbedder(emb, embErr))
 	}
 	for _, sp := range specs {
 		li, err := l.open(ctx, sp, o.Rebuild, progress)

@@ -35,6 +35,7 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/search/embed"
 )
 
 // Options configure a Service.
@@ -67,7 +68,10 @@ type Service struct {
 	std  *handle
 	code *handle
 	src  config.Sources // the sources the code index covers
-	w    *watcher       // nil until run set it up, or when watching failed
+	// emb is the configured embedder (nil: built-in), or embErr why it cannot be used.
+	emb    embed.Embedder
+	embErr error
+	w      *watcher // nil until run set it up, or when watching failed
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -87,8 +91,12 @@ func New(opts Options) *Service {
 	}
 	log := opts.Logger.With("subsystem", "search")
 	s := &Service{opts: opts, log: log, t: t, src: opts.Config.Code}
-	s.std = newHandle(standardsSpec(opts.Project), log, t)
-	s.code = newHandle(codeSpec(opts.Project, opts.Config.Code), log, t)
+	s.emb, s.embErr = embedderFor(context.Background(), opts.Project, opts.Config.Search.Embedder)
+	if s.embErr != nil {
+		log.Error("the configured embedder cannot be used; search is off until it is fixed", "err", s.embErr)
+	}
+	s.std = newHandle(standardsSpec(opts.Project).withEmbedder(s.emb, s.embErr), log, t)
+	s.code = newHandle(codeSpec(opts.Project, opts.Config.Code).withEmbedder(s.emb, s.embErr), log, t)
 	return s
 }
 
@@ -347,7 +355,7 @@ func (s *Service) reloadConfig(ctx context.Context, w *watcher) {
 	s.log.Info("code.source_paths or code.languages changed; reindexing the code",
 		"source_paths", cfg.Code.SourcePaths, "languages", cfg.Code.Languages)
 	old.stop() // saves its unsaved changes before the new index loads them
-	nh := newHandle(codeSpec(s.opts.Project, cfg.Code), s.log, s.t)
+	nh := newHandle(codeSpec(s.opts.Project, cfg.Code).withEmbedder(s.emb, s.embErr), s.log, s.t)
 	s.mu.Lock()
 	s.code, s.src = nh, cfg.Code
 	s.mu.Unlock()
