@@ -42,7 +42,7 @@ type Project struct {
 // Subsystem is one part of the server and its state.
 type Subsystem struct {
 	Name   string `json:"name"`
-	State  string `json:"state" jsonschema:"ready, disabled or failed"`
+	State  string `json:"state" jsonschema:"ready, building, degraded, unavailable, disabled or failed"`
 	Detail string `json:"detail,omitempty"`
 }
 
