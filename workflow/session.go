@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/agentos-dev/agentos/workflow/gates"
@@ -115,4 +116,12 @@ func (s *Session) nextTask() *TaskState {
 		}
 	}
 	return nil
+}
+
+// PhaseLabel says where a session stands, e.g. "2/4 System Specification".
+func (s *Session) PhaseLabel() string {
+	if s.Status == StatusCompleted || s.Current > len(s.Phases) {
+		return "complete"
+	}
+	return fmt.Sprintf("%d/%d %s", s.Current, len(s.Phases), s.Phases[s.Current-1].Name)
 }

@@ -64,7 +64,7 @@ approve a spec, or request changes.`,
 			w := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "SESSION\tWORKFLOW\tSTATUS\tPHASE\tOWNER")
 			for _, sess := range sessions {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, sess.Status, phaseLabel(sess), sess.Owner.Client)
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, sess.Status, sess.PhaseLabel(), sess.Owner.Client)
 			}
 			return w.Flush()
 		},
@@ -185,13 +185,6 @@ func approver(by string) string {
 		return u.Username
 	}
 	return "unknown"
-}
-
-func phaseLabel(sess *workflow.Session) string {
-	if sess.Status == workflow.StatusCompleted {
-		return "complete"
-	}
-	return fmt.Sprintf("%d/%d %s", sess.Current, len(sess.Phases), sess.Phases[sess.Current-1].Name)
 }
 
 func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntry) {

@@ -129,7 +129,7 @@ func listSessions(e *workflow.Engine) (Output, error) {
 	out := Output{Sessions: []SessionSummary{}, NextAction: "get_state SESSION to continue one, or start a new one"}
 	for _, s := range sessions {
 		out.Sessions = append(out.Sessions, SessionSummary{
-			ID: s.ID, Workflow: s.Workflow, Status: s.Status, Phase: phaseLabel(s),
+			ID: s.ID, Workflow: s.Workflow, Status: s.Status, Phase: s.PhaseLabel(),
 			Owner: s.Owner.String(), Updated: s.UpdatedAt.Format("2006-01-02T15:04:05Z"),
 		})
 	}
@@ -137,13 +137,6 @@ func listSessions(e *workflow.Engine) (Output, error) {
 		out.NextAction = "no sessions yet: list_workflows, then start"
 	}
 	return out, nil
-}
-
-func phaseLabel(s *workflow.Session) string {
-	if s.Status == workflow.StatusCompleted {
-		return "complete"
-	}
-	return fmt.Sprintf("%d/%d %s", s.Current, len(s.Phases), s.Phases[s.Current-1].Name)
 }
 
 func sessionOutput(e *workflow.Engine, s *workflow.Session) Output {
