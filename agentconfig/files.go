@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentos-dev/agentos/assets"
+	"github.com/agentos-dev/agentos/internal/markedblock"
 )
 
 // Action says what a planned change does to its file.
@@ -235,68 +236,16 @@ func RenderRules(rf RulesFile, text []byte) []byte {
 	return []byte(b.String())
 }
 
+// rulesBlock marks our block in a shared rules file.
+var rulesBlock = markedblock.Markers{Begin: "<!-- agentos:begin", End: "<!-- agentos:end"}
+
 // MergeBlock puts block into data in place of an existing marked block, or
 // appends it.
-func MergeBlock(data, block []byte) ([]byte, error) {
-	eol := lineEnding(data)
-	if eol != "\n" {
-		block = bytes.ReplaceAll(block, []byte("\n"), []byte(eol))
-	}
-	begin, end, found, err := findMarkedBlock(data)
-	if err != nil {
-		return nil, err
-	}
-	if found {
-		out := append([]byte{}, data[:begin]...)
-		out = append(out, block...)
-		return append(out, data[end:]...), nil
-	}
-	out := append([]byte{}, data...)
-	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-		out = append(out, eol...)
-	}
-	if len(bytes.TrimSpace(out)) > 0 && !bytes.HasSuffix(out, []byte(eol+eol)) {
-		out = append(out, eol...)
-	}
-	return append(out, block...), nil
-}
+func MergeBlock(data, block []byte) ([]byte, error) { return rulesBlock.Replace(data, block) }
 
 // RemoveBlock deletes the marked block (and the blank line before it that
 // MergeBlock added).
-func RemoveBlock(data []byte) ([]byte, bool, error) {
-	begin, end, found, err := findMarkedBlock(data)
-	if err != nil || !found {
-		return data, false, err
-	}
-	head := data[:begin]
-	eol := lineEnding(data)
-	if bytes.HasSuffix(head, []byte(eol+eol)) {
-		head = head[:len(head)-len(eol)]
-	}
-	return append(append([]byte{}, head...), data[end:]...), true, nil
-}
-
-func findMarkedBlock(data []byte) (begin, end int, found bool, err error) {
-	begin = -1
-	for start := 0; start < len(data); {
-		next := len(data)
-		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
-			next = start + i + 1
-		}
-		line := strings.TrimSpace(string(data[start:next]))
-		switch {
-		case begin < 0 && strings.HasPrefix(line, "<!-- agentos:begin"):
-			begin = start
-		case begin >= 0 && strings.HasPrefix(line, "<!-- agentos:end"):
-			return begin, next, true, nil
-		}
-		start = next
-	}
-	if begin >= 0 {
-		return 0, 0, false, fmt.Errorf("the agentos block starts but has no %s line; remove the block or add that line", BlockEnd)
-	}
-	return 0, 0, false, nil
-}
+func RemoveBlock(data []byte) ([]byte, bool, error) { return rulesBlock.Remove(data) }
 
 // PlanRules plans c's rules files under root, and its slash-command files
 // where it has them.

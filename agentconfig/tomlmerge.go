@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/agentos-dev/agentos/internal/markedblock"
 )
 
 // The TOML merge splices text: agentos's table ([mcp_servers.agentos] and
@@ -257,7 +259,7 @@ func mergeTOML(data []byte, key []string, name string, value Object) ([]byte, bo
 		return data, false, nil
 	}
 	full := append(append([]string(nil), key...), name)
-	eol := lineEnding(data)
+	eol := markedblock.LineEnding(data)
 	rest, at := cutSpans(data, tomlSpans(data, full))
 	if _, ok, err := lookupTOML(rest, key, name); err != nil || ok {
 		return nil, false, fmt.Errorf("%s is defined inline, not as a [%s] table; edit it by hand or remove it", strings.Join(full, "."), strings.Join(full, "."))
@@ -343,11 +345,4 @@ func withoutPath(doc map[string]any, full []string) map[string]any {
 		out[full[0]] = pruned
 	}
 	return out
-}
-
-func lineEnding(data []byte) string {
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/agentos-dev/agentos/internal/markedblock"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -61,52 +62,13 @@ func planGitignore(p project.Paths) (change, error) {
 	}}, nil
 }
 
+// ignoreBlock marks the managed block in .gitignore.
+var ignoreBlock = markedblock.Markers{Begin: "# agentos:begin", End: gitignoreEnd}
+
 // mergeGitignore returns data with the managed block replaced in place, or
 // appended when absent. The block uses the file's own line ending.
 func mergeGitignore(data []byte) ([]byte, error) {
-	eol := lineEnding(data)
-	block := renderBlock(eol)
-	begin, end, found, err := findBlock(data)
-	if err != nil {
-		return nil, err
-	}
-	if found {
-		out := append([]byte{}, data[:begin]...)
-		out = append(out, block...)
-		return append(out, data[end:]...), nil
-	}
-	out := append([]byte{}, data...)
-	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-		out = append(out, eol...)
-	}
-	if len(bytes.TrimSpace(out)) > 0 && !bytes.HasSuffix(out, []byte(eol+eol)) {
-		out = append(out, eol...) // a blank line sets the block apart
-	}
-	return append(out, block...), nil
-}
-
-// findBlock locates the managed block: from the start of its begin line to
-// just past its end line's line ending (or the end of the file).
-func findBlock(data []byte) (begin, end int, found bool, err error) {
-	begin = -1
-	for start := 0; start < len(data); {
-		next := len(data)
-		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
-			next = start + i + 1
-		}
-		line := string(bytes.TrimRight(data[start:next], " \t\r\n"))
-		switch {
-		case begin < 0 && bytes.HasPrefix([]byte(line), []byte("# agentos:begin")):
-			begin = start
-		case begin >= 0 && line == gitignoreEnd:
-			return begin, next, true, nil
-		}
-		start = next
-	}
-	if begin >= 0 {
-		return 0, 0, false, fmt.Errorf("the agentos block starts but has no %q line; remove the block or add that line, then run install again", gitignoreEnd)
-	}
-	return 0, 0, false, nil
+	return ignoreBlock.Replace(data, renderBlock("\n"))
 }
 
 // renderBlock returns the managed block, each line ended by eol.
@@ -117,13 +79,4 @@ func renderBlock(eol string) []byte {
 		b.WriteString(eol)
 	}
 	return b.Bytes()
-}
-
-// lineEnding returns the file's line ending, taken from its first line:
-// "\r\n" for a Windows-style file, "\n" otherwise.
-func lineEnding(data []byte) string {
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }

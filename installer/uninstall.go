@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/markedblock"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -84,7 +85,7 @@ func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
 	if data, perm, exists, err := readOptional(ignore); err != nil {
 		return nil, err
 	} else if exists {
-		begin, end, found, err := findBlock(data)
+		begin, end, found, err := ignoreBlock.Find(data)
 		if err != nil {
 			return nil, fmt.Errorf("uninstall: %s: %w", ignore, err)
 		}
@@ -92,7 +93,7 @@ func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
 			after := append(append([]byte{}, data[:begin]...), data[end:]...)
 			after = bytes.TrimRight(after, "\r\n")
 			if len(after) > 0 {
-				after = append(after, lineEnding(data)...)
+				after = append(after, markedblock.LineEnding(data)...)
 			}
 			ch := agentconfig.Change{Path: ignore, Kind: "gitignore", Action: agentconfig.Updated, Existed: true, Before: data, After: after, Perm: perm, UserOwned: true}
 			if len(bytes.TrimSpace(after)) == 0 {
