@@ -47,27 +47,9 @@ func toNode(v any) *yaml.Node {
 		}
 		return n
 	case map[string]string:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for _, k := range keys {
-			n.Content = append(n.Content, scalar(k), toNode(t[k]))
-		}
-		return n
+		return sortedMapping(t)
 	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for _, k := range keys {
-			n.Content = append(n.Content, scalar(k), toNode(t[k]))
-		}
-		return n
+		return sortedMapping(t)
 	case []string:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		for _, s := range t {
@@ -308,4 +290,19 @@ func encodeYAML(doc *yaml.Node) ([]byte, error) {
 		return nil, fmt.Errorf("render YAML: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// sortedMapping renders a map as a mapping node with its keys sorted, so the
+// output does not depend on map order.
+func sortedMapping[V any](m map[string]V) *yaml.Node {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, k := range keys {
+		n.Content = append(n.Content, scalar(k), toNode(m[k]))
+	}
+	return n
 }
