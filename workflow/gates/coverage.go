@@ -271,9 +271,6 @@ func xmlFloat(se xml.StartElement, name string) (float64, bool) {
 // from its class's <lines> (a method's lines repeat them and are skipped), or
 // its line-rate when it lists none.
 func parseCobertura(ctx context.Context, r io.Reader) (CoverageReport, error) {
-	dec := xml.NewDecoder(r)
-	dec.Strict = false
-	var stack []string
 	type fileLines struct {
 		hits   map[int64]bool // line -> covered
 		rate   float64
@@ -285,59 +282,44 @@ func parseCobertura(ctx context.Context, r io.Reader) (CoverageReport, error) {
 	var rep CoverageReport
 	haveTotals, rootSeen := false, false
 	rootRate, haveRootRate := 0.0, false
-	for n := 0; ; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
-			return CoverageReport{}, ctx.Err()
+	err := walkXML(ctx, r, "Cobertura", func(t xml.StartElement, stack []string) {
+		name := t.Name.Local
+		parent := ""
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
 		}
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return CoverageReport{}, fmt.Errorf("the Cobertura XML cannot be parsed: %w", err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := t.Name.Local
-			parent := ""
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1]
+		switch {
+		case name == "coverage" && len(stack) == 0:
+			rootSeen = true
+			valid, ok1 := xmlInt(t, "lines-valid")
+			covered, ok2 := xmlInt(t, "lines-covered")
+			if ok1 && ok2 && valid > 0 {
+				rep.Covered, rep.Total = covered, valid
+				rep.Percent = 100 * float64(covered) / float64(valid)
+				haveTotals = true
 			}
-			switch {
-			case name == "coverage" && len(stack) == 0:
-				rootSeen = true
-				valid, ok1 := xmlInt(t, "lines-valid")
-				covered, ok2 := xmlInt(t, "lines-covered")
-				if ok1 && ok2 && valid > 0 {
-					rep.Covered, rep.Total = covered, valid
-					rep.Percent = 100 * float64(covered) / float64(valid)
-					haveTotals = true
-				}
-				rootRate, haveRootRate = xmlFloat(t, "line-rate")
-			case name == "class":
-				currentFile, _ = xmlAttr(t, "filename")
-				if currentFile == "" {
-					currentFile, _ = xmlAttr(t, "name")
-				}
-				if files[currentFile] == nil {
-					rate, ok := xmlFloat(t, "line-rate")
-					files[currentFile] = &fileLines{hits: map[int64]bool{}, rate: rate, noRate: !ok}
-					order = append(order, currentFile)
-				}
-			case name == "line" && parent == "lines" && len(stack) >= 2 && stack[len(stack)-2] == "class":
-				num, ok1 := xmlInt(t, "number")
-				hits, ok2 := xmlInt(t, "hits")
-				if ok1 && ok2 && files[currentFile] != nil {
-					fl := files[currentFile]
-					fl.hits[num] = fl.hits[num] || hits > 0
-				}
+			rootRate, haveRootRate = xmlFloat(t, "line-rate")
+		case name == "class":
+			currentFile, _ = xmlAttr(t, "filename")
+			if currentFile == "" {
+				currentFile, _ = xmlAttr(t, "name")
 			}
-			stack = append(stack, name)
-		case xml.EndElement:
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
+			if files[currentFile] == nil {
+				rate, ok := xmlFloat(t, "line-rate")
+				files[currentFile] = &fileLines{hits: map[int64]bool{}, rate: rate, noRate: !ok}
+				order = append(order, currentFile)
+			}
+		case name == "line" && parent == "lines" && len(stack) >= 2 && stack[len(stack)-2] == "class":
+			num, ok1 := xmlInt(t, "number")
+			hits, ok2 := xmlInt(t, "hits")
+			if ok1 && ok2 && files[currentFile] != nil {
+				fl := files[currentFile]
+				fl.hits[num] = fl.hits[num] || hits > 0
 			}
 		}
+	})
+	if err != nil {
+		return CoverageReport{}, err
 	}
 	if !rootSeen {
 		return CoverageReport{}, errors.New("the XML has no <coverage> root element, so it is not a Cobertura report")
@@ -378,62 +360,44 @@ func parseCobertura(ctx context.Context, r io.Reader) (CoverageReport, error) {
 // parseJaCoCo reads a JaCoCo XML report: LINE counters of the report (total)
 // and of each sourcefile (per file).
 func parseJaCoCo(ctx context.Context, r io.Reader) (CoverageReport, error) {
-	dec := xml.NewDecoder(r)
-	dec.Strict = false
-	var stack []string
 	var rep CoverageReport
 	pkg, source := "", ""
 	haveTotals, rootSeen := false, false
-	for n := 0; ; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
-			return CoverageReport{}, ctx.Err()
+	err := walkXML(ctx, r, "JaCoCo", func(t xml.StartElement, stack []string) {
+		name := t.Name.Local
+		parent := ""
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
 		}
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return CoverageReport{}, fmt.Errorf("the JaCoCo XML cannot be parsed: %w", err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := t.Name.Local
-			parent := ""
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1]
+		switch {
+		case name == "report" && len(stack) == 0:
+			rootSeen = true
+		case name == "package":
+			pkg, _ = xmlAttr(t, "name")
+		case name == "sourcefile":
+			source, _ = xmlAttr(t, "name")
+		case name == "counter" && (parent == "report" || parent == "sourcefile"):
+			if typ, _ := xmlAttr(t, "type"); typ != "LINE" {
+				break
 			}
-			switch {
-			case name == "report" && len(stack) == 0:
-				rootSeen = true
-			case name == "package":
-				pkg, _ = xmlAttr(t, "name")
-			case name == "sourcefile":
-				source, _ = xmlAttr(t, "name")
-			case name == "counter" && (parent == "report" || parent == "sourcefile"):
-				if typ, _ := xmlAttr(t, "type"); typ != "LINE" {
-					break
-				}
-				missed, ok1 := xmlInt(t, "missed")
-				covered, ok2 := xmlInt(t, "covered")
-				if !ok1 || !ok2 {
-					break
-				}
-				if parent == "report" {
-					rep.Covered, rep.Total = covered, covered+missed
-					if rep.Total > 0 {
-						rep.Percent = 100 * float64(covered) / float64(rep.Total)
-					}
-					haveTotals = true
-				} else {
-					rep.Files = append(rep.Files, FileCoverage{File: strings.TrimPrefix(pkg+"/"+source, "/"), Covered: covered, Total: covered + missed})
-				}
+			missed, ok1 := xmlInt(t, "missed")
+			covered, ok2 := xmlInt(t, "covered")
+			if !ok1 || !ok2 {
+				break
 			}
-			stack = append(stack, name)
-		case xml.EndElement:
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
+			if parent == "report" {
+				rep.Covered, rep.Total = covered, covered+missed
+				if rep.Total > 0 {
+					rep.Percent = 100 * float64(covered) / float64(rep.Total)
+				}
+				haveTotals = true
+			} else {
+				rep.Files = append(rep.Files, FileCoverage{File: strings.TrimPrefix(pkg+"/"+source, "/"), Covered: covered, Total: covered + missed})
 			}
 		}
+	})
+	if err != nil {
+		return CoverageReport{}, err
 	}
 	if !rootSeen {
 		return CoverageReport{}, errors.New("the XML has no <report> root element, so it is not a JaCoCo report")
@@ -686,3 +650,33 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 }
 
 func fmtPercent(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// walkXML calls start for every start element of an XML document, with the
+// names of the elements it is nested in (outermost first), and stops early
+// when ctx ends.
+func walkXML(ctx context.Context, r io.Reader, format string, start func(t xml.StartElement, stack []string)) error {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	var stack []string
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("the %s XML cannot be parsed: %w", format, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			start(t, stack)
+			stack = append(stack, t.Name.Local)
+		case xml.EndElement:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+}
