@@ -12,8 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentos-dev/agentos/internal/config"
-	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/search"
 	"github.com/agentos-dev/agentos/search/codegraph"
 	"github.com/agentos-dev/agentos/server/searchtool"
@@ -21,16 +19,9 @@ import (
 
 // openIndexes finds the project and opens the asked indexes in this process.
 func openIndexes(ctx context.Context, s *streams, dir string, o searchtool.LocalOptions) (*searchtool.Local, error) {
-	p, err := project.Find(dir)
+	p, cfg, _, err := openProject(dir)
 	if err != nil {
-		return nil, withCode(exitProject, err)
-	}
-	cfg, err := config.Load(p.Config())
-	if errors.Is(err, os.ErrNotExist) {
-		cfg, err = config.Default(), nil
-	}
-	if err != nil {
-		return nil, withCode(exitProject, fmt.Errorf("invalid configuration: %w", err))
+		return nil, err
 	}
 	pr := newProgress(s.Err)
 	o.Progress = pr.report

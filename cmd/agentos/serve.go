@@ -2,15 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/logging"
-	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server"
 )
 
@@ -40,17 +37,9 @@ the working directory that holds .agentos/. Logs go to stderr and
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			p, err := project.Find(root)
+			p, cfg, missingConfig, err := openProject(root)
 			if err != nil {
-				return withCode(exitProject, err)
-			}
-			cfg, err := config.Load(p.Config())
-			missingConfig := errors.Is(err, os.ErrNotExist)
-			switch {
-			case missingConfig:
-				cfg = config.Default()
-			case err != nil:
-				return withCode(exitProject, fmt.Errorf("invalid configuration: %w", err))
+				return err
 			}
 			if !cmd.Flags().Changed("log-level") {
 				logLevel = cfg.Logging.Level

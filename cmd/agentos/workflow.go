@@ -4,15 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/user"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentos-dev/agentos/internal/config"
-	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
@@ -27,16 +24,9 @@ approve a spec, or request changes.`,
 	}
 	cmd.PersistentFlags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
 	engine := func() (*workflow.Engine, error) {
-		p, err := project.Find(dir)
+		p, cfg, _, err := openProject(dir)
 		if err != nil {
-			return nil, withCode(exitProject, err)
-		}
-		cfg, err := config.Load(p.Config())
-		if errors.Is(err, os.ErrNotExist) {
-			cfg, err = config.Default(), nil
-		}
-		if err != nil {
-			return nil, withCode(exitProject, fmt.Errorf("invalid configuration: %w", err))
+			return nil, err
 		}
 		return workflow.ForProject(p, cfg, nil)
 	}
