@@ -306,9 +306,30 @@ type BuildStats struct {
 	Duration time.Duration `json:"duration"` //
 }
 
+// BuildOptions tune a build.
+type BuildOptions struct {
+	// Live makes the index searchable at once and publishes files as they
+	// are indexed, so that searches see every file indexed so far; without
+	// it searches keep answering from the previous content until the build
+	// is complete.
+	Live bool
+	// Progress, when set, is called after each batch of files with the
+	// number of files indexed so far and the total. It runs on the building
+	// goroutine, outside the locks searches take.
+	Progress func(done, total int)
+}
+
 // Build indexes every covered file from scratch and swaps the result in.
 // Searches keep answering from the previous content meanwhile.
 func (ix *Index) Build(ctx context.Context) (BuildStats, error) {
+	return ix.BuildWith(ctx, BuildOptions{})
+}
+
+// BuildWith indexes every covered file from scratch, in batches of whole
+// folders. A chunk borrows context only from files of its own folder, so a
+// batch is complete in itself: the result is the same as indexing every file
+// at once, and only one batch's analysis is held in memory at a time.
+func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, error) {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	start := time.Now()
@@ -316,44 +337,82 @@ func (ix *Index) Build(ctx context.Context) (BuildStats, error) {
 	if err != nil {
 		return BuildStats{}, err
 	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
 	st := ix.newState()
-	ps, err := ix.prepareFiles(ctx, st, paths, nil)
-	if err != nil {
-		return BuildStats{}, err
+	if bo.Live {
+		ix.mu.Lock()
+		ix.st, ix.ready = st, true
+		ix.mu.Unlock()
 	}
 	var bs BuildStats
-	for _, p := range ps {
-		if p.skip != nil {
-			bs.Skipped++
-		} else {
-			bs.Files++
+	done := 0
+	for _, batch := range folderBatches(files, buildBatchSize(len(files))) {
+		ps, err := ix.prepareFiles(ctx, st, batch, nil)
+		if err != nil {
+			return BuildStats{}, err
 		}
-		st.apply(p)
-	}
-	// Embedding comes last: with the whole corpus indexed, an embedder may
-	// weigh terms by their frequency in it.
-	if err := ix.embedAll(ctx, st, ps); err != nil {
-		return BuildStats{}, fmt.Errorf("embed: %w", err)
-	}
-	st.vec.Reserve(len(st.metas))
-	for _, p := range ps {
-		if p.skip == nil {
-			for i, id := range st.files[p.path].IDs {
-				_ = st.vec.Set(id, p.vecs[i]) // dimensions checked by embed
+		if err := ix.embedAll(ctx, st, ps); err != nil {
+			return BuildStats{}, fmt.Errorf("embed: %w", err)
+		}
+		if bo.Live {
+			ix.mu.Lock()
+		}
+		for _, p := range ps {
+			if p.skip != nil {
+				bs.Skipped++
+			} else {
+				bs.Files++
 			}
+			st.apply(p)
+		}
+		if bo.Live {
+			ix.mu.Unlock()
+		}
+		done += len(batch)
+		if bo.Progress != nil {
+			bo.Progress(done, len(files))
 		}
 	}
-	st.refreshUses()
 	ix.mu.Lock()
+	st.refreshUses()
 	ix.st, ix.ready, ix.built = st, true, time.Now()
-	ix.mu.Unlock()
 	bs.Chunks = st.lex.Len()
+	ix.mu.Unlock()
 	bs.Duration = time.Since(start)
 	return bs, nil
+}
+
+// buildBatchSize is about how many files a build indexes between two
+// publications: small enough that progress shows and memory stays low, large
+// enough to keep every worker busy and the embedder's batches full.
+func buildBatchSize(total int) int {
+	return min(max(total/40, 1), 256)
+}
+
+// folderBatches groups the files by folder, in walk order, and cuts the
+// folders into batches of about size files (a folder is never split).
+func folderBatches(files []scan.File, size int) [][]string {
+	var order []string
+	byDir := map[string][]string{}
+	for _, f := range files {
+		d := path.Dir(f.Path)
+		if _, ok := byDir[d]; !ok {
+			order = append(order, d)
+		}
+		byDir[d] = append(byDir[d], f.Path)
+	}
+	var out [][]string
+	var cur []string
+	for _, d := range order {
+		cur = append(cur, byDir[d]...)
+		if len(cur) >= size {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
 }
 
 // update indexes paths into the live index: prepared and embedded outside

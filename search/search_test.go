@@ -617,3 +617,63 @@ func TestNotReady(t *testing.T) {
 		t.Errorf("search before build: %v", err)
 	}
 }
+
+// A live build is searchable after its first batch, shows only the files
+// indexed so far, reports its progress, and ends with the same index as
+// indexing every file at once.
+func TestLiveBuild(t *testing.T) {
+	root := writeProject(t, project)
+	ctx := context.Background()
+	ix, err := New(CodeOptions(root, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dones []int
+	total := 0
+	bs, err := ix.BuildWith(ctx, BuildOptions{Live: true, Progress: func(done, n int) {
+		dones, total = append(dones, done), n
+		rs, err := ix.Search(ctx, Query{Text: "order checksum digest", Limit: MaxLimit, ContentBudget: -1})
+		if err != nil {
+			t.Errorf("search during the build: %v", err)
+		}
+		if got := ix.Stats().Files; got != done {
+			t.Errorf("%d files searchable after %d done", got, done)
+		}
+		for _, r := range rs {
+			if !ix.hasFile(r.Path) {
+				t.Errorf("a result from a file not indexed yet: %s", r.Path)
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dones) < 2 || dones[len(dones)-1] != total || total != bs.Files+bs.Skipped || !slices.IsSorted(dones) {
+		t.Errorf("progress %v of %d; stats %+v", dones, total, bs)
+	}
+
+	// The reference: every file prepared in one batch (a refresh of an
+	// empty index).
+	ref, err := New(CodeOptions(root, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"order checksum digest", "drain the server", "monthly totals", "shopping cart item"} {
+		got := search(t, ix, Query{Text: q, ContentBudget: -1})
+		want := search(t, ref, Query{Text: q, ContentBudget: -1})
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: live build ranks\n%+v\nan all-at-once index\n%+v", q, got, want)
+		}
+	}
+}
+
+// hasFile reports whether a file is in the index (tests).
+func (ix *Index) hasFile(rel string) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	_, ok := ix.st.files[rel]
+	return ok
+}

@@ -357,7 +357,7 @@ func newProgress(w io.Writer) *progress {
 			case <-t.C:
 				p.mu.Lock()
 				if p.cur.Phase != "" && p.cur.Phase != "done" && p.cur.Phase != "disabled" {
-					fmt.Fprintf(p.w, "\r\033[K%s %s", bar(tick), p.line())
+					fmt.Fprintf(p.w, "\r\033[K%s %s", p.bar(tick), p.line())
 				}
 				p.mu.Unlock()
 			}
@@ -368,15 +368,19 @@ func newProgress(w io.Writer) *progress {
 
 func (p *progress) line() string {
 	s := fmt.Sprintf("%s: %s", p.cur.Index, p.cur.Phase)
-	if p.cur.Phase == "building" {
-		s += fmt.Sprintf(" %d files", p.cur.Files)
+	if p.cur.Phase == "building" && p.cur.Files > 0 {
+		s += fmt.Sprintf(" %d/%d files", p.cur.Done, p.cur.Files)
 	}
 	return s + fmt.Sprintf("  %.1fs", time.Since(p.from).Seconds())
 }
 
-// bar is an activity bar: the engine does not report how far a build is.
-func bar(tick int) string {
+// bar shows how far a build is, or activity while the total is not known.
+func (p *progress) bar(tick int) string {
 	const width, block = 20, 5
+	if p.cur.Phase == "building" && p.cur.Files > 0 {
+		n := width * p.cur.Done / p.cur.Files
+		return "[" + strings.Repeat("=", n) + strings.Repeat(" ", width-n) + "]"
+	}
 	pos := tick % (2 * (width - block))
 	if pos >= width-block {
 		pos = 2*(width-block) - pos
@@ -387,15 +391,17 @@ func bar(tick int) string {
 func (p *progress) report(pr searchtool.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if pr.Index != p.cur.Index || pr.Phase == "building" {
+	if pr.Index != p.cur.Index || pr.Phase != p.cur.Phase {
 		p.from = time.Now()
 	}
+	// Without a terminal: one line when a build starts, then about every
+	// tenth of it.
+	if !p.tty && pr.Phase == "building" && pr.Files > 0 && (p.cur.Files == 0 || 10*pr.Done/pr.Files > 10*p.cur.Done/pr.Files) {
+		fmt.Fprintf(p.w, "%s: building, %d of %d files\n", pr.Index, pr.Done, pr.Files)
+	}
 	p.cur = pr
-	switch {
-	case p.tty && pr.Phase == "done":
+	if p.tty && pr.Phase == "done" {
 		fmt.Fprintf(p.w, "\r\033[K")
-	case !p.tty && pr.Phase == "building":
-		fmt.Fprintf(p.w, "%s: building %d files…\n", pr.Index, pr.Files)
 	}
 }
 

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -16,7 +14,6 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/search"
-	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/scan"
 )
 
@@ -26,7 +23,6 @@ const (
 	StateWaiting    = "waiting"    // another process holds the index lock
 	StateLoading    = "loading"    // reading the saved index
 	StateBuilding   = "building"   // first build: files_done of files_total are searchable
-	StateFinalizing = "finalizing" // every file is searchable; the final build runs
 	StateRefreshing = "refreshing" // the saved index answers while changed files are reindexed
 	StateReady      = "ready"
 	StateFailed     = "failed"
@@ -36,7 +32,7 @@ const (
 // searchable reports whether an index in this state answers searches.
 func searchable(state string) bool {
 	switch state {
-	case StateBuilding, StateFinalizing, StateRefreshing, StateReady:
+	case StateBuilding, StateRefreshing, StateReady:
 		return true
 	}
 	return false
@@ -45,7 +41,7 @@ func searchable(state string) bool {
 // IndexStatus is the state of one index.
 type IndexStatus struct {
 	Index      string    `json:"index" jsonschema:"standards or code"`
-	State      string    `json:"state" jsonschema:"starting, waiting, loading, building, finalizing, refreshing, ready, failed or disabled"`
+	State      string    `json:"state" jsonschema:"starting, waiting, loading, building, refreshing, ready, failed or disabled"`
 	FilesDone  int       `json:"files_done" jsonschema:"Files searchable now"`
 	FilesTotal int       `json:"files_total" jsonschema:"Files the index covers (0 while not known yet)"`
 	Chunks     int       `json:"chunks,omitempty"`
@@ -87,7 +83,7 @@ type handle struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	afterFile func(done int) // tests: called after each file of a first build
+	afterBatch func(done int) // tests: called after each batch of a first build
 }
 
 func newHandle(sp spec, log *slog.Logger, t timing) *handle {
@@ -218,77 +214,35 @@ func (h *handle) open(ctx context.Context) error {
 	return h.build(ctx)
 }
 
-// build indexes every file from scratch, one file at a time into an index
-// that answers at once, so that a search meanwhile sees every file indexed so
-// far. (The engine's Build makes an index searchable only when it is
-// complete, and holds every file's analysis in memory until then.)
-//
-// A file borrows summaries from the other files of its folder (its types',
-// its package's); one indexed before them missed those, so when every file is
-// in, the files that came before the last one of their folder are indexed
-// again, which gives them what a full build would.
+// build indexes every file from scratch into an index that answers at
+// once: the engine publishes the files batch by batch, so a search meanwhile
+// sees every file indexed so far. No snapshot is written before the end, so a
+// crash leaves none (or the unusable one that caused the build) and the next
+// start builds again.
 func (h *handle) build(ctx context.Context) error {
 	start := time.Now()
-	files, err := h.files()
+	h.setProgress(0, 0)
+	h.setState(StateBuilding, "")
+	var searchableAfter time.Duration
+	bs, err := h.ix.BuildWith(ctx, search.BuildOptions{Live: true, Progress: func(done, total int) {
+		if searchableAfter == 0 {
+			searchableAfter = time.Since(start)
+		}
+		h.setProgress(done, total)
+		if h.afterBatch != nil {
+			h.afterBatch(done)
+		}
+	}})
 	if err != nil {
 		return err
 	}
-	h.setProgress(0, len(files))
-	h.setState(StateBuilding, "")
-	// An empty snapshot, loaded, marks the index ready; it is removed at once
-	// so that a crash before the end leaves no snapshot and the next start
-	// builds again.
-	if err := h.ix.Save(); err != nil {
-		return err
-	}
-	if err := h.ix.Load(); err != nil {
-		return err
-	}
-	if err := os.Remove(filepath.Join(h.opt.Dir, search.SnapshotFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	last := map[string]int{} // folder -> index of its last file
-	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := h.index(ctx, f); err != nil {
-			return err
-		}
-		last[path.Dir(f)] = i
-		h.setProgress(i+1, len(files))
-		if h.afterFile != nil {
-			h.afterFile(i + 1)
-		}
-	}
-	h.ix.RefreshGraphSignals()
-	searchable := time.Since(start)
-	h.setState(StateFinalizing, "every file is searchable; adding the context files lend each other")
-	again := 0
-	for i, f := range files {
-		if i >= last[path.Dir(f)] || chunk.LanguageOf(f) == "markdown" {
-			continue // saw every summary of its folder, or borrows none
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := h.ix.RemoveFile(f); err != nil {
-			return err
-		}
-		if err := h.index(ctx, f); err != nil {
-			return err
-		}
-		again++
-	}
-	h.ix.RefreshGraphSignals()
 	if err := h.ix.Save(); err != nil {
 		h.log.Warn("save the search index", "err", err)
 	}
 	h.countStats()
 	h.setState(StateReady, "")
-	st := h.Status()
-	h.log.Info("search index built", "files", st.FilesDone, "chunks", st.Chunks, "searchable_after", searchable.Round(time.Millisecond),
-		"reindexed_for_context", again, "duration", time.Since(start).Round(time.Millisecond))
+	h.log.Info("search index built", "files", bs.Files, "chunks", bs.Chunks, "first_results_after", searchableAfter.Round(time.Millisecond),
+		"duration", time.Since(start).Round(time.Millisecond))
 	h.freeMemory()
 	return nil
 }
@@ -311,28 +265,6 @@ func (h *handle) index(ctx context.Context, f string) error {
 		h.log.Warn("index a file", "path", f, "err", err)
 	}
 	return nil
-}
-
-// files lists the files the index covers, as the engine walks them.
-func (h *handle) files() ([]string, error) {
-	o := h.ix.Options()
-	var exts []string
-	for _, l := range o.Languages {
-		exts = append(exts, chunk.Languages[l]...)
-	}
-	sc, err := scan.New(scan.Options{Root: o.Root, Paths: o.Paths, Extensions: exts, MaxSize: o.MaxFileSize, Gitignore: o.Gitignore})
-	if err != nil {
-		return nil, err
-	}
-	fs, err := sc.Walk()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.Path
-	}
-	return out, nil
 }
 
 // covers reports whether a slash-separated project-relative path lies under

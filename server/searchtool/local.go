@@ -29,6 +29,7 @@ type Progress struct {
 	// Phase: loading, refreshing, building, saving, done or disabled.
 	Phase string `json:"phase"`
 	Files int    `json:"files"` // files to build (building), or in the index (done)
+	Done  int    `json:"done"`  // files built so far (building)
 }
 
 // LocalIndex is one index opened in this process.
@@ -143,13 +144,11 @@ func (l *Local) open(ctx context.Context, sp spec, rebuild bool, progress func(P
 		li.Rebuilt = "asked to rebuild"
 	}
 	if build {
-		h := &handle{ix: ix}
-		files, err := h.files()
+		progress(Progress{Index: sp.name, Phase: "building"})
+		li.Build, err = ix.BuildWith(ctx, search.BuildOptions{Progress: func(done, total int) {
+			progress(Progress{Index: sp.name, Phase: "building", Files: total, Done: done})
+		}})
 		if err != nil {
-			return nil, err
-		}
-		progress(Progress{Index: sp.name, Phase: "building", Files: len(files)})
-		if li.Build, err = ix.Build(ctx); err != nil {
 			return nil, err
 		}
 		progress(Progress{Index: sp.name, Phase: "saving"})

@@ -77,7 +77,7 @@ func TestSearchWhileBuilding(t *testing.T) {
 	e := newService(t, p, config.Default())
 	reached := make(chan struct{})
 	release := make(chan struct{})
-	e.svc.code.afterFile = func(done int) {
+	e.svc.code.afterBatch = func(done int) {
 		if done == 2 { // cart/cart.go and checkout/checkout.go; not yet tools/report.py
 			close(reached)
 			<-release
