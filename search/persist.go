@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/codegraph"
 	"github.com/agentos-dev/agentos/search/snapshot"
 )
@@ -156,13 +157,22 @@ func (ix *Index) Load() error {
 	if err := st.vec.UnmarshalBinary(secs["vector"]); err != nil {
 		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
 	}
+	// Decoding gives every string its own copy; the same few paths, kinds
+	// and package names repeat over tens of thousands of chunks and symbols,
+	// so share one copy of each (a tenth of a large index's memory).
+	in := interner{}
 	st.metas = make([]*meta, len(metas))
 	for i := range metas {
-		if metas[i].Path != "" {
-			st.metas[i] = &metas[i]
-		} else {
+		m := &metas[i]
+		if m.Path == "" {
 			st.dead++
+			continue
 		}
+		m.Path, m.Language, m.Domain, m.Kind = in.s(m.Path), in.s(m.Language), in.s(m.Domain), chunk.Kind(in.s(string(m.Kind)))
+		st.metas[i] = m
+	}
+	for i := range facts {
+		internFacts(&facts[i], in)
 	}
 	if len(st.use) != len(st.metas) {
 		st.use = make([]use, len(st.metas))
@@ -250,4 +260,31 @@ func (ix *Index) Open(ctx context.Context) (OpenReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// interner hands out one shared copy of each string.
+type interner map[string]string
+
+func (in interner) s(v string) string {
+	if c, ok := in[v]; ok {
+		return c
+	}
+	in[v] = v
+	return v
+}
+
+func internFacts(f *codegraph.FileFacts, in interner) {
+	f.Path, f.Language, f.Package, f.PkgName = in.s(f.Path), in.s(f.Language), in.s(f.Package), in.s(f.PkgName)
+	for i := range f.Imports {
+		f.Imports[i] = in.s(f.Imports[i])
+	}
+	for i := range f.Symbols {
+		y := &f.Symbols[i]
+		y.Recv, y.Package, y.PkgName, y.Path = in.s(y.Recv), in.s(y.Package), in.s(y.PkgName), in.s(y.Path)
+		y.Kind, y.Language = in.s(y.Kind), in.s(y.Language)
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		c.Pkg, c.Recv, c.Name = in.s(c.Pkg), in.s(c.Recv), in.s(c.Name)
+	}
 }
