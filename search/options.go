@@ -125,6 +125,14 @@ type Tuning struct {
 	QueryIDF float64
 	// DocIDF does the same for indexed chunks, when building.
 	DocIDF float64
+	// OppositeFactor multiplies the score of a symbol named for the opposite
+	// of what the query asks (Decode when it asks to encode; see
+	// embed.Opposites) in hybrid and vector search; 1 turns it off.
+	OppositeFactor float64
+	// CoverageWeight is how much the share of the query's words a chunk
+	// matches lexically counts in hybrid search: its score is multiplied by
+	// 1 - w + w·share (0: not at all).
+	CoverageWeight float64
 }
 
 // DefaultTuning returns the default ranking weights.
@@ -154,6 +162,8 @@ func DefaultTuning() Tuning {
 		EmbedBodyChars:   0,
 		QueryIDF:         0.5,
 		DocIDF:           0,
+		OppositeFactor:   0.6,
+		CoverageWeight:   0.4,
 	}
 }
 

@@ -155,6 +155,7 @@ type candidate struct {
 	vec      float64
 	vecRank  int
 	fields   uint8
+	groups   int // query words it matched lexically
 	score    float64
 	hasLexed bool
 }
@@ -228,6 +229,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	// The two legs run at once: lexical on its own goroutine, the vector
 	// scan on the others.
 	var lexHits []lexical.Hit
+	nGroups := 0 // words of the query
 	lexDone := make(chan struct{})
 	go func() {
 		defer close(lexDone)
@@ -239,7 +241,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			expand = 0
 		}
 		maxDF := int(t.ExpandMaxDF * float64(st.lex.Len()))
-		lexHits = st.lex.Search(queryTerms(q.Text, expand, st.lex, maxDF), nc, accept)
+		qts := queryTerms(q.Text, expand, st.lex, maxDF)
+		if len(qts) > 0 {
+			nGroups = qts[len(qts)-1].Group + 1
+		}
+		lexHits = st.lex.Search(qts, nc, accept)
 	}()
 	var vscores []float32
 	var vecHits []vector.Hit
@@ -256,7 +262,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	<-lexDone
 	for i, h := range lexHits {
 		c := get(h.Doc)
-		c.lex, c.lexRank, c.fields, c.hasLexed = h.Score, i+1, h.Fields, true
+		c.lex, c.lexRank, c.fields, c.groups, c.hasLexed = h.Score, i+1, h.Fields, h.Groups, true
 	}
 	for i, h := range vecHits {
 		get(h.ID).vecRank = i + 1
@@ -267,6 +273,10 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 				c.vec = float64(vscores[id])
 			}
 		}
+	}
+	var actions, opposed map[string]bool
+	if t.OppositeFactor != 1 && q.Method != Lexical {
+		actions, opposed = queryActions(q.Text)
 	}
 	list := make([]*candidate, 0, len(cands))
 	var maxLex, maxVec float64
@@ -301,6 +311,14 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			}
 		}
 		c.score = base * ix.prior(st, c.id)
+		if q.Method == Hybrid && t.CoverageWeight > 0 && nGroups > 1 {
+			// A chunk that speaks of every part of the question beats one
+			// that repeats a few of its words.
+			c.score *= 1 - t.CoverageWeight + t.CoverageWeight*float64(c.groups)/float64(nGroups)
+		}
+		if len(opposed) > 0 && namedOpposite(st.metas[c.id].Symbol, actions, opposed) {
+			c.score *= t.OppositeFactor
+		}
 	}
 	slices.SortFunc(list, func(a, b *candidate) int {
 		switch {
@@ -347,6 +365,43 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// queryActions returns the words of a query that have opposites (actions)
+// and those opposites, less any the query also asks for (opposed). The
+// vocabulary's relations are left out: its concepts are broad ("encode" and
+// "decode" are both about JSON).
+func queryActions(text string) (actions, opposed map[string]bool) {
+	actions, opposed = map[string]bool{}, map[string]bool{}
+	words := map[string]bool{}
+	tokenize.Each(text, func(t tokenize.Term) {
+		words[t.Text] = true
+		for _, o := range embed.Opposites(t.Text) {
+			actions[t.Text], opposed[o] = true, true
+		}
+	})
+	for w := range words {
+		delete(opposed, w)
+	}
+	return actions, opposed
+}
+
+// namedOpposite reports whether a symbol's own name (a method's without its
+// receiver) names an opposed action and none of the query's: DecodeString
+// when the query asks to encode a string.
+func namedOpposite(symbol string, actions, opposed map[string]bool) bool {
+	if symbol == "" {
+		return false
+	}
+	name := symbol[strings.LastIndexByte(symbol, '.')+1:]
+	found := false
+	for _, w := range tokenize.Terms(name) {
+		if actions[w] {
+			return false
+		}
+		found = found || opposed[w]
+	}
+	return found
 }
 
 // idfWeight weighs a query term by its inverse document frequency to the

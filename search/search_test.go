@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -676,4 +677,88 @@ func (ix *Index) hasFile(rel string) bool {
 	defer ix.mu.RUnlock()
 	_, ok := ix.st.files[rel]
 	return ok
+}
+
+// A symbol named for the opposite of what the query asks ranks lower, and
+// only when the query does not ask for both.
+func TestOppositeNames(t *testing.T) {
+	actions, opposed := queryActions("encode a message for the wire")
+	if !opposed["decod"] || opposed["encod"] || !actions["encod"] || actions["messag"] {
+		t.Fatalf("actions %v, opposed %v", actions, opposed)
+	}
+	for sym, want := range map[string]bool{"DecodeMessage": true, "Codec.Decode": true, "EncodeMessage": false,
+		"Message": false, "Codec.DecodeAndEncode": false, "": false} {
+		if got := namedOpposite(sym, actions, opposed); got != want {
+			t.Errorf("namedOpposite(%q) = %v", sym, got)
+		}
+	}
+	if _, opposed := queryActions("encode and decode a message"); len(opposed) != 0 {
+		t.Errorf("a query asking for both opposes %v", opposed)
+	}
+
+	root := writeProject(t, map[string]string{
+		"codec/codec.go": `// Package codec turns messages into bytes for the wire and back.
+package codec
+
+// Message is what travels.
+type Message struct{ Body string }
+
+// Encode turns a message into bytes for the wire.
+func Encode(m Message) []byte { return []byte(m.Body) }
+
+// Decode turns bytes from the wire into a message.
+func Decode(b []byte) Message { return Message{string(b)} }
+`})
+	score := func(factor float64, query, symbol string) float64 {
+		tu := DefaultTuning()
+		tu.OppositeFactor = factor
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+			if r.Symbol == symbol {
+				return r.Score
+			}
+		}
+		t.Fatalf("%s not found for %q", symbol, query)
+		return 0
+	}
+	if on, off := score(0.5, "turn bytes into a message", "Encode"), score(1, "turn bytes into a message", "Encode"); on != off {
+		t.Errorf("no opposite in the query, yet Encode scores %v with the factor, %v without", on, off)
+	}
+	if on, off := score(0.5, "decode bytes into a message", "Encode"), score(1, "decode bytes into a message", "Encode"); on >= off*0.51 {
+		t.Errorf("Encode scores %v with the factor 0.5, %v without", on, off)
+	}
+}
+
+// Hybrid search weighs how many of the query's words a chunk matches.
+func TestCoverage(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"cache/cache.go": `package cache
+
+// Cache is a cache: a cache of cached values.
+type Cache struct{}
+
+// Evict removes the oldest entry when the cache is full.
+func (c *Cache) Evict() {}
+`})
+	score := func(weight float64, symbol string) float64 {
+		tu := DefaultTuning()
+		tu.CoverageWeight = weight
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		for _, r := range search(t, build(t, opt), Query{Text: "cache evict oldest entry", Method: Hybrid, ContentBudget: -1}) {
+			if r.Symbol == symbol {
+				return r.Score
+			}
+		}
+		t.Fatalf("%s not found", symbol)
+		return 0
+	}
+	// Cache matches one word of four, Evict all four.
+	if on, off := score(0.4, "Cache"), score(0, "Cache"); math.Abs(on/off-0.7) > 0.01 {
+		t.Errorf("Cache scores %v with coverage weight 0.4, %v without: want a ratio of 0.7", on, off)
+	}
+	if on, off := score(0.4, "Cache.Evict"), score(0, "Cache.Evict"); math.Abs(on-off) > 1e-6 {
+		t.Errorf("Evict, matching every word, scores %v with coverage, %v without", on, off)
+	}
 }

@@ -3,7 +3,10 @@ package embed
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/agentos-dev/agentos/search/tokenize"
 )
 
 func cos(h *Hashing, a, b string) float32 { return Dot(h.Vector(a), h.Vector(b)) }
@@ -71,5 +74,17 @@ func TestVocabulary(t *testing.T) {
 	}
 	if Concepts("xyzzy") != nil {
 		t.Errorf("unknown word has concepts")
+	}
+}
+
+func TestOpposites(t *testing.T) {
+	for _, c := range []struct{ word, opposite string }{{"encode", "decode"}, {"Unmarshal", "marshal"}, {"read", "write"}, {"min", "max"}} {
+		w, o := tokenize.Terms(c.word)[0], tokenize.Terms(c.opposite)[0]
+		if !slices.Contains(Opposites(w), o) || !slices.Contains(Opposites(o), w) {
+			t.Errorf("%s and %s are not opposites: %v, %v", c.word, c.opposite, Opposites(w), Opposites(o))
+		}
+	}
+	if got := Opposites("checksum"); len(got) != 0 {
+		t.Errorf("checksum has opposites %v", got)
 	}
 }
