@@ -105,8 +105,14 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 // TargetsOf lists every file where c may hold an entry for the project.
 func TargetsOf(c Client, root string, env Env) []Target {
 	var out []Target
+	seen := map[string]bool{}
 	for _, s := range []Scope{ScopeProject, ScopeLocal, ScopeUser} {
 		if t, err := c.TargetFor(root, s, env); err == nil {
+			id := t.Path + "\x00" + strings.Join(t.Key, "\x00")
+			if seen[id] {
+				continue // Continue's block file is both its project and its local file
+			}
+			seen[id] = true
 			out = append(out, t)
 		}
 	}

@@ -313,14 +313,54 @@ type Target struct {
 	Portable bool
 }
 
+// DefaultScope is where c's entry goes when no scope is named, chosen so
+// that files a team commits never hold one machine's paths where the client
+// offers a way around it:
+//   - a project file the client expands its workspace variable in (VS Code,
+//     Cursor, Roo: ${workspaceFolder}), which works on every machine;
+//   - else the client's section of the user config for this project
+//     (Claude Code's local scope) or its machine-only project file (Devin's
+//     .devin/config.local.json; Continue's block file, agentos's own), which
+//     nothing committed holds;
+//   - else the project file, which then holds this machine's absolute
+//     path (Team says so, and install tells the user);
+//   - else, for clients without a project file, the user config.
+func (c Client) DefaultScope() Scope {
+	switch {
+	case c.ProjectFile != "" && c.WorkspaceVar != "":
+		return ScopeProject
+	case c.LocalScope || c.LocalFile != "":
+		return ScopeLocal
+	case c.ProjectFile != "":
+		return ScopeProject
+	default:
+		return ScopeUser
+	}
+}
+
+// Team says in one line how c's default entry behaves for a team that
+// commits its project files.
+func (c Client) Team() string {
+	switch c.DefaultScope() {
+	case ScopeLocal:
+		if c.LocalFile != "" {
+			return c.LocalFile + ", kept out of git by the .gitignore block: nothing committed holds a machine path"
+		}
+		return "local scope (user config, this project only): nothing committed holds a machine path"
+	case ScopeUser:
+		return "user config only: nothing committed holds a machine path"
+	}
+	if c.WorkspaceVar != "" {
+		return "project file with " + c.WorkspaceVar + ": works on every machine"
+	}
+	return "project file holds this machine's absolute path: each teammate's install rewrites it"
+}
+
 // TargetFor picks where c's entry for the project at root goes in scope
-// ("" chooses: the project file when the client has one, else the user file).
+// ("" chooses DefaultScope).
 func (c Client) TargetFor(root string, scope Scope, env Env) (Target, error) {
 	if scope == "" {
-		scope = ScopeProject
-		if c.ProjectFile == "" {
-			scope = ScopeUser
-		}
+		scope = c.DefaultScope()
 	}
 	t := Target{Client: c, Scope: scope, Key: append([]string(nil), c.Key...)}
 	switch scope {
@@ -331,11 +371,15 @@ func (c Client) TargetFor(root string, scope Scope, env Env) (Target, error) {
 		t.Path = c.ProjectPath(root)
 		t.Portable = c.WorkspaceVar != ""
 	case ScopeLocal:
-		if !c.LocalScope {
+		switch {
+		case c.LocalFile != "":
+			t.Path = filepath.Join(root, filepath.FromSlash(c.LocalFile))
+		case c.LocalScope:
+			t.Path = c.UserPath(env)
+			t.Key = append([]string{"projects", root}, c.Key...)
+		default:
 			return Target{}, fmt.Errorf("%s has no local (per-project) scope", c.Name)
 		}
-		t.Path = c.UserPath(env)
-		t.Key = append([]string{"projects", root}, c.Key...)
 	case ScopeUser:
 		t.Path = c.UserPath(env)
 	default:

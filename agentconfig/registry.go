@@ -81,7 +81,12 @@ type Client struct {
 	// (Claude Code's projects["<abs path>"]): a machine-specific entry can
 	// live there instead of in a committed file.
 	LocalScope bool
-	Rules      []RulesFile
+	// LocalFile is a project file for this machine only (slash-separated,
+	// relative to the project root), which install keeps out of version
+	// control through its .gitignore block: Devin's config.local.json, or
+	// Continue's block file, which agentos owns whole. "" when there is none.
+	LocalFile string
+	Rules     []RulesFile
 	// Unverified lists the facts of this row that come from third-party
 	// material only.
 	Unverified []string
@@ -167,10 +172,11 @@ var clients = []Client{
 	{
 		ID: "devin", Name: "Devin Desktop / CLI", Aliases: []string{"devin", "devin desktop", "devin cli"},
 		Format: JSON, ProjectFile: ".devin/config.json", Key: []string{"mcpServers"},
-		UserFile: map[string]string{"linux": "$XDG_CONFIG_HOME/devin/config.json", "darwin": "~/.config/devin/config.json", "windows": "%APPDATA%/devin/config.json"},
-		Shape:    Shape{HTTP: true, HTTPType: "http", HTTPTypeKey: "transport"},
-		Rules:    []RulesFile{agentsMD},
-		Note:     "Windsurf's successor; .devin/config.local.json holds machine-specific settings",
+		UserFile:  map[string]string{"linux": "$XDG_CONFIG_HOME/devin/config.json", "darwin": "~/.config/devin/config.json", "windows": "%APPDATA%/devin/config.json"},
+		LocalFile: ".devin/config.local.json",
+		Shape:     Shape{HTTP: true, HTTPType: "http", HTTPTypeKey: "transport"},
+		Rules:     []RulesFile{agentsMD},
+		Note:      "Windsurf's successor; .devin/config.local.json holds machine-specific settings",
 	},
 	{
 		ID: "cline", Name: "Cline", Aliases: []string{"cline"},
@@ -198,10 +204,11 @@ var clients = []Client{
 	{
 		ID: "continue", Name: "Continue", Aliases: []string{"continue", "continue.dev"},
 		Format: YAML, ProjectFile: ".continue/mcpServers/agentos.yaml", UserFile: same("~/.continue/config.yaml"), Key: []string{"mcpServers"}, List: true,
-		FreshDoc: Object{{"name", "agentos"}, {"version", "0.0.1"}, {"schema", "v1"}},
-		Shape:    Shape{StdioType: "stdio", NameField: true, HTTP: true, HTTPType: "streamable-http"},
-		Rules:    []RulesFile{{Path: ".continue/rules/agentos.md", Frontmatter: "name: agentos\ndescription: agentos rules: standards, search and workflows\nalwaysApply: true"}},
-		Note:     "mcpServers is a list; a block file needs name, version and schema",
+		LocalFile: ".continue/mcpServers/agentos.yaml", // a block file of agentos's own
+		FreshDoc:  Object{{"name", "agentos"}, {"version", "0.0.1"}, {"schema", "v1"}},
+		Shape:     Shape{StdioType: "stdio", NameField: true, HTTP: true, HTTPType: "streamable-http"},
+		Rules:     []RulesFile{{Path: ".continue/rules/agentos.md", Frontmatter: "name: agentos\ndescription: agentos rules: standards, search and workflows\nalwaysApply: true"}},
+		Note:      "mcpServers is a list; a block file needs name, version and schema; agentos's block file is kept out of git",
 	},
 	{
 		ID: "zed", Name: "Zed", Aliases: []string{"zed"},
@@ -289,6 +296,20 @@ var clients = []Client{
 func All() []Client {
 	out := make([]Client, len(clients))
 	copy(out, clients)
+	return out
+}
+
+// LocalFiles are the clients' machine-only project files, for the
+// .gitignore block: the same list on every machine.
+func LocalFiles() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range clients {
+		if c.LocalFile != "" && !seen[c.LocalFile] {
+			seen[c.LocalFile] = true
+			out = append(out, c.LocalFile)
+		}
+	}
 	return out
 }
 

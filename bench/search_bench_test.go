@@ -47,7 +47,7 @@ func searchProject(b *testing.B) string {
 		}
 		os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/gen\n\ngo 1.22\n"), 0o644)
 	}
-	if out, err := exec.Command(binary, "install", "--dir", root, "--yes").CombinedOutput(); err != nil {
+	if out, err := exec.Command(binary, "install", "--dir", root, "--scope", "project", "--yes").CombinedOutput(); err != nil {
 		b.Fatalf("install: %v\n%s", err, out)
 	}
 	return root

@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 func project(b *testing.B) string {
 	b.Helper()
 	root := b.TempDir()
-	if out, err := exec.Command(binary, "install", "--dir", root, "--yes").CombinedOutput(); err != nil {
+	if out, err := exec.Command(binary, "install", "--dir", root, "--scope", "project", "--yes").CombinedOutput(); err != nil {
 		b.Fatalf("install: %v\n%s", err, out)
 	}
 	return root

@@ -67,7 +67,9 @@ func portRange(t *testing.T, n int) (lo, hi int) {
 func newProject(t *testing.T, extraServerConfig ...string) string {
 	t.Helper()
 	root := t.TempDir()
-	runOK(t, root, "install", "--dir", root, "--yes")
+	// --scope project: the tests launch the server from .mcp.json, and
+	// Claude Code's default, its local scope, would edit this machine's ~/.claude.json.
+	runOK(t, root, "install", "--dir", root, "--scope", "project", "--yes")
 	lo, hi := portRange(t, 8)
 	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nast:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
 	for _, l := range extraServerConfig {

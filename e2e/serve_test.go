@@ -204,7 +204,7 @@ func TestSIGINTRemovesStateFile(t *testing.T) {
 func TestTwoProjectsTwoPortsAndTakenPortSkipped(t *testing.T) {
 	t.Parallel()
 	a, b := newProject(t), t.TempDir()
-	runOK(t, b, "install", "--dir", b, "--yes")
+	runOK(t, b, "install", "--dir", b, "--scope", "project", "--yes")
 	// Give b the same range as a, with a's first port taken by a stranger.
 	cfg, _ := os.ReadFile(filepath.Join(a, ".agentos", "config", "mcp.yaml"))
 	os.WriteFile(filepath.Join(b, ".agentos", "config", "mcp.yaml"), cfg, 0o644)

@@ -185,13 +185,15 @@ func teamNote(t agentconfig.Target, p project.Paths, env agentconfig.Env) string
 	case t.Portable:
 		return "Uses " + t.Client.WorkspaceVar + ", so the file works on every machine and can be committed."
 	case t.Scope == agentconfig.ScopeLocal:
-		return "Written to your local scope for this project only; nothing committed changes."
-	case t.Scope == agentconfig.ScopeUser:
+		return "In " + t.Client.Name + "'s local scope: your user config, for this project only, so nothing committed holds this machine's path; each teammate runs `agentos install` once."
+	case t.Scope == agentconfig.ScopeUser && t.Client.ProjectFile == "":
 		return t.Client.Name + " has no project config: the entry is in your user config and points at this project."
+	case t.Scope == agentconfig.ScopeUser:
+		return "In your user config, so it applies to every project you open in " + t.Client.Name + " and points at this one."
 	case t.Client.LocalScope:
-		return "This file holds a machine-specific path; each teammate runs `agentos install` once (or use --scope local to keep it out of the repository)."
+		return "This file holds a machine-specific path (" + PinnedBinary(p) + "); drop --scope project to keep it in your local scope instead."
 	default:
-		return "This file holds a machine-specific path; each teammate runs `agentos install` once."
+		return t.Client.Name + " expands no workspace variable and has no per-project local scope, so this file holds a machine-specific path (" + PinnedBinary(p) + "): if it is committed, each teammate's `agentos install` rewrites it with theirs."
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/markedblock"
 	"github.com/agentos-dev/agentos/internal/project"
 )
@@ -15,16 +16,23 @@ const (
 	gitignoreEnd   = "# agentos:end"
 )
 
-// gitignoreBlockLines are the block's lines, markers included.
+// gitignoreBlockLines are the block's lines, markers included: agentos's
+// private folders, and the clients' machine-only config files (Devin's
+// config.local.json, Continue's agentos block file), which hold this
+// machine's paths. The list is the same on every machine, so the committed
+// .gitignore does not change from one teammate's install to the next.
 func gitignoreBlockLines() []string {
-	return []string{
+	lines := []string{
 		gitignoreBegin,
 		".agentos/.cache/",
 		".agentos/bin/",
 		".agentos/.mcp_server_state.json",
 		".agentos/backups/",
-		gitignoreEnd,
 	}
+	for _, f := range agentconfig.LocalFiles() {
+		lines = append(lines, "/"+f)
+	}
+	return append(lines, gitignoreEnd)
 }
 
 // planGitignore plans the managed block in the root .gitignore. Every line

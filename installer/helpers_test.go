@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentos-dev/agentos/agentconfig"
 )
 
 // fakeBinary is the content of the binary tests pin.
@@ -53,11 +55,26 @@ func readTestFile(t *testing.T, path string) string {
 
 func install(t *testing.T, root, binary string) *Report {
 	t.Helper()
-	report, err := Install(context.Background(), Options{Dir: root, Yes: true, BinaryPath: binary})
+	return installScope(t, root, binary, "")
+}
+
+// installScope installs the default agent with its entry in scope, and
+// user-scoped files in the home folder next to the project (homeFor).
+func installScope(t *testing.T, root, binary, scope string) *Report {
+	t.Helper()
+	report, err := Install(context.Background(), Options{Dir: root, Yes: true, BinaryPath: binary, Scope: scope, Env: homeFor(root)})
 	if err != nil {
 		t.Fatalf("Install: %v", err)
 	}
 	return report
+}
+
+// homeFor is the home folder of a project made by newProject: a sibling
+// of the project, the same for every install into it.
+func homeFor(root string) *agentconfig.Env {
+	env := agentconfig.HomeEnv(filepath.Join(filepath.Dir(root), "home"))
+	env.GOOS = "linux"
+	return &env
 }
 
 // snapshot records every folder and file under root with its mode and

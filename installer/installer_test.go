@@ -152,8 +152,19 @@ func TestFreshInstallWritesSharedFiles(t *testing.T) {
 			Env     map[string]string `json:"env"`
 		} `json:"mcpServers"`
 	}
-	if err := json.Unmarshal([]byte(readTestFile(t, filepath.Join(root, ".mcp.json"))), &doc); err != nil {
+	// Claude Code's entry is in its local scope: ~/.claude.json, under
+	// this project; the committed .mcp.json is not written.
+	var local struct {
+		Projects map[string]json.RawMessage `json:"projects"`
+	}
+	if err := json.Unmarshal([]byte(readTestFile(t, filepath.Join(homeFor(root).Home, ".claude.json"))), &local); err != nil {
 		t.Fatal(err)
+	}
+	if err := json.Unmarshal(local.Projects[p.Root], &doc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".mcp.json")); !os.IsNotExist(err) {
+		t.Errorf(".mcp.json written by default: %v", err)
 	}
 	entry := doc.MCPServers[agentconfig.ServerName]
 	if entry.Type != "stdio" || entry.Command != filepath.Join(p.Root, ".agentos", "bin", filepath.Base(pinned)) ||
@@ -221,7 +232,7 @@ func TestReportJSON(t *testing.T) {
 	if !got.Changed || len(got.Steps) != 17+len(shipped)+len(workflows)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
 		t.Errorf("report JSON = %s", data)
 	}
-	if got.Steps[len(got.Steps)-5].Path != ".mcp.json" || got.Steps[len(got.Steps)-4].Path != "CLAUDE.md" || got.Steps[len(got.Steps)-3].Path != ".claude/commands/agentos-spec.md" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {
+	if got.Steps[len(got.Steps)-5].Path != "~/.claude.json" || got.Steps[len(got.Steps)-4].Path != "CLAUDE.md" || got.Steps[len(got.Steps)-3].Path != ".claude/commands/agentos-spec.md" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {
 		t.Errorf("paths not relative to the project: %s", data)
 	}
 }
@@ -321,7 +332,7 @@ func TestMCPJSONMergeKeepsServersAndComments(t *testing.T) {
 }
 `
 	root, binary := newProject(t, map[string]string{".mcp.json": original})
-	report := install(t, root, binary)
+	report := installScope(t, root, binary, "project")
 	got := readTestFile(t, filepath.Join(root, ".mcp.json"))
 	for _, want := range []string{
 		"// servers for this repo",
@@ -341,7 +352,7 @@ func TestMCPJSONMergeKeepsServersAndComments(t *testing.T) {
 	// An outdated entry is replaced; everything else stays.
 	stale := strings.Replace(got, `"INFO"`, `"DEBUG"`, 1)
 	writeTestFile(t, filepath.Join(root, ".mcp.json"), stale)
-	report = install(t, root, binary)
+	report = installScope(t, root, binary, "project")
 	if step := stepFor(t, report, StepMCPJSON); step.Action != Updated || step.Backup != "" {
 		t.Errorf("step = %+v", step)
 	}
@@ -362,7 +373,7 @@ func TestMCPJSONIdenticalEntryUnchanged(t *testing.T) {
 	original := `{"mcpServers":{"agentos":` + string(compact) + `}}`
 	writeTestFile(t, filepath.Join(root, ".mcp.json"), original)
 
-	report := install(t, root, binary)
+	report := installScope(t, root, binary, "project")
 	if step := stepFor(t, report, StepMCPJSON); step.Action != Unchanged {
 		t.Errorf("step = %+v", step)
 	}
@@ -416,7 +427,7 @@ func TestMalformedMCPJSONWritesNothing(t *testing.T) {
 		".mcp.json":  "{\n  \"mcpServers\": {\n    \"a\": {,\n  }\n}\n",
 	})
 	before := snapshot(t, root)
-	_, err := Install(context.Background(), Options{Dir: root, Yes: true, BinaryPath: binary})
+	_, err := Install(context.Background(), Options{Dir: root, Yes: true, BinaryPath: binary, Scope: "project"})
 	if err == nil {
 		t.Fatal("want an error")
 	}

@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 go build -o "$work/agentos" ./cmd/agentos
 mkdir "$work/project"
-"$work/agentos" install --dir "$work/project" --yes >/dev/null
+"$work/agentos" install --dir "$work/project" --scope project --yes >/dev/null
 "$work/agentos" serve --transport http --project-root "$work/project" --log-level WARN </dev/null 2>"$work/server.log" &
 server_pid=$!
 

@@ -33,12 +33,15 @@ func newAgentsCmd(s *streams) *cobra.Command {
 				return enc.Encode(rows)
 			}
 			tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tFORMAT\tPROJECT FILE\tHTTP\tAUTO-APPROVE\tRULES\tUNVERIFIED")
+			fmt.Fprintln(tw, "ID\tNAME\tFORMAT\tPROJECT FILE\tLAUNCH ENTRY GOES TO\tHTTP\tAUTO-APPROVE\tRULES\tUNVERIFIED")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Format, dash(r.ProjectFile), dash(r.HTTP), dash(r.AutoApprove), dash(strings.Join(r.Rules, " ")), dash(strings.Join(r.Unverified, ", ")))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Format, dash(r.ProjectFile), r.DefaultTarget, dash(r.HTTP), dash(r.AutoApprove), dash(strings.Join(r.Rules, " ")), dash(strings.Join(r.Unverified, ", ")))
 			}
 			tw.Flush()
-			fmt.Fprintf(s.Out, "\nUser config paths are those of %s; `agentos agents list --json` shows every field and note.\n", runtime.GOOS)
+			fmt.Fprintln(s.Out, "\nTeams: a launch entry marked * sits in a project file that holds this machine's absolute path (the")
+			fmt.Fprintln(s.Out, "client expands no workspace variable and has no local scope); each teammate's `agentos install` rewrites it.")
+			fmt.Fprintln(s.Out, "Every other default keeps machine paths out of committed files.")
+			fmt.Fprintf(s.Out, "User config paths are those of %s; `agentos agents list --json` shows every field and note.\n", runtime.GOOS)
 			return nil
 		},
 	}
@@ -48,18 +51,22 @@ func newAgentsCmd(s *streams) *cobra.Command {
 }
 
 type agentRow struct {
-	ID           string   `json:"id"`
-	Name         string   `json:"name"`
-	Format       string   `json:"format"`
-	Key          string   `json:"key"`
-	ProjectFile  string   `json:"project_file,omitempty"`
-	UserFile     string   `json:"user_file,omitempty"`
-	HTTP         string   `json:"http,omitempty"` // how its HTTP entry is spelled; "" for stdio-only clients
-	AutoApprove  string   `json:"auto_approve,omitempty"`
-	WorkspaceVar string   `json:"workspace_var,omitempty"`
-	Rules        []string `json:"rules,omitempty"`
-	Unverified   []string `json:"unverified,omitempty"`
-	Note         string   `json:"note,omitempty"`
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Format       string `json:"format"`
+	Key          string `json:"key"`
+	ProjectFile  string `json:"project_file,omitempty"`
+	UserFile     string `json:"user_file,omitempty"`
+	HTTP         string `json:"http,omitempty"` // how its HTTP entry is spelled; "" for stdio-only clients
+	AutoApprove  string `json:"auto_approve,omitempty"`
+	WorkspaceVar string `json:"workspace_var,omitempty"`
+	// DefaultTarget is where install writes the launch entry when no
+	// --scope is given; Team says how that behaves for a team.
+	DefaultTarget string   `json:"default_target"`
+	Team          string   `json:"team"`
+	Rules         []string `json:"rules,omitempty"`
+	Unverified    []string `json:"unverified,omitempty"`
+	Note          string   `json:"note,omitempty"`
 }
 
 func agentRows() []agentRow {
@@ -71,6 +78,23 @@ func agentRows() []agentRow {
 			Unverified: c.Unverified, Note: c.Note}
 		if c.List {
 			r.Key += " (list)"
+		}
+		r.Team = c.Team()
+		switch c.DefaultScope() {
+		case agentconfig.ScopeUser:
+			r.DefaultTarget = "user config"
+		case agentconfig.ScopeLocal:
+			r.DefaultTarget = "local: " + c.LocalFile
+			if c.LocalFile == "" {
+				r.DefaultTarget = "local: " + agentconfig.Display(c.UserPath(env), "", env.Home) + " (this project)"
+			}
+		default:
+			r.DefaultTarget = "project"
+			if c.WorkspaceVar != "" {
+				r.DefaultTarget += " (" + c.WorkspaceVar + ")"
+			} else {
+				r.DefaultTarget += " *"
+			}
 		}
 		if c.CanHTTP() {
 			var parts []string

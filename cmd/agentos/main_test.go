@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -13,5 +14,13 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI end to end: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(env *testscript.Env) error {
+		// A home inside the script's work folder: install writes user-scoped
+		// client configs (Claude Code's local scope in ~/.claude.json).
+		env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+		for _, v := range []string{"XDG_CONFIG_HOME", "CODEX_HOME", "CLINE_DATA_DIR", "APPDATA"} {
+			env.Setenv(v, "")
+		}
+		return nil
+	}})
 }
