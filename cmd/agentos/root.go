@@ -91,6 +91,8 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newConnectCmd(s),
 		newDoctorCmd(s),
 		newUninstallCmd(s),
+		newUpgradeCmd(s),
+		newRollbackCmd(s),
 		newStatusCmd(s),
 		newStandardsCmd(s),
 		newWorkflowCmd(s),

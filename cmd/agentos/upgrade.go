@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/upgrade"
+)
+
+func newUpgradeCmd(s *streams) *cobra.Command {
+	var opts upgrade.Options
+	var dryRun, yes, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "upgrade",
+		Short: "Upgrade agentos in this project in place, keeping the project's edits",
+		Long: `Upgrade brings the project's standards, workflows, pinned binary, .gitignore block and
+client entries up to this agentos (or to a git repository's standards and workflows with
+--from), in steps: preflight (free disk, no other upgrade, a running server is stopped),
+backup (.agentos/backups/<id>/ with SHA256SUMS; the last 3 are kept), update, .gitignore,
+validate (config, workflows, standards lint, client entries, an in-process server), finalize.
+Any failure rolls the project back to the backup, verified byte for byte.
+
+Per file: untouched → updated; edited by you and unchanged upstream → kept; both changed →
+merged line by line, or on a conflict your file is kept and the new one is written beside it
+as <file>.agentos-new; deleted by you → stays deleted; new upstream → added; removed
+upstream → removed only if untouched. specs/, standards/development/ and workflow sessions
+are never touched. The report is written to .agentos/state/upgrade/<id>.json.`,
+		Example: `  agentos upgrade --dry-run
+  agentos upgrade --yes
+  agentos upgrade --from https://github.com/acme/standards.git@v2 --yes
+  agentos upgrade --from ../team-standards --dry-run`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Dir == "" {
+				p, err := project.Find("")
+				if err != nil {
+					return withCode(exitProject, err)
+				}
+				opts.Dir = p.Root
+			}
+			pl, err := upgrade.MakePlan(cmd.Context(), opts)
+			if err != nil {
+				return withCode(exitProject, err)
+			}
+			if dryRun {
+				if asJSON {
+					return printJSON(s, planJSON(pl))
+				}
+				printPlan(s, pl)
+				return nil
+			}
+			if !yes && pl.Changes() {
+				if !asJSON {
+					printPlan(s, pl)
+				}
+				if !isTerminal(s.InFile) {
+					return withCode(exitUsage, fmt.Errorf("nothing was changed; run again with --yes to carry out this plan"))
+				}
+				fmt.Fprint(s.Out, "Upgrade? [y/N] ")
+				answer, _ := bufio.NewReader(s.In).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					fmt.Fprintln(s.Out, "Nothing was changed.")
+					return nil
+				}
+			}
+			r, err := upgrade.Run(cmd.Context(), opts)
+			if asJSON && r != nil {
+				if perr := printJSON(s, r); perr != nil {
+					return perr
+				}
+			} else if r != nil && err == nil {
+				printReport(s, r)
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Dir, "dir", "", "project folder (default: found from the working directory)")
+	f.StringVar(&opts.From, "from", "", "upgrade the standards and workflows from a git repository: a local path or URL, optionally @BRANCH, @TAG or @COMMIT")
+	f.BoolVar(&dryRun, "dry-run", false, "print the plan per file and change nothing")
+	f.BoolVarP(&yes, "yes", "y", false, "upgrade without asking")
+	f.BoolVar(&asJSON, "json", false, "print the plan or the report as JSON")
+	return cmd
+}
+
+func newRollbackCmd(s *streams) *cobra.Command {
+	var opts upgrade.Options
+	var to string
+	var list, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "rollback",
+		Short: "Restore the project from an upgrade backup",
+		Long: `Rollback restores .agentos/ (standards/universal, workflows, bin, config, the manifest and
+its bases), .gitignore and the client files an upgrade changed from a backup in
+.agentos/backups/, and checks the result byte for byte against the backup's checksums.
+specs/, standards/development/ and workflow sessions are not part of a backup and are
+left as they are. Without --to, the newest backup is restored.`,
+		Example: "  agentos rollback --list\n  agentos rollback\n  agentos rollback --to 20260102T030405.000000Z",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := project.Find(opts.Dir)
+			if err != nil {
+				return withCode(exitProject, err)
+			}
+			opts.Dir = p.Root
+			if list {
+				ids, err := upgrade.Backups(p)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if ids == nil {
+						ids = []string{}
+					}
+					return printJSON(s, ids)
+				}
+				if len(ids) == 0 {
+					fmt.Fprintln(s.Out, "No upgrade backups.")
+				}
+				for _, id := range ids {
+					fmt.Fprintln(s.Out, id)
+				}
+				return nil
+			}
+			res, err := upgrade.Rollback(cmd.Context(), opts, to)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(s, res)
+			}
+			fmt.Fprintf(s.Out, "Restored %s (%d files, verified by checksums).\n", res.Backup, res.Files)
+			if res.Server != "" {
+				fmt.Fprintln(s.Out, "Server:", res.Server)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.Dir, "dir", "", "project folder (default: found from the working directory)")
+	cmd.Flags().StringVar(&to, "to", "", "the backup to restore (a folder name in .agentos/backups/; default the newest)")
+	cmd.Flags().BoolVar(&list, "list", false, "list the backups, oldest first")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+type planFile struct {
+	Path   string `json:"path"`
+	Action string `json:"action"`
+}
+
+func planJSON(pl *upgrade.Plan) any {
+	files := []planFile{}
+	for _, f := range pl.Files {
+		files = append(files, planFile{Path: f.Path, Action: string(f.Action)})
+	}
+	configs := []string{}
+	for _, c := range pl.Configs {
+		configs = append(configs, c.Path)
+	}
+	return map[string]any{
+		"root": pl.Root, "source": pl.Source.Name, "from_version": pl.FromVersion, "to_version": pl.Source.Version,
+		"changes": pl.Changes(), "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "configs": configs,
+	}
+}
+
+func printPlan(s *streams, pl *upgrade.Plan) {
+	fmt.Fprintf(s.Out, "Upgrade plan for %s: %s → %s (%s)\n", pl.Root, pl.FromVersion, pl.Source.Version, pl.Source.Name)
+	shown := 0
+	for _, f := range pl.Files {
+		if f.Action == upgrade.Unchanged {
+			continue
+		}
+		shown++
+		note := ""
+		switch f.Action {
+		case upgrade.Conflict:
+			note = "  (yours kept; the new version goes to " + f.Path + upgrade.NewSuffix + ")"
+		case upgrade.Keep, upgrade.KeepRemoved:
+			note = "  (your edit is kept)"
+		case upgrade.StayDeleted:
+			note = "  (you deleted it; it stays deleted)"
+		}
+		fmt.Fprintf(s.Out, "  %-12s %s%s\n", f.Action, f.Path, note)
+	}
+	if pl.Binary != upgrade.Unchanged {
+		fmt.Fprintf(s.Out, "  %-12s .agentos/bin/agentos\n", pl.Binary)
+		shown++
+	}
+	if pl.Gitignore != upgrade.Unchanged {
+		fmt.Fprintf(s.Out, "  %-12s .gitignore (agentos block)\n", pl.Gitignore)
+		shown++
+	}
+	for _, c := range pl.Configs {
+		fmt.Fprintf(s.Out, "  %-12s %s (agentos entry or block)\n", upgrade.Update, c.Path)
+		shown++
+	}
+	c := pl.Counts()
+	fmt.Fprintf(s.Out, "%d update, %d merge, %d conflict, %d add, %d remove, %d keep, %d unchanged\n",
+		c[upgrade.Update], c[upgrade.Merge], c[upgrade.Conflict], c[upgrade.Add], c[upgrade.Remove],
+		c[upgrade.Keep]+c[upgrade.KeepRemoved]+c[upgrade.StayDeleted], c[upgrade.Unchanged])
+	if !pl.Changes() {
+		fmt.Fprintln(s.Out, "Already up to date: nothing to change.")
+	}
+}
+
+func printReport(s *streams, r *upgrade.Report) {
+	if r.Recovered != "" {
+		fmt.Fprintln(s.Out, r.Recovered)
+	}
+	if r.UpToDate {
+		fmt.Fprintf(s.Out, "Already up to date (%s); nothing was changed.\n", r.ToVersion)
+		if len(r.Conflicts) > 0 {
+			fmt.Fprintf(s.Out, "Still to merge by hand: %s\n", strings.Join(r.Conflicts, ", "))
+		}
+		return
+	}
+	for _, st := range r.Steps {
+		fmt.Fprintf(s.Out, "  %-10s %-6s %s\n", st.Name, st.Status, st.Message)
+	}
+	fmt.Fprintf(s.Out, "Upgraded %s → %s. Backup: %s. Report: %s\n", r.FromVersion, r.ToVersion, r.Backup, r.Path)
+	if len(r.Conflicts) > 0 {
+		fmt.Fprintf(s.Out, "Conflicts kept your files; merge these by hand and delete them: %s\n", strings.Join(r.Conflicts, ", "))
+	}
+	if r.Server != "" {
+		fmt.Fprintln(s.Out, "Server:", r.Server)
+	}
+}

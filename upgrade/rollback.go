@@ -1,0 +1,157 @@
+package upgrade
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/workflow"
+)
+
+// pending records an upgrade that has changed the project and not yet
+// finished. It lives in .agentos/backups/, which a rollback never touches,
+// and is removed only once the upgrade finished or was rolled back and
+// verified. Finding it means the upgrade was interrupted (a crash, a kill,
+// a power cut): the next upgrade or rollback restores its backup first.
+type pending struct {
+	Report string `json:"report"`
+	Backup string `json:"backup"`
+}
+
+func pendingPath(p project.Paths) string {
+	return filepath.Join(p.Backups(), "upgrade-in-progress.json")
+}
+
+func writePending(p project.Paths, pd pending) error {
+	data, _ := json.Marshal(pd)
+	if err := os.MkdirAll(p.Backups(), 0o755); err != nil {
+		return fmt.Errorf("record the upgrade in progress: %w", err)
+	}
+	if err := atomicfile.WriteFile(pendingPath(p), data, 0o644); err != nil {
+		return fmt.Errorf("record the upgrade in progress: %w", err)
+	}
+	return nil
+}
+
+func removePending(p project.Paths) error {
+	if err := os.Remove(pendingPath(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("clear the upgrade in progress: %w", err)
+	}
+	return nil
+}
+
+func readPending(p project.Paths) (pending, bool, error) {
+	data, err := os.ReadFile(pendingPath(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return pending{}, false, nil
+	}
+	if err != nil {
+		return pending{}, false, fmt.Errorf("read %s: %w", p.Rel(pendingPath(p)), err)
+	}
+	var pd pending
+	if err := json.Unmarshal(data, &pd); err != nil || pd.Backup == "" {
+		return pending{}, false, fmt.Errorf("%s is damaged; restore a backup with `agentos rollback --to ID` (see `agentos rollback --list`) and delete it", p.Rel(pendingPath(p)))
+	}
+	return pd, true, nil
+}
+
+// recoverInterrupted rolls back an upgrade that was interrupted, and marks
+// its report. It returns what it did, or "" when there was nothing to do.
+// The caller holds the upgrade lock.
+func recoverInterrupted(p project.Paths) (string, error) {
+	pd, found, err := readPending(p)
+	if err != nil || !found {
+		return "", err
+	}
+	idx, err := readBackup(p, pd.Backup)
+	if err != nil {
+		return "", fmt.Errorf("upgrade %s was interrupted and its backup cannot be read: %w", pd.Report, err)
+	}
+	if err := restore(p, idx); err != nil {
+		return "", fmt.Errorf("upgrade %s was interrupted: %w", pd.Report, err)
+	}
+	markRolledBack(p, pd.Report, "interrupted; rolled back to "+p.Rel(backupDir(p, idx.ID))+" by the next run, verified by checksums")
+	if err := removePending(p); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("upgrade %s had been interrupted; rolled back to %s (verified) before starting", pd.Report, p.Rel(backupDir(p, idx.ID))), nil
+}
+
+// markRolledBack updates an upgrade report after a rollback, if it exists.
+func markRolledBack(p project.Paths, id, msg string) {
+	path := filepath.Join(p.Root, filepath.FromSlash(workflow.UpgradeReportDir), id+".json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	var r map[string]any
+	if json.Unmarshal(data, &r) != nil {
+		return
+	}
+	steps, _ := r["steps"].([]any)
+	r["steps"] = append(steps, workflow.UpgradeStep{Name: "rollback", Status: "ok", Message: msg, At: time.Now().UTC()})
+	r["status"] = "rolled_back"
+	r["finished_at"] = time.Now().UTC()
+	if out, err := json.MarshalIndent(r, "", "  "); err == nil {
+		atomicfile.WriteFile(path, append(out, '\n'), 0o644)
+	}
+}
+
+// RollbackResult is what Rollback did.
+type RollbackResult struct {
+	Backup string `json:"backup"` // the backup restored, relative to the root
+	Files  int    `json:"files"`  // files it holds, all verified
+	Server string `json:"server,omitempty"`
+}
+
+// Rollback restores a backup by hand: to (a backup's name) or the newest.
+// It stops a running server first, checks the result against the backup's
+// checksums, and clears an interrupted upgrade it restores over.
+func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, error) {
+	p, err := openProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lockUpgrade(p)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if to == "" {
+		ids, err := Backups(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("rollback: no upgrade backups in %s", p.Rel(p.Backups()))
+		}
+		to = ids[len(ids)-1]
+	}
+	idx, err := readBackup(p, to)
+	if err != nil {
+		return nil, fmt.Errorf("rollback: %w", err)
+	}
+	srv, err := stopServer(ctx, p, opts.StopTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("rollback: %w", err)
+	}
+	defer srv.release()
+	if err := restore(p, idx); err != nil {
+		return nil, err
+	}
+	if pd, found, _ := readPending(p); found {
+		markRolledBack(p, pd.Report, "rolled back by hand to "+p.Rel(backupDir(p, idx.ID)))
+	}
+	if err := removePending(p); err != nil {
+		return nil, err
+	}
+	srv.release()
+	return &RollbackResult{Backup: p.Rel(backupDir(p, idx.ID)), Files: len(idx.Files), Server: srv.restart(p)}, nil
+}
