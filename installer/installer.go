@@ -110,6 +110,9 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 		}
 		report.Steps = append(report.Steps, c.step)
 	}
+	if err := recordManifest(p); err != nil {
+		return nil, err
+	}
 	return report, nil
 }
 
