@@ -87,10 +87,7 @@ func planAgents(p project.Paths, opts Options) ([]change, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := agentconfig.SystemEnv()
-	if opts.Env != nil {
-		env = *opts.Env
-	}
+	env := userEnv(opts)
 	text, err := agentconfig.RulesText()
 	if err != nil {
 		return nil, fmt.Errorf("install: %w", err)
@@ -148,6 +145,14 @@ func planAgents(p project.Paths, opts Options) ([]change, error) {
 		}
 	}
 	return changes, nil
+}
+
+// userEnv locates user-scoped files: opts.Env, else this machine's.
+func userEnv(opts Options) agentconfig.Env {
+	if opts.Env != nil {
+		return *opts.Env
+	}
+	return agentconfig.SystemEnv()
 }
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's

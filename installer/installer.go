@@ -98,17 +98,8 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 			return nil, c.precheck
 		}
 	}
-	for _, c := range changes {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("install: %w", err)
-		}
-		if c.apply != nil {
-			if err := c.apply(); err != nil {
-				return nil, err
-			}
-			report.Changed = true
-		}
-		report.Steps = append(report.Steps, c.step)
+	if err := applyAll(ctx, newJournal(p, userEnv(opts).Home), changes, report); err != nil {
+		return nil, err
 	}
 	if err := recordManifest(p); err != nil {
 		return nil, err
