@@ -27,6 +27,8 @@ type FilePlan struct {
 	text []byte
 	// theirs is the new version, recorded as the next base.
 	theirs []byte
+	// ours is the project's version, kept for a merge's validation.
+	ours []byte
 	// needsWrite is set for a conflict whose .agentos-new must be (re)written.
 	needsWrite bool
 }
@@ -104,6 +106,9 @@ func planFile(p project.Paths, rel string, old manifest.Entry, theirs []byte, ve
 	}
 	d := Decide(base, ours, theirs)
 	fp := FilePlan{Path: rel, Action: d.Action, text: d.Text, theirs: theirs}
+	if d.Action == Merge {
+		fp.ours = ours
+	}
 	newEntry := manifest.Entry{SHA256: manifest.Sum(theirs), Version: version}
 	switch d.Action {
 	case Update, Add:

@@ -284,6 +284,9 @@ type run struct {
 	r      *Report
 	backup *BackupIndex
 	server *stoppedServer
+	// invalidBefore are the project's workflows that did not parse before
+	// the upgrade: validation fails only on ones the upgrade broke.
+	invalidBefore map[string]string
 }
 
 func (u *run) run(ctx context.Context) error {
@@ -383,6 +386,9 @@ func (u *run) preflight(ctx context.Context) (string, error) {
 	}
 	if free < 2*size {
 		return "", fmt.Errorf("%s free, but the upgrade needs twice the size of .agentos/ (%s)", humanBytes(free), humanBytes(2*size))
+	}
+	if u.invalidBefore, _, err = invalidWorkflows(u.p); err != nil {
+		return "", err
 	}
 	srv, err := stopServer(ctx, u.p, u.opts.StopTimeout)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server"
 	"github.com/agentos-dev/agentos/standards"
 	"github.com/agentos-dev/agentos/workflow"
@@ -28,28 +29,53 @@ func (u *run) validate(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("config: %w", err)
 	}
-	builtin, err := assets.Sub(assets.Workflows)
+	invalid, n, err := invalidWorkflows(u.p)
 	if err != nil {
 		return "", err
 	}
-	lib, err := workflow.LoadLibrary(builtin, os.DirFS(u.p.Workflows()))
-	if err != nil {
-		return "", fmt.Errorf("workflows: %w", err)
+	for source, why := range invalid {
+		if _, before := u.invalidBefore[source]; !before {
+			return "", fmt.Errorf("workflow %s does not parse: %s", source, why)
+		}
 	}
-	for source, why := range lib.Invalid() {
-		return "", fmt.Errorf("workflow %s does not parse: %s", source, why)
+	deleted := map[string]bool{}
+	for _, f := range u.pl.Files {
+		if f.Action == StayDeleted {
+			deleted[filepath.Join(u.p.Root, filepath.FromSlash(f.Path))] = true
+		}
 	}
-	var written []string
+	written := 0
 	for _, f := range u.pl.Files {
 		switch f.Action {
 		case Update, Merge, Add:
-			if strings.HasSuffix(f.Path, ".md") && strings.Contains(f.Path, "/standards/") && !strings.EqualFold(filepath.Base(f.Path), "README.md") {
-				written = append(written, filepath.Join(u.p.Root, filepath.FromSlash(f.Path)))
+		default:
+			continue
+		}
+		if !isStandard(f.Path) {
+			continue
+		}
+		written++
+		abs := filepath.Join(u.p.Root, filepath.FromSlash(f.Path))
+		had := map[string]bool{} // problems the project's own version had: not the upgrade's doing
+		if f.Action == Merge {
+			for _, pr := range standards.LintData(abs, f.ours, nil) {
+				had[pr.Message] = true
 			}
 		}
-	}
-	if problems := standards.Lint(written); len(problems) > 0 {
-		return "", fmt.Errorf("standards lint: %d problems, first %s", len(problems), problems[0].String())
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return "", fmt.Errorf("standards lint: %w", err)
+		}
+		exists := func(target string) bool {
+			path := filepath.Join(filepath.Dir(abs), filepath.FromSlash(target))
+			_, err := os.Stat(path)
+			return err == nil || deleted[path] // a link to a file the project deleted is the project's choice
+		}
+		for _, pr := range standards.LintData(abs, data, exists) {
+			if !had[pr.Message] {
+				return "", fmt.Errorf("standards lint: %s", pr.String())
+			}
+		}
 	}
 	bin := installer.PinnedBinary(u.p)
 	sum, err := fileSum(bin)
@@ -80,7 +106,7 @@ func (u *run) validate(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("server: %w", err)
 	}
 	msg := fmt.Sprintf("config loads; %d workflows parse; %d written standards lint clean; binary and %d client entries point at %s; server answered tools/list (%d tools), search_standards (%d hits over %d files) and get_server_info",
-		len(lib.List()), len(written), entries, u.p.Rel(bin), res.Tools, res.SearchHits, res.IndexedFiles)
+		n, written, entries, u.p.Rel(bin), res.Tools, res.SearchHits, res.IndexedFiles)
 	u.r.Validated = msg
 	return msg, nil
 }
@@ -107,4 +133,23 @@ func manifestMatches(u *run) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// invalidWorkflows parses the project's workflows and returns those that
+// fail, and how many there are in all.
+func invalidWorkflows(p project.Paths) (map[string]string, int, error) {
+	builtin, err := assets.Sub(assets.Workflows)
+	if err != nil {
+		return nil, 0, err
+	}
+	lib, err := workflow.LoadLibrary(builtin, os.DirFS(p.Workflows()))
+	if err != nil {
+		return nil, 0, fmt.Errorf("workflows: %w", err)
+	}
+	return lib.Invalid(), len(lib.List()), nil
+}
+
+// isStandard reports whether a shipped file is a standard the linter checks.
+func isStandard(rel string) bool {
+	return strings.HasSuffix(rel, ".md") && strings.Contains(rel, "/standards/") && !strings.EqualFold(filepath.Base(rel), "README.md")
 }
