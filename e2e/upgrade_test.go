@@ -1,0 +1,292 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentos-dev/agentos/internal/manifest"
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+// upgradeProject installs into a fresh project, then rewrites it as an
+// earlier version would have left it: three standards with an older line,
+// one the earlier version did not ship, an older pinned binary, all
+// recorded in the manifest. One standard carries the project's own edit.
+func upgradeProject(t *testing.T) (root, home, edited string) {
+	t.Helper()
+	root, home = t.TempDir(), t.TempDir()
+	runUp(t, root, home, "", "install", "--dir", root, "--scope", "project", "--yes")
+	p, _ := project.At(root)
+	m, found, err := manifest.Load(p)
+	if err != nil || !found {
+		t.Fatalf("manifest after install: %v %v", found, err)
+	}
+	var std []string
+	for _, rel := range m.Paths() {
+		if strings.HasSuffix(rel, ".md") && strings.Contains(rel, "/standards/") {
+			std = append(std, rel)
+		}
+	}
+	m.AssetVersion = "0.9.0"
+	for i, rel := range std[:4] {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		if i == 3 {
+			os.Remove(path)
+			delete(m.Files, rel) // not shipped by the earlier version
+			continue
+		}
+		data, _ := os.ReadFile(path)
+		lines := strings.SplitAfter(string(data), "\n")
+		lines[2] = "an older line\n"
+		old := strings.Join(lines, "")
+		if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := manifest.Record(p, &m, rel, []byte(old)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(root, ".agentos", "bin", "agentos")
+	data, _ := os.ReadFile(bin)
+	data = append(data, []byte("older build")...)
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m.Files[".agentos/bin/agentos"] = manifest.Entry{SHA256: manifest.Sum(data), Version: "0.9.0"}
+	if err := manifest.Save(p, m); err != nil {
+		t.Fatal(err)
+	}
+	edited = std[0]
+	path := filepath.Join(root, filepath.FromSlash(edited))
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\nThe project's own note.\n")
+	f.Close()
+	return root, home, edited
+}
+
+// runUp runs agentos with its own home folder and the fault variable.
+func runUp(t *testing.T, dir, home, fault string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "USERPROFILE="+home, "AGENTOS_UPGRADE_FAULT="+fault)
+	cmd.Stdin = strings.NewReader("") // not a terminal
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("agentos %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// tree hashes the project's files, except backups, caches, upgrade reports
+// and the manifest's timestamp.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir() && (rel == ".agentos/backups" || rel == ".agentos/.cache"):
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		case strings.HasPrefix(rel, ".agentos/state/upgrade/") && strings.HasSuffix(rel, ".json"):
+			return nil
+		}
+		data, _ := os.ReadFile(path)
+		if rel == ".agentos/manifest.json" {
+			var m manifest.Manifest
+			json.Unmarshal(data, &m)
+			data, _ = json.Marshal(m.Files)
+		}
+		out[rel] = manifest.Sum(data)
+		return nil
+	})
+	return out
+}
+
+func treeDiff(a, b map[string]string) []string {
+	var out []string
+	for k, v := range a {
+		if b[k] != v {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k+" (new)")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A clean upgrade, its dry run, a no-op second run and a rollback, through
+// the CLI.
+func TestUpgradeCLI(t *testing.T) {
+	root, home, edited := upgradeProject(t)
+	before := tree(t, root)
+	dry := runUp(t, root, home, "", "upgrade", "--dry-run")
+	if dry.code != 0 || !strings.Contains(dry.stdout, "update") || !strings.Contains(dry.stdout, "merge") || !strings.Contains(dry.stdout, "add") {
+		t.Fatalf("dry run: %d\n%s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+		t.Fatalf("--dry-run changed %v", d)
+	}
+	if r := runUp(t, root, home, "", "upgrade"); r.code != exitUsage() {
+		t.Fatalf("upgrade without --yes and no terminal: exit %d", r.code)
+	}
+	if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+		t.Fatalf("a refused upgrade changed %v", d)
+	}
+	r := runUp(t, root, home, "", "upgrade", "--yes", "--json")
+	if r.code != 0 {
+		t.Fatalf("upgrade: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var rep struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+		Steps  []struct{ Name, Status string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Status != "succeeded" || len(rep.Steps) != 6 {
+		t.Fatalf("report: %v %+v\n%s", err, rep, r.stdout)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(edited)))
+	if !strings.Contains(string(data), "The project's own note.") {
+		t.Error("the project's edit was lost")
+	}
+	if !strings.Contains(runUp(t, root, home, "", "upgrade", "--yes").stdout, "Already up to date") {
+		t.Error("second upgrade was not a no-op")
+	}
+	// The report is where agentos_upgrade_v1's gates read it.
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "state", "upgrade", rep.ID+".json")); err != nil {
+		t.Error(err)
+	}
+	list := runUp(t, root, home, "", "rollback", "--list")
+	if !strings.Contains(list.stdout, rep.ID) {
+		t.Fatalf("rollback --list: %s", list.stdout)
+	}
+	if r := runUp(t, root, home, "", "rollback", "--to", rep.ID); r.code != 0 {
+		t.Fatalf("rollback: %d %s", r.code, r.stderr)
+	}
+	if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+		t.Fatalf("after rollback the project differs: %v", d)
+	}
+	if r := runUp(t, root, home, "", "rollback", "--to", "nonsense"); r.code == 0 {
+		t.Error("rollback to a missing backup succeeded")
+	}
+}
+
+func exitUsage() int { return 2 }
+
+// A SIGKILL at every point of an upgrade, then a rollback or a new run:
+// the project is byte-identical to before, or fully upgraded.
+func TestUpgradeKilledAtEveryPoint(t *testing.T) {
+	points := []string{"preflight", "backup-before-rename", "backup", "update-mid", "update", "gitignore", "validate", "finalize"}
+	var upgraded map[string]string
+	{
+		root, home, _ := upgradeProject(t)
+		runUp(t, root, home, "", "upgrade", "--yes")
+		upgraded = relTree(t, root)
+	}
+	for i, point := range points {
+		t.Run(point, func(t *testing.T) {
+			root, home, _ := upgradeProject(t)
+			before := tree(t, root)
+			r := runUp(t, root, home, "kill:"+point, "upgrade", "--yes")
+			if r.code != -1 {
+				t.Fatalf("the upgrade was not killed at %s: exit %d\n%s%s", point, r.code, r.stdout, r.stderr)
+			}
+			if i%2 == 0 {
+				rb := runUp(t, root, home, "", "rollback")
+				if rb.code != 0 && !strings.Contains(rb.stderr, "no upgrade backups") {
+					t.Fatalf("rollback: %d %s", rb.code, rb.stderr)
+				}
+				if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+					t.Fatalf("killed at %s and rolled back, the project differs: %v", point, d)
+				}
+				return
+			}
+			if r := runUp(t, root, home, "", "upgrade", "--yes"); r.code != 0 {
+				t.Fatalf("upgrade after the kill: %d %s", r.code, r.stderr)
+			}
+			if d := treeDiff(upgraded, relTree(t, root)); len(d) > 0 {
+				t.Fatalf("killed at %s and run again, the project is not fully upgraded: %v", point, d)
+			}
+		})
+	}
+}
+
+// relTree is tree without the files that name the project's own path.
+func relTree(t *testing.T, root string) map[string]string {
+	out := tree(t, root)
+	delete(out, ".mcp.json")
+	return out
+}
+
+// SIGKILLs at random moments of an upgrade.
+func TestUpgradeKilledAtRandom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	root, home, _ := upgradeProject(t)
+	start := time.Now()
+	runUp(t, root, home, "", "upgrade", "--yes")
+	took := time.Since(start)
+	upgraded := relTree(t, root)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d, an upgrade takes %s", seed, took)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range 5 {
+		root, home, _ := upgradeProject(t)
+		before := tree(t, root)
+		cmd := exec.Command(binary, "upgrade", "--yes")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "HOME="+home, "USERPROFILE="+home)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(took))))
+		cmd.Process.Kill()
+		cmd.Wait()
+		if i%2 == 0 {
+			rb := runUp(t, root, home, "", "rollback")
+			if rb.code != 0 && !strings.Contains(rb.stderr, "no upgrade backups") {
+				t.Fatalf("rollback: %d %s", rb.code, rb.stderr)
+			}
+			if d := treeDiff(before, tree(t, root)); len(d) > 0 && !sameAs(upgraded, relTree(t, root)) {
+				t.Fatalf("run %d: killed and rolled back, the project is neither as before nor upgraded: %v", i, d)
+			}
+			continue
+		}
+		if r := runUp(t, root, home, "", "upgrade", "--yes"); r.code != 0 {
+			t.Fatalf("upgrade after the kill: %d %s", r.code, r.stderr)
+		}
+		if d := treeDiff(upgraded, relTree(t, root)); len(d) > 0 {
+			t.Fatalf("run %d: killed and run again, not fully upgraded: %v", i, d)
+		}
+	}
+}
+
+func sameAs(a, b map[string]string) bool { return len(treeDiff(a, b)) == 0 }
