@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,6 +23,20 @@ func PinnedBinary(p project.Paths) string {
 		name += ".exe"
 	}
 	return filepath.Join(p.Bin(), name)
+}
+
+// LaunchBinary is the agentos that entries run: the project's pinned copy,
+// or, in a project installed without one (install --no-pin), this agentos
+// where it is.
+func LaunchBinary(p project.Paths) string {
+	pinned := PinnedBinary(p)
+	if _, err := os.Stat(pinned); err == nil {
+		return pinned
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return pinned
 }
 
 // NotRunningError says the primary server is not running, and how to start it.
@@ -76,7 +91,7 @@ func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env En
 	out := Connected{Client: c, Target: t, URL: pr.URL}
 	entry := HTTPEntry(pr.URL)
 	if !c.CanHTTP() {
-		entry = Bridge(PinnedBinary(p), p.Root)
+		entry = Bridge(LaunchBinary(p), p.Root)
 		out.Bridge, out.URL = true, ""
 		out.Note = c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the server at " + pr.URL + "."
 	}

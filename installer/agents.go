@@ -119,11 +119,19 @@ func planAgents(p project.Paths, opts Options) ([]change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("install: %w", err)
 	}
-	ch, err := agentconfig.PlanEntry(t, t.LaunchFor(p.Root, PinnedBinary(p)))
+	binary, err := launchBinary(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	launch := t.LaunchFor(p.Root, binary)
+	if t.Portable && !strings.HasPrefix(launch.Command, t.Client.WorkspaceVar) {
+		t.Portable = false // the binary is outside the project (--no-pin)
+	}
+	ch, err := agentconfig.PlanEntry(t, launch)
 	if err != nil {
 		return nil, fmt.Errorf("install: %w", err)
 	}
-	changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, p, env)))
+	changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
 	if err := addRules(primary); err != nil {
 		return nil, err
 	}
@@ -134,7 +142,7 @@ func planAgents(p project.Paths, opts Options) ([]change, error) {
 		if err != nil {
 			return nil, fmt.Errorf("install: secondary %s: %w", c.Name, err)
 		}
-		entry, note := SecondaryEntry(p, c)
+		entry, note := SecondaryEntry(p, c, binary)
 		ch, err := agentconfig.PlanEntry(t, entry)
 		if err != nil {
 			return nil, fmt.Errorf("install: %w", err)
@@ -157,10 +165,10 @@ func userEnv(opts Options) agentconfig.Env {
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's
 // URL (or, before it first runs, the first port of the configured range),
-// or for a stdio-only client a bridging stdio command.
-func SecondaryEntry(p project.Paths, c agentconfig.Client) (agentconfig.Entry, string) {
+// or for a stdio-only client a stdio command running binary that bridges.
+func SecondaryEntry(p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
 	if !c.CanHTTP() {
-		return agentconfig.Bridge(PinnedBinary(p), p.Root),
+		return agentconfig.Bridge(binary, p.Root),
 			c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the primary server."
 	}
 	if st, err := state.Read(p.StateFile()); err == nil && !st.Stale() && st.URL != "" {
@@ -185,7 +193,7 @@ func firstPort(p project.Paths) int {
 }
 
 // teamNote says whether a config file works for every teammate.
-func teamNote(t agentconfig.Target, p project.Paths, env agentconfig.Env) string {
+func teamNote(t agentconfig.Target, binary string) string {
 	switch {
 	case t.Portable:
 		return "Uses " + t.Client.WorkspaceVar + ", so the file works on every machine and can be committed."
@@ -195,10 +203,12 @@ func teamNote(t agentconfig.Target, p project.Paths, env agentconfig.Env) string
 		return t.Client.Name + " has no project config: the entry is in your user config and points at this project."
 	case t.Scope == agentconfig.ScopeUser:
 		return "In your user config, so it applies to every project you open in " + t.Client.Name + " and points at this one."
+	case t.Client.WorkspaceVar != "" && t.Scope == agentconfig.ScopeProject:
+		return "The binary is not pinned in the project (--no-pin), so this file names " + binary + " instead of " + t.Client.WorkspaceVar + ": a machine-specific path."
 	case t.Client.LocalScope:
-		return "This file holds a machine-specific path (" + PinnedBinary(p) + "); drop --scope project to keep it in your local scope instead."
+		return "This file holds a machine-specific path (" + binary + "); drop --scope project to keep it in your local scope instead."
 	default:
-		return t.Client.Name + " expands no workspace variable and has no per-project local scope, so this file holds a machine-specific path (" + PinnedBinary(p) + "): if it is committed, each teammate's `agentos install` rewrites it with theirs."
+		return t.Client.Name + " expands no workspace variable and has no per-project local scope, so this file holds a machine-specific path (" + binary + "): if it is committed, each teammate's `agentos install` rewrites it with theirs."
 	}
 }
 

@@ -26,18 +26,50 @@ func PinnedBinary(p project.Paths) string {
 	return filepath.Join(p.Bin(), name)
 }
 
-// planBinary plans copying the binary at src (the running executable when
-// empty) to the project. Pinning a copy keeps the project's server on the
-// version it was installed with, whatever happens to the binary on PATH.
-func planBinary(p project.Paths, src string) (change, error) {
-	target := PinnedBinary(p)
-	step := Step{Kind: StepBinary, Path: p.Rel(target), Action: Unchanged}
+// sourceBinary is the agentos binary the install pins, or with NoPin the one
+// the entries run: opts.BinaryPath, else the running executable; absolute.
+func sourceBinary(opts Options) (string, error) {
+	src := opts.BinaryPath
 	if src == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return change{}, fmt.Errorf("install: find the running agentos binary: %w", err)
+			return "", fmt.Errorf("install: find the running agentos binary: %w", err)
 		}
 		src = exe
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", fmt.Errorf("install: binary %s: %w", src, err)
+	}
+	return abs, nil
+}
+
+// launchBinary is what the agents' entries run: the pinned copy, or with
+// NoPin the binary that runs the install, where it is.
+func launchBinary(p project.Paths, opts Options) (string, error) {
+	if !opts.NoPin {
+		return PinnedBinary(p), nil
+	}
+	return sourceBinary(opts)
+}
+
+// planBinary plans copying the agentos binary (sourceBinary) to the
+// project. Pinning a copy keeps the project's server on the version it was
+// installed with, whatever happens to the binary on PATH. With NoPin there
+// is nothing to do: an existing pinned copy is left where it is.
+func planBinary(p project.Paths, opts Options) (change, error) {
+	target := PinnedBinary(p)
+	step := Step{Kind: StepBinary, Path: p.Rel(target), Action: Unchanged}
+	src, err := sourceBinary(opts)
+	if err != nil {
+		return change{}, err
+	}
+	if opts.NoPin {
+		if fi, err := os.Stat(src); err != nil || !fi.Mode().IsRegular() {
+			return change{}, fmt.Errorf("install: the agentos binary %s, which the agents would run, is not a regular file", src)
+		}
+		step.Detail = "Not pinned (--no-pin): the agents run " + src + "."
+		return change{step: step}, nil
 	}
 	srcInfo, err := os.Stat(src)
 	if err != nil {

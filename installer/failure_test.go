@@ -32,7 +32,7 @@ func TestLateFailureRollsEverythingBack(t *testing.T) {
 	}
 	diskFull := errors.New("install: write AGENTS.md: no space left on device")
 	changes = append(changes, change{step: Step{Path: "AGENTS.md"}, apply: func() error { return diskFull }})
-	err = applyAll(context.Background(), newJournal(p, env.Home), changes, &Report{})
+	err = applyAll(context.Background(), newJournal(p, env.Home), changes, &Report{}, nil)
 	if !errors.Is(err, diskFull) || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("err = %v", err)
 	}
@@ -64,7 +64,7 @@ func TestCanceledMidInstallRollsBack(t *testing.T) {
 			return inner()
 		}
 	}
-	err = applyAll(ctx, newJournal(p, homeFor(root).Home), changes, &Report{})
+	err = applyAll(ctx, newJournal(p, homeFor(root).Home), changes, &Report{}, nil)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("err = %v", err)
 	}

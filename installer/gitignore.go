@@ -62,6 +62,7 @@ func planGitignore(p project.Paths) (change, error) {
 	}
 	step.Action = Updated
 	step.Backup = bak.rel(p)
+	step.Before, step.After = original, merged // for the plan's diff
 	return change{step: step, apply: func() error {
 		if err := bak.write(); err != nil {
 			return err

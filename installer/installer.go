@@ -59,6 +59,11 @@ type Options struct {
 	// CoverageThreshold, when above 0, is the new config's
 	// workflow.coverage_threshold.
 	CoverageThreshold float64
+	// NoPin skips pinning a copy of the binary in .agentos/bin/: the
+	// agents' entries run the binary that runs the install, where it is.
+	NoPin bool
+	// Progress, when set, is told after each file or folder is written.
+	Progress func(Progress)
 }
 
 // change is one planned step: what the report will say and, when something
@@ -98,7 +103,7 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 			return nil, c.precheck
 		}
 	}
-	if err := applyAll(ctx, newJournal(p, userEnv(opts).Home), changes, report); err != nil {
+	if err := applyAll(ctx, newJournal(p, userEnv(opts).Home), changes, report, opts.Progress); err != nil {
 		return nil, err
 	}
 	if err := recordManifest(p); err != nil {
@@ -160,7 +165,7 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 		return nil, nil, err
 	}
 	changes = append(changes, generated...)
-	bin, err := planBinary(p, opts.BinaryPath)
+	bin, err := planBinary(p, opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -34,9 +34,16 @@ type journalEntry struct {
 	created []string // folders above path that did not exist, deepest first
 }
 
-// applyAll applies changes in order, adding each step to report; when one
-// fails, or ctx ends, it rolls back the ones applied and returns why.
-func applyAll(ctx context.Context, j *journal, changes []change, report *Report) error {
+// applyAll applies changes in order, adding each step to report and
+// telling progress (when set) after each write; when one fails, or ctx
+// ends, it rolls back the ones applied and returns why.
+func applyAll(ctx context.Context, j *journal, changes []change, report *Report, progress func(Progress)) error {
+	total, done := 0, 0
+	for _, c := range changes {
+		if c.apply != nil {
+			total++
+		}
+	}
 	for _, c := range changes {
 		if err := ctx.Err(); err != nil {
 			return j.rollback(fmt.Errorf("install: %w", err))
@@ -46,10 +53,21 @@ func applyAll(ctx context.Context, j *journal, changes []change, report *Report)
 				return j.rollback(err)
 			}
 			report.Changed = true
+			done++
+			if progress != nil {
+				progress(Progress{Done: done, Total: total, Step: c.step})
+			}
 		}
 		report.Steps = append(report.Steps, c.step)
 	}
 	return nil
+}
+
+// Progress is how far an install has got: Done of Total writes, the last
+// one being Step.
+type Progress struct {
+	Done, Total int
+	Step        Step
 }
 
 func newJournal(p project.Paths, home string) *journal {

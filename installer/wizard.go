@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -30,9 +31,145 @@ var ErrAborted = errors.New("install cancelled; nothing was written")
 // extensions are agents that run inside an IDE, where the IDE matters.
 var extensions = map[string]bool{"cline": true, "roo": true, "kilo": true, "continue": true}
 
-// Wizard asks for what opts leaves open (the primary agent, the IDE it runs
-// in, secondary agents), shows the plan with a short diff of every file it
-// would change, and asks to go ahead. It returns the options to install with.
+// questions are what the wizard asks, bound to its answers. The same
+// questions run as one huh form in a terminal and one plain prompt at a
+// time in accessible mode.
+type questions struct {
+	opts    Options
+	primary string // the primary's client id as answered (or as given)
+	ide     string
+	picked  []string
+	paths   string
+	langs   string
+	cover   string
+	pin     bool
+	pages   []page
+}
+
+// page is one screen of questions, shown unless hide says otherwise. Its
+// fields are made when the page is shown, so that they can depend on the
+// answers before it (accessible prompts do not re-evaluate options).
+type page struct {
+	fields func() []huh.Field
+	hide   func() bool
+}
+
+// newQuestions decides what to ask: only what opts leaves open.
+func newQuestions(ctx context.Context, opts Options) (*questions, error) {
+	q := &questions{opts: opts, pin: !opts.NoPin}
+	askAgent := opts.Agent == "" && opts.For == ""
+	if askAgent {
+		q.primary = DefaultAgent
+		q.pages = append(q.pages, page{fields: func() []huh.Field { return []huh.Field{primaryField(&q.primary)} }})
+	} else {
+		agents, err := ResolveAgents(opts)
+		if err != nil {
+			return nil, err
+		}
+		q.primary = agents.Primary.ID
+		if agents.IDE != nil {
+			q.ide = agents.IDE.ID
+		}
+	}
+	if opts.IDE == "" && q.ide == "" {
+		q.ide = "vscode"
+		q.pages = append(q.pages, page{
+			fields: func() []huh.Field {
+				return []huh.Field{huh.NewSelect[string]().
+					Title(q.primaryName()+" runs inside which IDE?").
+					Options(huh.NewOption("VS Code", "vscode"), huh.NewOption("Cursor", "cursor")).Value(&q.ide)}
+			},
+			hide: func() bool { return !extensions[q.primary] },
+		})
+	}
+	if len(opts.Secondary) == 0 {
+		q.pages = append(q.pages, page{fields: func() []huh.Field { return []huh.Field{secondaryField(&q.primary, &q.picked)} }})
+	}
+	p, err := resolveProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(p.Config()); errors.Is(err, fs.ErrNotExist) {
+		d, err := Detect(ctx, p.Root)
+		if err != nil {
+			return nil, err
+		}
+		q.paths, q.langs, q.cover = strings.Join(d.SourcePaths, ", "), strings.Join(d.Languages, ", "), "80"
+		q.pages = append(q.pages, page{fields: func() []huh.Field {
+			return []huh.Field{
+				huh.NewInput().Title("Source folders to index (comma-separated)").Value(&q.paths),
+				huh.NewInput().Title("Languages (comma-separated; empty for none)").Value(&q.langs),
+				huh.NewInput().Title("Coverage threshold for implementation gates, in percent").Value(&q.cover).Validate(validThreshold),
+			}
+		}})
+	}
+	if !opts.NoPin {
+		q.pages = append(q.pages, page{fields: func() []huh.Field {
+			return []huh.Field{huh.NewConfirm().
+				Title("Pin a copy of this agentos binary in .agentos/bin/?").
+				Description("Recommended: the project keeps the version it was installed with. No: the agents run\n" + binaryForPrompt(opts) + " where it is.").
+				Affirmative("Yes").Negative("No").Value(&q.pin)}
+		}})
+	}
+	return q, nil
+}
+
+func (q *questions) primaryName() string {
+	if c, err := agentconfig.Lookup(q.primary); err == nil {
+		return c.Name
+	}
+	return q.primary
+}
+
+func validThreshold(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil // the default
+	}
+	if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || v < 0 || v > 100 {
+		return errors.New("enter a number from 0 to 100")
+	}
+	return nil
+}
+
+func binaryForPrompt(opts Options) string {
+	if src, err := sourceBinary(opts); err == nil {
+		return src
+	}
+	return "the agentos you ran"
+}
+
+// options are opts with the answers filled in.
+func (q *questions) options() Options {
+	opts := q.opts
+	if opts.Agent == "" && opts.For == "" {
+		opts.Agent = q.primary
+	}
+	if opts.IDE == "" && extensions[q.primary] && q.ide != "" {
+		if agents, err := ResolveAgents(opts); err != nil || agents.IDE == nil {
+			opts.IDE = q.ide
+		}
+	}
+	if len(opts.Secondary) == 0 {
+		opts.Secondary = q.picked
+	}
+	if q.cover != "" || q.paths != "" || q.langs != "" {
+		opts.SourcePaths = splitList(q.paths) // empty: what was detected
+		opts.Languages = splitList(q.langs)
+		if opts.Languages == nil {
+			opts.Languages = []string{}
+		}
+		opts.CoverageThreshold, _ = strconv.ParseFloat(strings.TrimSpace(q.cover), 64) // 0: the default
+	}
+	opts.NoPin = !q.pin
+	return opts
+}
+
+// Wizard asks, one prompt at a time, for what opts leaves open (the primary
+// agent, the IDE it runs in, secondary agents, the detected source folders
+// and languages, the coverage threshold, whether to pin the binary), shows
+// the plan with a short diff of every file it would change, and asks to go
+// ahead. It returns the options to install with. RunWizard uses it in
+// accessible mode; in a terminal it draws the same questions as one form.
 func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 	in := &lineReader{r: bufio.NewReader(wio.In)}
 	run := func(fields ...huh.Field) error {
@@ -45,33 +182,19 @@ func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 		}
 		return nil
 	}
-	if opts.Agent == "" && opts.For == "" {
-		opts.Agent = DefaultAgent
-		if err := run(primaryField(&opts.Agent)); err != nil {
-			return opts, err
-		}
-	}
-	agents, err := ResolveAgents(opts)
+	q, err := newQuestions(ctx, opts)
 	if err != nil {
 		return opts, err
 	}
-	if extensions[agents.Primary.ID] && opts.IDE == "" && agents.IDE == nil {
-		opts.IDE = "vscode"
-		if err := run(huh.NewSelect[string]().Title(agents.Primary.Name+" runs inside which IDE?").
-			Options(huh.NewOption("VS Code", "vscode"), huh.NewOption("Cursor", "cursor")).Value(&opts.IDE)); err != nil {
+	for _, pg := range q.pages {
+		if pg.hide != nil && pg.hide() {
+			continue
+		}
+		if err := run(pg.fields()...); err != nil {
 			return opts, err
 		}
 	}
-	if len(opts.Secondary) == 0 {
-		var picked []string
-		if err := run(secondaryField(agents.Primary.ID, &picked)); err != nil {
-			return opts, err
-		}
-		opts.Secondary = picked
-	}
-	if err := askProjectSettings(ctx, &opts, run); err != nil {
-		return opts, err
-	}
+	opts = q.options()
 	preview, err := Preview(ctx, opts)
 	if err != nil {
 		return opts, err
@@ -89,47 +212,6 @@ func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 	}
 	opts.Yes = true
 	return opts, nil
-}
-
-// askProjectSettings asks, when the project has no config yet, to confirm
-// the detected source folders and languages and the coverage threshold.
-func askProjectSettings(ctx context.Context, opts *Options, run func(...huh.Field) error) error {
-	p, err := resolveProject(opts.Dir)
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(p.Config()); err == nil {
-		return nil // the user's config is kept as it is
-	}
-	d, err := Detect(ctx, p.Root)
-	if err != nil {
-		return err
-	}
-	paths, langs, threshold := strings.Join(d.SourcePaths, ", "), strings.Join(d.Languages, ", "), "80"
-	if err := run(
-		huh.NewInput().Title("Source folders to index (comma-separated)").Value(&paths).Validate(func(s string) error {
-			return nil // empty keeps what was detected
-		}),
-		huh.NewInput().Title("Languages (comma-separated; empty for none)").Value(&langs),
-		huh.NewInput().Title("Coverage threshold for implementation gates, in percent").Value(&threshold).Validate(func(s string) error {
-			if strings.TrimSpace(s) == "" {
-				return nil // the default
-			}
-			if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || v < 0 || v > 100 {
-				return errors.New("enter a number from 0 to 100")
-			}
-			return nil
-		}),
-	); err != nil {
-		return err
-	}
-	opts.SourcePaths = splitList(paths) // empty: what was detected
-	opts.Languages = splitList(langs)
-	if opts.Languages == nil {
-		opts.Languages = []string{}
-	}
-	opts.CoverageThreshold, _ = strconv.ParseFloat(strings.TrimSpace(threshold), 64) // 0: the default
-	return nil
 }
 
 func splitList(s string) []string {
@@ -151,11 +233,12 @@ func primaryField(value *string) *huh.Select[string] {
 	return huh.NewSelect[string]().Title("Which agent launches the agentos server (the primary)?").Options(options...).Value(value)
 }
 
-// secondaryField asks for the secondary agents.
-func secondaryField(primary string, value *[]string) *huh.MultiSelect[string] {
+// secondaryField asks for the secondary agents: every client but the
+// primary as answered so far.
+func secondaryField(primary *string, value *[]string) *huh.MultiSelect[string] {
 	var options []huh.Option[string]
 	for _, c := range agentconfig.All() {
-		if c.ID != primary {
+		if c.ID != *primary {
 			options = append(options, huh.NewOption(c.Name, c.ID))
 		}
 	}

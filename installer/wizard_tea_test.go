@@ -2,7 +2,10 @@ package installer
 
 import (
 	"bytes"
+	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +47,103 @@ func TestWizardFormsInTheTerminal(t *testing.T) {
 	}
 	var picked []string
 	space := tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	runForm(t, secondaryField("claude-code", &picked), space, down, space, enter) // Claude Desktop, Cursor
+	primary := "claude-code"
+	runForm(t, secondaryField(&primary, &picked), space, down, space, enter) // Claude Desktop, Cursor
 	if strings.Join(picked, ",") != "claude-desktop,cursor" {
 		t.Errorf("picked %v", picked)
+	}
+}
+
+// The whole wizard in a terminal, driven through teatest: choose Cursor as
+// the primary and Claude Code as a secondary, keep the detected settings,
+// pin the binary, see the plan, confirm, watch the progress, read the
+// summary; the files are written.
+func TestWholeWizardInTheTerminal(t *testing.T) {
+	root, binary := newProject(t, map[string]string{"main.go": "package main\n", ".gitignore": "build/\n"})
+	env := homeFor(root)
+	m, err := newWizardModel(context.Background(), Options{Dir: root, BinaryPath: binary, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 60))
+	down := tea.KeyMsg{Type: tea.KeyDown}
+	enter := tea.KeyMsg{Type: tea.KeyEnter}
+	space := tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	var seen strings.Builder // everything drawn, for the checks at the end
+	wait := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			if bytes.Contains(b, []byte(what)) {
+				seen.Write(b)
+				return true
+			}
+			return false
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	wait("Which agent launches")
+	tm.Send(down)
+	tm.Send(down)
+	tm.Send(enter) // Claude Code, Claude Desktop, Cursor
+	wait("Other agents that share")
+	tm.Send(space) // Claude Code, the first of the others
+	tm.Send(enter)
+	wait("Source folders to index")
+	tm.Send(enter)
+	tm.Send(enter)
+	tm.Send(enter) // detected folders, languages, the default threshold
+	wait("Pin a copy")
+	tm.Send(enter) // yes
+	wait("Write these changes?")
+	if _, err := os.Stat(filepath.Join(root, ".agentos")); !os.IsNotExist(err) {
+		t.Fatal("written before the plan was confirmed")
+	}
+	tm.Send(enter) // yes
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*wizardModel)
+	if final.err != nil || final.report == nil || !final.report.Changed {
+		t.Fatalf("wizard ended with %v, %+v", final.err, final.report)
+	}
+	out, _ := io.ReadAll(tm.FinalOutput(t))
+	screen := seen.String() + string(out)
+	for _, want := range []string{"Plan for " + root, "created  .cursor/mcp.json", "updated  .gitignore", "+ # agentos:begin", "Installing", "Restart Cursor", "get_server_info"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen never showed %q", want)
+		}
+	}
+	if final.progress.Total == 0 || final.progress.Done != final.progress.Total {
+		t.Errorf("progress ended at %+v", final.progress)
+	}
+	wantContains(t, readTestFile(t, filepath.Join(root, ".cursor", "mcp.json")), "${workspaceFolder}/.agentos/bin/agentos")
+	wantContains(t, readTestFile(t, filepath.Join(env.Home, ".claude.json")), `"type": "http"`)
+	wantContains(t, readTestFile(t, filepath.Join(root, ".gitignore")), "build/\n")
+	if fi, err := os.Stat(filepath.Join(root, ".agentos", "bin", "agentos")); err != nil || fi.Size() != int64(len(fakeBinary)) {
+		t.Errorf("binary not pinned: %v", err)
+	}
+}
+
+// Declining the pin: no copy in .agentos/bin/, and the entry runs the
+// binary where it is; a second run with the same answer is up to date.
+func TestWizardWithoutPinAccessible(t *testing.T) {
+	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
+	env := homeFor(root)
+	var out strings.Builder
+	answers := "\n\n\nn\ny\n" // threshold page (3 fields), pin: no, write: yes
+	report, err := RunWizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: env},
+		WizardIO{In: strings.NewReader(answers), Out: &out, Accessible: true})
+	if err != nil || !report.Changed {
+		t.Fatalf("wizard: %v\n%s", err, out.String())
+	}
+	wantContains(t, out.String(), "Writing ")
+	wantContains(t, out.String(), "Next steps")
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "bin")); err != nil {
+		t.Fatalf("layout folder .agentos/bin missing: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "bin", "agentos")); !os.IsNotExist(err) {
+		t.Errorf("binary pinned although declined: %v", err)
+	}
+	cursor := readTestFile(t, filepath.Join(root, ".cursor", "mcp.json"))
+	wantContains(t, cursor, `"command": "`+binary+`"`)
+	again, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: env, NoPin: true, Yes: true})
+	if err != nil || again.Changed {
+		t.Errorf("second run with --no-pin: %v changed=%v", err, again != nil && again.Changed)
 	}
 }

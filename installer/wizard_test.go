@@ -38,6 +38,7 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 		"2",                               // Cursor
 		indexOf(t, "codex", "cline"), "0", // secondaries, then done
 		"", "", "90", // detected folders and languages kept; coverage threshold
+		"y", // pin the binary
 		"y", // write
 	}, "\n") + "\n"
 	var out strings.Builder
@@ -50,7 +51,7 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 		t.Fatalf("options %+v\n%s", opts, out.String())
 	}
 	transcript := out.String()
-	for _, want := range []string{"Which agent launches", "runs inside which IDE", "Source folders to index", "Coverage threshold", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?"} {
+	for _, want := range []string{"Which agent launches", "Cline runs inside which IDE", "Source folders to index", "Coverage threshold", "Pin a copy of this agentos binary", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?"} {
 		wantContains(t, transcript, want)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".codex")); !os.IsNotExist(err) {
@@ -68,7 +69,7 @@ func TestWizardDeclinedWritesNothing(t *testing.T) {
 	before := snapshot(t, root)
 	var out strings.Builder
 	_, err := Wizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: testEnv(t)},
-		WizardIO{In: strings.NewReader("\n\n\nn\n"), Out: &out, Accessible: true})
+		WizardIO{In: strings.NewReader("\n\n\n\nn\n"), Out: &out, Accessible: true})
 	if !errors.Is(err, ErrAborted) {
 		t.Fatalf("err = %v\n%s", err, out.String())
 	}

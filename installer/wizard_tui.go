@@ -1,0 +1,252 @@
+package installer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+)
+
+// RunWizard is `agentos install` in a terminal: it asks what opts leaves
+// open, shows the plan with short diffs, asks to go ahead, installs while
+// showing progress, and ends with a summary and the next steps. In
+// accessible mode every screen is a plain prompt or line of text; otherwise
+// one bubbletea program draws the huh forms, the plan, a progress bar and
+// the summary.
+func RunWizard(ctx context.Context, opts Options, wio WizardIO) (*Report, error) {
+	if wio.Accessible {
+		return runAccessible(ctx, opts, wio)
+	}
+	m, err := newWizardModel(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	final, err := tea.NewProgram(m, tea.WithInput(wio.In), tea.WithOutput(wio.Out), tea.WithContext(ctx)).Run()
+	if err != nil {
+		return nil, fmt.Errorf("install: %w", err)
+	}
+	wm := final.(*wizardModel)
+	return wm.report, wm.err
+}
+
+func runAccessible(ctx context.Context, opts Options, wio WizardIO) (*Report, error) {
+	opts, err := Wizard(ctx, opts, wio)
+	if err != nil {
+		return nil, err
+	}
+	opts.Yes = true
+	opts.Progress = func(p Progress) {
+		if p.Done == 1 {
+			fmt.Fprintf(wio.Out, "Writing %d files and folders.\n", p.Total)
+		}
+		if p.Step.Kind != StepFolder && p.Step.Kind != StepStandard {
+			fmt.Fprintf(wio.Out, "  %d of %d: %s %s\n", p.Done, p.Total, p.Step.Action, p.Step.Path)
+		}
+	}
+	report, err := Install(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	report.Print(wio.Out)
+	return report, nil
+}
+
+type wizardPhase int
+
+const (
+	phaseAsk wizardPhase = iota
+	phaseConfirm
+	phaseApply
+	phaseDone
+)
+
+// wizardModel is the whole install wizard as one bubbletea model: each page
+// of questions is a huh form, shown one after the other, then the plan and
+// its confirmation, then a progress bar while Install runs, then the summary.
+type wizardModel struct {
+	ctx      context.Context
+	q        *questions
+	page     int // the next page of q.pages to show
+	form     *huh.Form
+	phase    wizardPhase
+	opts     Options
+	plan     string
+	ok       bool
+	events   chan tea.Msg // from the install goroutine: progressMsg, then one doneMsg
+	cancel   context.CancelFunc
+	progress Progress
+	report   *Report
+	err      error
+	width    int
+}
+
+type progressMsg Progress
+
+type doneMsg struct {
+	report *Report
+	err    error
+}
+
+func newWizardModel(ctx context.Context, opts Options) (*wizardModel, error) {
+	q, err := newQuestions(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &wizardModel{ctx: ctx, q: q, ok: true, width: 80}, nil
+}
+
+func (m *wizardModel) Init() tea.Cmd { return m.nextPage() }
+
+// nextPage shows the next page that is not hidden, or, after the last one,
+// the plan.
+func (m *wizardModel) nextPage() tea.Cmd {
+	for m.page < len(m.q.pages) {
+		pg := m.q.pages[m.page]
+		m.page++
+		if pg.hide != nil && pg.hide() {
+			continue
+		}
+		return m.show(huh.NewForm(huh.NewGroup(pg.fields()...)))
+	}
+	return m.showPlan()
+}
+
+func (m *wizardModel) show(form *huh.Form) tea.Cmd {
+	m.form = form.WithWidth(m.width).WithShowHelp(true)
+	return m.form.Init()
+}
+
+// showPlan plans the install with the answers and asks to go ahead; with
+// nothing to change it installs at once, which reports "up to date".
+func (m *wizardModel) showPlan() tea.Cmd {
+	m.opts = m.q.options()
+	preview, err := Preview(m.ctx, m.opts)
+	if err != nil {
+		return m.fail(err)
+	}
+	if !preview.Changed {
+		return m.apply()
+	}
+	var b strings.Builder
+	PrintPlan(&b, preview)
+	m.plan = b.String()
+	m.phase = phaseConfirm
+	return m.show(huh.NewForm(huh.NewGroup(huh.NewConfirm().Title("Write these changes?").Affirmative("Yes").Negative("No").Value(&m.ok))))
+}
+
+// apply runs Install in a goroutine that reports progress through m.events
+// and ends with one doneMsg; the goroutine exits when Install returns, and
+// never blocks on a program that has gone (ctx).
+func (m *wizardModel) apply() tea.Cmd {
+	m.phase = phaseApply
+	m.form = nil
+	m.events = make(chan tea.Msg, 16)
+	installCtx, cancel := context.WithCancel(m.ctx)
+	m.cancel = cancel
+	opts := m.opts
+	opts.Yes = true
+	send := func(msg tea.Msg) {
+		select {
+		case m.events <- msg:
+		case <-m.ctx.Done():
+		}
+	}
+	opts.Progress = func(p Progress) { send(progressMsg(p)) }
+	go func() {
+		defer cancel()
+		report, err := Install(installCtx, opts)
+		send(doneMsg{report: report, err: err})
+	}()
+	return m.wait()
+}
+
+func (m *wizardModel) wait() tea.Cmd {
+	events, ctx := m.events, m.ctx
+	return func() tea.Msg {
+		select {
+		case msg := <-events:
+			return msg
+		case <-ctx.Done():
+			return doneMsg{err: ctx.Err()}
+		}
+	}
+}
+
+func (m *wizardModel) fail(err error) tea.Cmd {
+	m.err, m.phase = err, phaseDone
+	return tea.Quit
+}
+
+func (m *wizardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width = min(msg.Width, 100)
+	case tea.KeyMsg:
+		if msg.Type == tea.KeyCtrlC {
+			if m.phase == phaseApply {
+				m.cancel() // Install puts back what it wrote, then reports
+				return m, nil
+			}
+			return m, m.fail(ErrAborted)
+		}
+	case progressMsg:
+		m.progress = Progress(msg)
+		return m, m.wait()
+	case doneMsg:
+		m.report, m.err, m.phase = msg.report, msg.err, phaseDone
+		return m, tea.Quit
+	}
+	if m.form == nil {
+		return m, nil
+	}
+	f, cmd := m.form.Update(msg)
+	m.form = f.(*huh.Form)
+	switch m.form.State {
+	case huh.StateAborted:
+		return m, m.fail(ErrAborted)
+	case huh.StateCompleted:
+		if m.phase == phaseAsk {
+			return m, m.nextPage()
+		}
+		if !m.ok {
+			return m, m.fail(ErrAborted)
+		}
+		return m, m.apply()
+	}
+	return m, cmd
+}
+
+func (m *wizardModel) View() string {
+	var b strings.Builder
+	switch m.phase {
+	case phaseAsk:
+		b.WriteString("agentos install\n\n")
+		b.WriteString(m.form.View())
+	case phaseConfirm:
+		b.WriteString(m.plan + "\n")
+		b.WriteString(m.form.View())
+	case phaseApply:
+		writeProgress(&b, m.progress, m.width)
+	case phaseDone:
+		if m.report != nil && m.err == nil {
+			m.report.Print(&b)
+		}
+	}
+	return b.String()
+}
+
+// writeProgress draws a bar, the count and the last step written.
+func writeProgress(w io.Writer, p Progress, width int) {
+	bar := max(width-20, 10)
+	filled := 0
+	if p.Total > 0 {
+		filled = bar * p.Done / p.Total
+	}
+	fmt.Fprintf(w, "Installing  %s%s  %d/%d\n", strings.Repeat("█", filled), strings.Repeat("░", bar-filled), p.Done, p.Total)
+	if p.Step.Path != "" {
+		fmt.Fprintf(w, "  %s %s\n", p.Step.Action, p.Step.Path)
+	}
+}
