@@ -95,12 +95,14 @@ func GitSource(ctx context.Context, p project.Paths, spec string) (Source, error
 	if url == "" {
 		return Source{}, fmt.Errorf("--from: no repository given")
 	}
+	depth := 1
 	if local, ok := localRepo(url); ok {
+		depth = 0 // the in-process file transport cannot make shallow clones
 		// Serve file:// in-process, so that no git binary is needed.
 		installFileProtocol.Do(func() { client.InstallProtocol("file", gitserver.DefaultServer) })
 		url = local
 	}
-	repo, hash, err := clone(ctx, url, ref)
+	repo, hash, err := clone(ctx, url, ref, depth)
 	if err != nil {
 		return Source{}, fmt.Errorf("--from %s: %w", spec, err)
 	}
@@ -174,10 +176,10 @@ func localRepo(url string) (string, bool) {
 
 // clone fetches ref (a branch, a tag or a commit; "" for the default
 // branch) into memory and returns the commit.
-func clone(ctx context.Context, url, ref string) (*git.Repository, plumbing.Hash, error) {
+func clone(ctx context.Context, url, ref string, depth int) (*git.Repository, plumbing.Hash, error) {
 	try := func(name plumbing.ReferenceName) (*git.Repository, plumbing.Hash, error) {
 		repo, err := git.CloneContext(ctx, memory.NewStorage(), nil, &git.CloneOptions{
-			URL: url, ReferenceName: name, SingleBranch: true, Depth: 1, Tags: git.NoTags,
+			URL: url, ReferenceName: name, SingleBranch: true, Depth: depth, Tags: git.NoTags,
 		})
 		if err != nil {
 			return nil, plumbing.ZeroHash, err
