@@ -119,7 +119,16 @@ func TestAddingAnAgentRemovesNothing(t *testing.T) {
 	root, binary := newProject(t, map[string]string{"AGENTS.md": "# Team notes\n"})
 	env := testEnv(t)
 	installWith(t, Options{Dir: root, BinaryPath: binary, Agent: "cursor", Env: env})
+	first := map[string]string{}
+	for _, f := range []string{".cursor/mcp.json", ".cursor/rules/agentos.mdc", ".cursor/commands/agentos-spec.md"} {
+		first[f] = readTestFile(t, filepath.Join(root, f))
+	}
 	installWith(t, Options{Dir: root, BinaryPath: binary, Agent: "codex", Secondary: []string{"cline,junie"}, Env: env})
+	for f, was := range first {
+		if now := readTestFile(t, filepath.Join(root, f)); now != was {
+			t.Errorf("adding an agent changed %s:\n%s", f, now)
+		}
+	}
 	for _, f := range []string{".cursor/mcp.json", ".cursor/rules/agentos.mdc", ".codex/config.toml", ".clinerules/agentos.md", ".junie/mcp/mcp.json", ".mcp.json"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil && f != ".mcp.json" {
 			t.Errorf("%s: %v", f, err)

@@ -68,6 +68,7 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		if fi, err := os.Stat(src); err != nil || !fi.Mode().IsRegular() {
 			return change{}, fmt.Errorf("install: the agentos binary %s, which the agents would run, is not a regular file", src)
 		}
+		step.Action = Skipped
 		step.Detail = "Not pinned (--no-pin): the agents run " + src + "."
 		return change{step: step}, nil
 	}

@@ -181,10 +181,21 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 	return append(changes, agents...), detected, nil
 }
 
-// resolveProject makes dir absolute and checks that it is an existing folder.
+// resolveProject makes dir absolute and checks that it is an existing
+// folder. "" means the project found from the working directory: the
+// nearest folder at or above it that holds .agentos/, else the working
+// directory itself (a first install).
 func resolveProject(dir string) (project.Paths, error) {
 	if dir == "" {
 		dir = "."
+		if wd, err := os.Getwd(); err == nil {
+			for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
+				if fi, err := os.Stat(filepath.Join(d, project.Dir)); err == nil && fi.IsDir() {
+					dir = d
+					break
+				}
+			}
+		}
 	}
 	p, err := project.At(dir)
 	if err != nil {

@@ -17,6 +17,9 @@ const (
 	// Kept marks a file agentos would write that the user has changed: it
 	// was left as it is. Printed as "kept (edited)".
 	Kept Action = "kept"
+	// Skipped marks a step the options turned off (the pinned binary with
+	// --no-pin).
+	Skipped Action = "skipped"
 )
 
 // Step kinds, one per thing the installer manages.

@@ -57,7 +57,7 @@ Agents: ` + agentIDs() + `
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Dir, "dir", ".", "project folder to install into")
+	f.StringVar(&opts.Dir, "dir", "", "project folder (default: the project found from the working directory, else the working directory)")
 	f.BoolVarP(&opts.Yes, "yes", "y", false, "install without asking")
 	f.StringVar(&opts.Agent, "agent", "", "primary agent: the client that launches the server (default claude-code)")
 	f.StringVar(&opts.IDE, "ide", "", "the IDE the agent runs in, when it matters (cursor, vscode)")
