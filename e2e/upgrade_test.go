@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -290,3 +291,59 @@ func TestUpgradeKilledAtRandom(t *testing.T) {
 }
 
 func sameAs(a, b map[string]string) bool { return len(treeDiff(a, b)) == 0 }
+
+// A running server is stopped cleanly before the files change and, being
+// an HTTP service nobody's agent relaunches, started again afterwards with
+// the upgraded binary; its workflow sessions carry over, and the upgrade
+// workflow's gates pass on the report through the restarted server.
+func TestUpgradeWithRunningServer(t *testing.T) {
+	root, home, _ := upgradeProject(t)
+	lo, hi := portRange(t, 8)
+	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
+	if err := os.WriteFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, root, "--transport", "http")
+	st := waitState(t, root, srv.cmd.Process.Pid)
+	c := httpClientWith(t, st.URL, legacyProtocol, nil)
+	initialize(t, c, "agent", legacyProtocol)
+	sess := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "agentos_upgrade_v1"})
+	c.Close()
+
+	r := runUp(t, root, home, "", "upgrade", "--yes", "--json")
+	if r.code != 0 {
+		t.Fatalf("upgrade: %d %s", r.code, r.stderr)
+	}
+	var rep struct {
+		Server string `json:"server"`
+	}
+	json.Unmarshal([]byte(r.stdout), &rep)
+	if !strings.Contains(rep.Server, "stopped the running server") || !strings.Contains(rep.Server, "restarted it over HTTP") {
+		t.Fatalf("server note: %q", rep.Server)
+	}
+	if code := srv.exitCode(t); code != 0 {
+		t.Errorf("the old server exited %d, not cleanly", code)
+	}
+	st2 := waitState(t, root, 0)
+	if st2.PID == st.PID {
+		t.Fatal("no new server")
+	}
+	t.Cleanup(func() {
+		if p, err := os.FindProcess(st2.PID); err == nil {
+			p.Kill()
+		}
+	})
+	c2 := httpClientWith(t, st2.URL, legacyProtocol, nil)
+	initialize(t, c2, "agent", legacyProtocol)
+	defer c2.Close()
+	got := mustWF(t, c2, map[string]any{"action": "get_session", "session_id": sess.Session.ID})
+	if got.Session.ID != sess.Session.ID || got.Session.CurrentPhase != 1 {
+		t.Fatalf("the session did not carry over: %+v", got.Session)
+	}
+	for i := range 5 {
+		out := mustWF(t, c2, map[string]any{"action": "complete_phase", "session_id": sess.Session.ID})
+		if out.Gate == nil || !out.Gate.Passed {
+			t.Fatalf("phase %d gate: %+v", i+1, out.Gate)
+		}
+	}
+}
