@@ -276,9 +276,12 @@ type use struct {
 	Callers, CallerPkgs, PkgImporters int32
 }
 
-// refreshUses copies the graph's use counts onto the chunks.
+// refreshUses copies the graph's use counts onto the chunks, then lets the
+// graph forget what it resolved to count them: most servers never get a
+// graph query, and one that does resolves it again.
 func (st *state) refreshUses() {
 	uses := st.graph.Uses()
+	defer st.graph.Forget()
 	for id, m := range st.metas {
 		st.use[id] = use{}
 		if m == nil || m.Symbol == "" {

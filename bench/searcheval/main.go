@@ -132,7 +132,7 @@ func main() {
 	}
 	st := ix.Stats()
 	lines := countLines(*corpus, ix)
-	fmt.Printf("corpus %s: %d files, %d lines, %d chunks, %d symbols, %d call edges\n",
+	fmt.Printf("corpus %s: %d files, %d lines, %d chunks, %d symbols, %d call sites\n",
 		*corpus, bs.Files, lines, bs.Chunks, st.Graph.Symbols, st.Graph.Calls)
 	fmt.Printf("cold index %.2f s on %d cores (GOMAXPROCS %d); heap in use %.0f MiB; embedder %s/%d\n",
 		cold.Seconds(), runtime.NumCPU(), runtime.GOMAXPROCS(0), float64(ms.HeapInuse)/(1<<20), st.Embedder, st.Dim)

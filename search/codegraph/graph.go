@@ -40,7 +40,7 @@ type edge struct {
 type Graph struct {
 	mu    sync.Mutex
 	files map[string]*FileFacts
-	d     *derived // nil when files changed since it was built
+	d     *derived // nil when files changed since it was built, or after Forget
 }
 
 type symKey struct{ pkg, recv, name string }
@@ -234,21 +234,43 @@ func (d *derived) resolve(f *FileFacts, r Ref, base int32) (int32, bool, bool) {
 	return 0, false, false
 }
 
-// Stats counts the graph's symbols, call edges and packages.
+// Stats counts the graph's symbols, call sites and packages.
 type Stats struct {
 	Symbols  int `json:"symbols"`
-	Calls    int `json:"calls"`
+	Calls    int `json:"calls"` // call sites, resolved to a symbol or not
 	Packages int `json:"packages"`
 }
 
-// Stats returns the graph's size.
+// Stats returns the graph's size, from the facts alone: resolving the
+// graph is for queries.
 func (g *Graph) Stats() Stats {
-	d := g.get()
-	n := 0
-	for _, es := range d.out {
-		n += len(es)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var st Stats
+	pkgs := map[string]bool{}
+	for _, f := range g.files {
+		st.Symbols += len(f.Symbols)
+		st.Calls += len(f.Calls)
+		pkgs[f.Package] = true
 	}
-	return Stats{Symbols: len(d.syms), Calls: n, Packages: len(d.packages)}
+	st.Packages = len(pkgs)
+	return st
+}
+
+// Resolved reports whether the graph is resolved: the next query is
+// answered without resolving it first.
+func (g *Graph) Resolved() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.d != nil
+}
+
+// Forget drops the resolved graph (its indexes of symbols and call edges,
+// about as big as the facts themselves) until the next query needs it.
+func (g *Graph) Forget() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.d = nil
 }
 
 // Use measures how much a symbol is used.

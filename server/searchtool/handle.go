@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -220,6 +219,8 @@ func (h *handle) open(ctx context.Context) error {
 // crash leaves none (or the unusable one that caused the build) and the next
 // start builds again.
 func (h *handle) build(ctx context.Context) error {
+	endBuild := buildStarts()
+	defer endBuild()
 	start := time.Now()
 	h.setProgress(0, 0)
 	h.setState(StateBuilding, "")
@@ -243,28 +244,18 @@ func (h *handle) build(ctx context.Context) error {
 	h.setState(StateReady, "")
 	h.log.Info("search index built", "files", bs.Files, "chunks", bs.Chunks, "first_results_after", searchableAfter.Round(time.Millisecond),
 		"duration", time.Since(start).Round(time.Millisecond))
+	endBuild()
 	h.freeMemory()
 	return nil
 }
 
-// freeMemory returns the garbage of opening a large index (most of the
-// process's memory then) to the operating system at once.
+// freeMemory returns the garbage of opening or changing a large index (most
+// of the process's memory then) to the operating system at once, and sets
+// the memory limit from what stays (see settleMemory).
 func (h *handle) freeMemory() {
 	if h.Status().FilesDone >= 1000 {
-		debug.FreeOSMemory()
+		settleMemory()
 	}
-}
-
-// index indexes one file; only a cancelled ctx stops a build, other errors
-// (an unreadable file) are logged.
-func (h *handle) index(ctx context.Context, f string) error {
-	if _, err := h.ix.UpdateFile(ctx, f); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		h.log.Warn("index a file", "path", f, "err", err)
-	}
-	return nil
 }
 
 // covers reports whether a slash-separated project-relative path lies under
@@ -411,5 +402,6 @@ func (h *handle) save() {
 		return
 	}
 	h.countStats()
+	h.freeMemory()
 	h.log.Debug("search index saved", "duration", time.Since(start).Round(time.Millisecond))
 }

@@ -204,6 +204,14 @@ func (e *FieldError) Unwrap() error { return e.Err }
 // unknown or ambiguous is a *FieldError wrapping the graph's error.
 func runGraph(ix *search.Index, q graphQuery) (Output, error) {
 	g := ix.Graph()
+	if !g.Resolved() {
+		// Resolving a large graph makes much garbage and leaves more live.
+		defer func() {
+			if ix.Stats().Files >= 1000 {
+				settleMemory()
+			}
+		}()
+	}
 	out := Output{Action: q.Action, Query: q.Symbol}
 	switch q.Action {
 	case "find_callers", "find_dependencies":
