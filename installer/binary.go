@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -83,14 +84,18 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 	if targetErr == nil && os.SameFile(srcInfo, targetInfo) {
 		return change{step: step}, nil // running the pinned copy itself
 	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return change{}, fmt.Errorf("install: read binary to pin: %w", err)
-	}
 	if targetErr == nil {
-		same, err := sameContent(target, data)
-		if err != nil {
-			return change{}, err
+		same := targetInfo.Size() == srcInfo.Size()
+		if same {
+			a, err := fileSum(src)
+			if err != nil {
+				return change{}, err
+			}
+			b, err := fileSum(target)
+			if err != nil {
+				return change{}, err
+			}
+			same = bytes.Equal(a, b)
 		}
 		if same && modeOK(targetInfo.Mode()) {
 			return change{step: step}, nil
@@ -101,23 +106,34 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 	}
 	step.Detail = "Copied from " + src + "."
 	return change{step: step, apply: func() error {
-		return writeFile(target, data, binaryMode)
+		// Streamed, not read whole: the kernel copies the file where it can.
+		f, err := os.Open(src)
+		if err != nil {
+			return fmt.Errorf("install: read binary to pin: %w", err)
+		}
+		defer f.Close()
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+		if err := atomicfile.Copy(target, f, binaryMode); err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+		return nil
 	}}, nil
 }
 
-// sameContent reports whether the file at path holds exactly data, by sha256.
-func sameContent(path string, data []byte) (bool, error) {
+// fileSum is the sha256 of the file at path.
+func fileSum(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, fmt.Errorf("install: %w", err)
+		return nil, fmt.Errorf("install: %w", err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return false, fmt.Errorf("install: read %s: %w", path, err)
+		return nil, fmt.Errorf("install: read %s: %w", path, err)
 	}
-	want := sha256.Sum256(data)
-	return bytes.Equal(h.Sum(nil), want[:]), nil
+	return h.Sum(nil), nil
 }
 
 // modeOK reports whether the pinned binary can be run as installed. Windows

@@ -5,6 +5,7 @@ package atomicfile
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -12,7 +13,23 @@ import (
 // WriteFile writes data to path atomically: it writes a temporary file in the
 // same directory, syncs it, sets perm and renames it over path. The parent
 // directory must exist.
-func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return write(path, perm, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// Copy is WriteFile with the content read from src, which is streamed
+// rather than held in memory (a file is copied by the kernel where it can).
+func Copy(path string, src io.Reader, perm os.FileMode) error {
+	return write(path, perm, func(f *os.File) error {
+		_, err := io.Copy(f, src)
+		return err
+	})
+}
+
+func write(path string, perm os.FileMode, fill func(*os.File) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -27,7 +44,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
+	if err = fill(tmp); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Sync(); err != nil {
