@@ -115,11 +115,7 @@ type RollbackResult struct {
 // It stops a running server first, checks the result against the backup's
 // checksums, and clears an interrupted upgrade it restores over.
 func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, error) {
-	p, err := openProject(opts.Dir)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := lockUpgrade(p)
+	p, unlock, err := openLocked(opts.Dir)
 	if err != nil {
 		return nil, err
 	}

@@ -237,11 +237,7 @@ func (pl *Plan) planGitignore() error {
 // to it, verified by checksums; the report names the step that failed. An
 // upgrade that finds nothing to do writes nothing and reports UpToDate.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	p, err := openProject(opts.Dir)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := lockUpgrade(p)
+	p, unlock, err := openLocked(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -493,6 +489,16 @@ func (u *run) finalize(context.Context) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("kept the last %d backups", KeepBackups), nil
+}
+
+// openLocked opens the installed project at dir under the upgrade lock.
+func openLocked(dir string) (project.Paths, func(), error) {
+	p, err := openProject(dir)
+	if err != nil {
+		return p, nil, err
+	}
+	unlock, err := lockUpgrade(p)
+	return p, unlock, err
 }
 
 // lockUpgrade takes the project's upgrade lock, so two upgrades (or an

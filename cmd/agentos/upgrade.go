@@ -35,13 +35,11 @@ are never touched. The report is written to .agentos/state/upgrade/<id>.json.`,
   agentos upgrade --from ../team-standards --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Dir == "" {
-				p, err := project.Find("")
-				if err != nil {
-					return withCode(exitProject, err)
-				}
-				opts.Dir = p.Root
+			p, err := project.Find(opts.Dir)
+			if err != nil {
+				return withCode(exitProject, err)
 			}
+			opts.Dir = p.Root
 			pl, err := upgrade.MakePlan(cmd.Context(), opts)
 			if err != nil {
 				return withCode(exitProject, err)

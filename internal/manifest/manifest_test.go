@@ -1,0 +1,68 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+func newProject(t *testing.T) project.Paths {
+	t.Helper()
+	p, _ := project.At(t.TempDir())
+	if err := os.MkdirAll(p.AgentOS(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRoundTripAndBases(t *testing.T) {
+	p := newProject(t)
+	m, found, err := Load(p)
+	if err != nil || found || len(m.Files) != 0 {
+		t.Fatalf("no manifest: %v %v %v", m, found, err)
+	}
+	m = New("1.2.3", "embedded")
+	if err := Record(p, &m, ".agentos/workflows/a.md", []byte("a\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Record(p, &m, ".agentos/workflows/b.md", []byte("b\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(p, m); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := Load(p)
+	if err != nil || !found || got.AssetVersion != "1.2.3" || got.Files[".agentos/workflows/a.md"].SHA256 != Sum([]byte("a\n")) {
+		t.Fatalf("loaded %+v %v %v", got, found, err)
+	}
+	if string(Base(p, Sum([]byte("a\n")))) != "a\n" {
+		t.Error("base a not stored")
+	}
+	// A base that does not match its name is no base.
+	os.WriteFile(filepath.Join(BasesDir(p), Sum([]byte("b\n"))), []byte("tampered"), 0o644)
+	if Base(p, Sum([]byte("b\n"))) != nil {
+		t.Error("a damaged base was returned")
+	}
+	delete(got.Files, ".agentos/workflows/a.md")
+	if err := PruneBases(p, got); err != nil {
+		t.Fatal(err)
+	}
+	if Base(p, Sum([]byte("a\n"))) != nil {
+		t.Error("an unreferenced base survived pruning")
+	}
+}
+
+func TestLoadBadManifests(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(Path(p), []byte("{oops"), 0o644)
+	if _, _, err := Load(p); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("damaged: %v", err)
+	}
+	os.WriteFile(Path(p), []byte(`{"format": 99, "files": {}}`), 0o644)
+	if _, _, err := Load(p); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("future format: %v", err)
+	}
+}
