@@ -352,7 +352,13 @@ func (h *handle) apply(ctx context.Context) bool {
 	if len(pending) == 0 && !all {
 		return false
 	}
+	liftMemoryLimit() // until the save that follows; see memory.go
 	changed := false
+	defer func() {
+		if !changed {
+			keepMemoryLimit()
+		}
+	}()
 	if all || len(pending) > bulkThreshold {
 		bs, err := h.ix.Refresh(ctx)
 		if err != nil {

@@ -12,14 +12,21 @@ import (
 // and is slow to give freed memory back. With a large index loaded that
 // nearly doubles the server's memory after a few searches, for garbage. So
 // once an index is open the server sets a soft memory limit (unless the user
-// set GOMEMLIMIT) of what is live and an eighth as much again (at least 16 MiB), room for the
-// garbage of searches, and lifts it while an index builds, when most of what
-// is allocated stays. Each save, and a graph query that resolves the call
-// graph, sets it again from what is live then.
+// set GOMEMLIMIT) of what is live and an eighth as much again (at least
+// 16 MiB), room for the garbage of searches.
+//
+// Indexing allocates much more, and keeps some: under the limit the
+// collector would run over and over while a saved file is reindexed. So the
+// limit is lifted while an index builds or applies changes and set again from
+// what is live when the index is saved (after a build, and once the files
+// have been quiet for a while after changes): the garbage of editing is
+// trimmed then, not between two saves of a file. A graph query that resolves
+// the call graph sets it again too.
 var memory struct {
-	mu       sync.Mutex
-	builds   int  // builds under way
-	limiting bool // a limit of ours is set
+	mu     sync.Mutex
+	builds int   // builds under way
+	limit  int64 // our limit; 0 while none is set
+	lifted bool  // our limit is lifted
 }
 
 // memoryLimit is the limit for a live heap of so many bytes.
@@ -36,19 +43,37 @@ func settleMemory() {
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	debug.SetMemoryLimit(memoryLimit(ms.HeapAlloc))
-	memory.limiting = true
+	memory.limit, memory.lifted = memoryLimit(ms.HeapAlloc), false
+	debug.SetMemoryLimit(memory.limit)
 }
 
-// buildStarts lifts our limit for the length of a build; the returned
-// function ends the build (once, however often it is called).
+// liftMemoryLimit lifts our limit until settleMemory or keepMemoryLimit.
+func liftMemoryLimit() {
+	memory.mu.Lock()
+	defer memory.mu.Unlock()
+	if memory.limit > 0 && !memory.lifted {
+		debug.SetMemoryLimit(math.MaxInt64)
+		memory.lifted = true
+	}
+}
+
+// keepMemoryLimit puts back the limit lifted for work that changed nothing.
+func keepMemoryLimit() {
+	memory.mu.Lock()
+	defer memory.mu.Unlock()
+	if memory.lifted && memory.builds == 0 {
+		debug.SetMemoryLimit(memory.limit)
+		memory.lifted = false
+	}
+}
+
+// buildStarts lifts the limit for the length of a build; the returned
+// function ends the build (once, however often it is called), after which
+// settleMemory sets the limit again.
 func buildStarts() (done func()) {
+	liftMemoryLimit()
 	memory.mu.Lock()
 	memory.builds++
-	if memory.limiting {
-		debug.SetMemoryLimit(math.MaxInt64)
-		memory.limiting = false
-	}
 	memory.mu.Unlock()
 	return sync.OnceFunc(func() {
 		memory.mu.Lock()

@@ -7,9 +7,10 @@ import (
 )
 
 // The memory limit is set from the live heap once an index is open, lifted
-// while one builds, and left alone when the user set GOMEMLIMIT.
+// while an index builds or applies changes until it is settled again, and
+// left alone when the user set GOMEMLIMIT.
 func TestMemoryLimit(t *testing.T) {
-	t.Cleanup(func() { debug.SetMemoryLimit(math.MaxInt64); memory.limiting = false })
+	t.Cleanup(func() { debug.SetMemoryLimit(math.MaxInt64); memory.limit, memory.lifted = 0, false })
 	current := func() int64 { return debug.SetMemoryLimit(-1) }
 
 	t.Setenv("GOMEMLIMIT", "")
@@ -24,16 +25,32 @@ func TestMemoryLimit(t *testing.T) {
 		t.Fatalf("builds under way: %d", memory.builds)
 	}
 	settleMemory()
-	if l := current(); l == math.MaxInt64 || l < 16<<20 {
-		t.Errorf("limit after settling: %d", l)
+	limit := current()
+	if limit == math.MaxInt64 || limit < 16<<20 {
+		t.Errorf("limit after settling: %d", limit)
+	}
+
+	liftMemoryLimit()
+	if current() != math.MaxInt64 {
+		t.Errorf("changes being applied did not lift the limit: %d", current())
+	}
+	keepMemoryLimit()
+	if current() != limit {
+		t.Errorf("limit after changes that changed nothing: %d, want %d", current(), limit)
 	}
 	endBuild = buildStarts()
 	if current() != math.MaxInt64 {
 		t.Errorf("a build did not lift the limit: %d", current())
 	}
+	keepMemoryLimit()
+	if current() != math.MaxInt64 {
+		t.Errorf("the limit came back during a build: %d", current())
+	}
 	endBuild()
 
 	t.Setenv("GOMEMLIMIT", "1GiB")
+	debug.SetMemoryLimit(math.MaxInt64)
+	memory.limit, memory.lifted = 0, false
 	settleMemory()
 	if current() != math.MaxInt64 {
 		t.Errorf("the user's GOMEMLIMIT was overridden: %d", current())
