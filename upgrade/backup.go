@@ -25,14 +25,14 @@ const KeepBackups = 3
 // backedUpDirs are the folders under .agentos/ an upgrade may change, and so
 // the ones a backup holds and a rollback restores whole: every file in them
 // that the backup does not hold is deleted by a rollback. Specs, development
-// standards, workflow sessions, indexes and logs are never changed, so never
-// restored either.
+// standards, the config, workflow sessions, indexes and logs are never
+// changed, so never restored either: a rollback days later does not undo
+// the project's later work there.
 func backedUpDirs(p project.Paths) []string {
 	return []string{
 		filepath.Join(p.Standards(), "universal"),
 		p.Workflows(),
 		p.Bin(),
-		p.ConfigDir(),
 		manifest.BasesDir(p),
 	}
 }

@@ -104,6 +104,9 @@ func planFile(p project.Paths, rel string, old manifest.Entry, theirs []byte, ve
 			base = ours // the base is lost, but the file is as we wrote it
 		}
 	}
+	if base != nil && ours != nil && !bytes.Equal(base, ours) && sameIgnoringCR(base, ours) {
+		ours = base // only line endings differ (a Windows checkout): untouched
+	}
 	d := Decide(base, ours, theirs)
 	fp := FilePlan{Path: rel, Action: d.Action, text: d.Text, theirs: theirs}
 	if d.Action == Merge {
@@ -169,4 +172,11 @@ func readRegular(path string) ([]byte, error) {
 		data = []byte{}
 	}
 	return data, nil
+}
+
+// sameIgnoringCR compares two texts ignoring the difference between CRLF
+// and LF line endings, which git may introduce on checkout.
+func sameIgnoringCR(a, b []byte) bool {
+	crlf, lf := []byte("\r\n"), []byte("\n")
+	return bytes.Equal(bytes.ReplaceAll(a, crlf, lf), bytes.ReplaceAll(b, crlf, lf))
 }

@@ -92,10 +92,10 @@ func newRollbackCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rollback",
 		Short: "Restore the project from an upgrade backup",
-		Long: `Rollback restores .agentos/ (standards/universal, workflows, bin, config, the manifest and
+		Long: `Rollback restores .agentos/ (standards/universal, workflows, bin, the manifest and
 its bases), .gitignore and the client files an upgrade changed from a backup in
 .agentos/backups/, and checks the result byte for byte against the backup's checksums.
-specs/, standards/development/ and workflow sessions are not part of a backup and are
+specs/, standards/development/, the config and workflow sessions are not part of a backup and are
 left as they are. Without --to, the newest backup is restored.`,
 		Example: "  agentos rollback --list\n  agentos rollback\n  agentos rollback --to 20260102T030405.000000Z",
 		Args:    cobra.NoArgs,
