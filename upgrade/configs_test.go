@@ -1,0 +1,60 @@
+package upgrade
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/installer"
+)
+
+// Only agentos's own entry and marked block are refreshed: the project's
+// other servers and its own rules text stay byte for byte.
+func TestUpgradeRefreshesOnlyOurEntriesAndBlocks(t *testing.T) {
+	f := newInstalled(t)
+	cfgPath := filepath.Join(f.home, ".claude.json")
+	cfg := read(t, cfgPath)
+	if !strings.Contains(cfg, `"dual"`) {
+		t.Fatalf("install wrote no launch entry: %s", cfg)
+	}
+	// An earlier version launched with other arguments; the user has a
+	// server of their own beside ours.
+	old := strings.Replace(cfg, `"dual"`, `"stdio-legacy"`, 1)
+	old = strings.Replace(old, `"mcpServers": {`, `"mcpServers": {
+        "theirs": {"type": "stdio", "command": "/usr/bin/their-server"},`, 1)
+	write(t, cfgPath, old)
+	rulesPath := filepath.Join(f.root, "CLAUDE.md")
+	rules := read(t, rulesPath)
+	mine := "# Our rules\n\nAlways write tests first.\n\n"
+	outdated := strings.Replace(rules, "Follow these rules", "Follow the old rules", 1)
+	write(t, rulesPath, mine+outdated)
+
+	pl, err := MakePlan(context.Background(), f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Configs) != 2 {
+		var paths []string
+		for _, c := range pl.Configs {
+			paths = append(paths, c.Path)
+		}
+		t.Fatalf("configs planned: %v", paths)
+	}
+	if _, err := Run(context.Background(), f.opts()); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, cfgPath)
+	if !strings.Contains(got, `"dual"`) || strings.Contains(got, "stdio-legacy") {
+		t.Errorf("our entry was not refreshed:\n%s", got)
+	}
+	if !strings.Contains(got, `"/usr/bin/their-server"`) {
+		t.Errorf("the user's own server was lost:\n%s", got)
+	}
+	if !strings.Contains(got, installer.PinnedBinary(f.p)) {
+		t.Errorf("the entry does not launch the pinned binary")
+	}
+	if got := read(t, rulesPath); got != mine+rules {
+		t.Errorf("rules file:\n%s", got)
+	}
+}
