@@ -79,6 +79,9 @@ func Apply(ch Change, b Backups) (string, error) {
 		if err := os.Remove(ch.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return backup, fmt.Errorf("remove %s: %w", ch.Path, err)
 		}
+		if dir := filepath.Dir(ch.Path); filepath.Base(dir) == ServerName {
+			os.Remove(dir) // a folder of agentos's own (.gemini/commands/agentos/), once empty
+		}
 		return backup, nil
 	}
 	perm := ch.Perm

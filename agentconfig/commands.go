@@ -65,7 +65,26 @@ func (c Client) CommandFiles() []CommandFile {
 				[]byte("# " + commandMarker + " (written by agentos install)\ndescription = " + strconv.Quote(cmd.description) + "\nprompt = \"\"\"\n" + prompt + "\n\"\"\"\n")})
 		}
 	}
+	if c.ID == "claude-code" {
+		out = append(out, CommandFile{claudeSkill, skillText()})
+	}
 	return out
+}
+
+// claudeSkill is Claude Code's skill: the same three procedures, which the
+// model loads by itself when a request calls for them.
+const claudeSkill = ".claude/skills/agentos/SKILL.md"
+
+func skillText() []byte {
+	var b strings.Builder
+	b.WriteString("---\nname: agentos\ndescription: Use this project's agentos MCP server to write a specification, implement an approved spec, " +
+		"or search the project's standards and code before changing it.\n---\n\n<!-- " + commandMarker + " (written by agentos install) -->\n\n" +
+		"# agentos\n\nThe commands /agentos-spec, /agentos-implement and /agentos-search do the same on request.\n")
+	for _, cmd := range commands {
+		_, steps, _ := strings.Cut(cmd.prompt, "\n\n")
+		b.WriteString("\n## " + cmd.description + "\n\n" + steps + "\n")
+	}
+	return []byte(b.String())
 }
 
 // planCommands plans c's command files: ours whole, rewritten when they differ.

@@ -9,7 +9,7 @@ import (
 
 func TestCommandFiles(t *testing.T) {
 	want := map[string][]string{
-		"claude-code": {".claude/commands/agentos-spec.md", ".claude/commands/agentos-implement.md", ".claude/commands/agentos-search.md"},
+		"claude-code": {".claude/commands/agentos-spec.md", ".claude/commands/agentos-implement.md", ".claude/commands/agentos-search.md", ".claude/skills/agentos/SKILL.md"},
 		"cursor":      {".cursor/commands/agentos-spec.md", ".cursor/commands/agentos-implement.md", ".cursor/commands/agentos-search.md"},
 		"vscode":      {".github/prompts/agentos-spec.prompt.md", ".github/prompts/agentos-implement.prompt.md", ".github/prompts/agentos-search.prompt.md"},
 		"gemini":      {".gemini/commands/agentos/spec.toml", ".gemini/commands/agentos/implement.toml", ".gemini/commands/agentos/search.toml"},
@@ -30,6 +30,11 @@ func TestCommandFiles(t *testing.T) {
 				var doc struct{ Description, Prompt string }
 				if err := toml.Unmarshal(f.Content, &doc); err != nil || !strings.Contains(doc.Prompt, "{{args}}") || doc.Description == "" {
 					t.Errorf("%s does not parse as a Gemini command: %v %+v", f.Path, err, doc)
+				}
+			case strings.HasSuffix(f.Path, "SKILL.md"):
+				if !strings.HasPrefix(string(f.Content), "---\nname: agentos\ndescription: ") || strings.Contains(string(f.Content), "$ARGUMENTS") ||
+					!strings.Contains(string(f.Content), "spec_execution_v1") || !strings.Contains(string(f.Content), "search_code") {
+					t.Errorf("%s is not a skill of the three procedures:\n%s", f.Path, f.Content)
 				}
 			case id != "cursor":
 				if !strings.HasPrefix(string(f.Content), "---\n") || !strings.Contains(string(f.Content), "$ARGUMENTS") {

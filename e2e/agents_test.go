@@ -141,7 +141,7 @@ func TestInstallConnectDoctorUninstall(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("uninstall: %+v", r)
 	}
-	for _, gone := range []string{".mcp.json", ".cursor/mcp.json", ".agentos/bin", "CLAUDE.md", ".claude/commands/agentos-spec.md", ".cursor/commands/agentos-search.md"} {
+	for _, gone := range []string{".mcp.json", ".cursor/mcp.json", ".agentos/bin", "CLAUDE.md", ".claude/commands/agentos-spec.md", ".claude/skills/agentos", ".gemini/commands/agentos", ".cursor/commands/agentos-search.md"} {
 		if _, err := os.Stat(filepath.Join(root, gone)); !os.IsNotExist(err) {
 			t.Errorf("%s survives uninstall", gone)
 		}
