@@ -12,8 +12,10 @@ import (
 // and is slow to give freed memory back. With a large index loaded that
 // nearly doubles the server's memory after a few searches, for garbage. So
 // once an index is open the server sets a soft memory limit (unless the user
-// set GOMEMLIMIT) of what is live and an eighth as much again (at least
-// 16 MiB), room for the garbage of searches.
+// set GOMEMLIMIT) of what is live and half as much again (at least 32 MiB):
+// room for the garbage of a few dozen searches between two collections.
+// (Less makes the collector, which marks the whole index, run every few
+// searches and slows them down several times.)
 //
 // Indexing allocates much more, and keeps some: under the limit the
 // collector would run over and over while a saved file is reindexed. So the
@@ -30,7 +32,7 @@ var memory struct {
 }
 
 // memoryLimit is the limit for a live heap of so many bytes.
-func memoryLimit(live uint64) int64 { return int64(live + max(live/8, 16<<20)) }
+func memoryLimit(live uint64) int64 { return int64(live + max(live/2, 32<<20)) }
 
 // settleMemory returns the garbage of opening or changing a large index to
 // the operating system and sets the limit from what stays.

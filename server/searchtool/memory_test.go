@@ -26,7 +26,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	settleMemory()
 	limit := current()
-	if limit == math.MaxInt64 || limit < 16<<20 {
+	if limit == math.MaxInt64 || limit < 32<<20 {
 		t.Errorf("limit after settling: %d", limit)
 	}
 
@@ -55,7 +55,7 @@ func TestMemoryLimit(t *testing.T) {
 	if current() != math.MaxInt64 {
 		t.Errorf("the user's GOMEMLIMIT was overridden: %d", current())
 	}
-	if got := memoryLimit(200 << 20); got != 225<<20 {
+	if got := memoryLimit(200 << 20); got != 300<<20 {
 		t.Errorf("limit for a 200 MiB heap: %d MiB", got>>20)
 	}
 }
