@@ -342,6 +342,7 @@ func (u *run) fail(step string, cause error) error {
 	u.r.FinishedAt = time.Now().UTC()
 	if u.backup == nil {
 		u.r.Status = "failed"
+		u.r.Server = u.server.restart(u.p)
 		u.writeReport()
 		return fmt.Errorf("upgrade: %s: %w (nothing was changed)", step, cause)
 	}
@@ -354,6 +355,7 @@ func (u *run) fail(step string, cause error) error {
 	removePending(u.p)
 	u.record("rollback", "ok", "restored "+u.r.Backup+", verified by checksums")
 	u.r.Status = "rolled_back"
+	u.r.Server = u.server.restart(u.p) // the version it ran before
 	u.writeReport()
 	return fmt.Errorf("upgrade: %s: %w; the project was rolled back to %s and verified byte for byte", step, cause, u.r.Backup)
 }
@@ -461,8 +463,22 @@ func (u *run) update(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("swap the binary: %w", err)
 		}
 	}
-	backups := agentconfig.Backups{Dir: u.p.Backups(), Root: u.p.Root, Home: u.pl.env.Home}
+	// Client configs are planned again now: an IDE may have rewritten its
+	// file since (Claude Code often does), and its changes must survive.
+	// Only files the backup holds are written.
+	backedUp := map[string]bool{}
 	for _, c := range u.pl.Configs {
+		backedUp[c.Path] = true
+	}
+	configs, err := planConfigs(u.p, u.pl.env)
+	if err != nil {
+		return "", err
+	}
+	backups := agentconfig.Backups{Dir: u.p.Backups(), Root: u.p.Root, Home: u.pl.env.Home}
+	for _, c := range configs {
+		if !backedUp[c.Path] {
+			continue // changed under us to need a refresh: the next upgrade does it
+		}
 		if _, err := agentconfig.Apply(c, backups); err != nil {
 			return "", err
 		}
