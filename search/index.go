@@ -309,6 +309,10 @@ func (ix *Index) relPath(p string) (string, error) {
 	return p, nil
 }
 
+// ReloadIgnores makes the index read the git ignore rules again; a Refresh
+// then drops the files they now ignore and adds the ones they no longer do.
+func (ix *Index) ReloadIgnores() { ix.scanner.ReloadIgnores() }
+
 // RemoveFile drops one file from the index. It reports whether it was there.
 func (ix *Index) RemoveFile(p string) (bool, error) {
 	rel, err := ix.relPath(p)

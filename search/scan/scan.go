@@ -94,6 +94,18 @@ func New(opt Options) (*Scanner, error) {
 	return s, nil
 }
 
+// ReloadIgnores forgets the git ignore rules read so far: the next walk or
+// check reads them again (after a .gitignore or .git/info/exclude changed).
+func (s *Scanner) ReloadIgnores() {
+	if s.repo == "" {
+		return
+	}
+	exclude := readPatterns(filepath.Join(s.repo, ".git", "info", "exclude"), nil)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.patterns, s.exclude = map[string][]gitignore.Pattern{}, exclude
+}
+
 // Root returns the absolute project root.
 func (s *Scanner) Root() string { return s.root }
 

@@ -13,7 +13,7 @@
 // each index applies them after a short quiet time, one file at a time, and
 // saves itself some seconds after the last change. A change of code.source_paths
 // or code.languages in .agentos/config/mcp.yaml rebuilds the code index with
-// the new sources. Close stops every goroutine and saves what is unsaved.
+// the new sources; a changed .gitignore or .git/info/exclude refreshes both. Close stops every goroutine and saves what is unsaved.
 //
 // A process writes a project's snapshots only while it holds
 // .agentos/.cache/indexes/index.lock: the server for as long as it runs, the
@@ -221,6 +221,13 @@ func (s *Service) run(ctx context.Context) {
 		if isDir(s.opts.Project.ConfigDir()) {
 			w.add(s.opts.Project.ConfigDir(), ownConfig)
 		}
+		// The root's .gitignore and .git/info/exclude, when no index covers
+		// those folders.
+		for _, d := range []string{s.opts.Project.Root, filepath.Join(s.opts.Project.Root, ".git", "info")} {
+			if isDir(d) {
+				w.add(d, ownConfig)
+			}
+		}
 		w.addIndex(std, ownStandards)
 		w.addIndex(code, ownCode)
 		s.log.Debug("watching", "folders", len(w.dirs))
@@ -250,6 +257,8 @@ func (s *Service) watch(ctx context.Context, w *watcher) {
 	defer poll.Stop()
 	cfgTimer := time.NewTimer(time.Hour)
 	cfgTimer.Stop()
+	ignoreTimer := time.NewTimer(time.Hour)
+	ignoreTimer.Stop()
 	var events <-chan fsnotify.Event
 	var errs <-chan error
 	if w != nil {
@@ -263,8 +272,11 @@ func (s *Service) watch(ctx context.Context, w *watcher) {
 			if !ok {
 				return
 			}
-			if s.event(w, ev) {
+			switch s.event(w, ev) {
+			case configChanged:
 				cfgTimer.Reset(200 * time.Millisecond)
+			case ignoresChanged:
+				ignoreTimer.Reset(200 * time.Millisecond)
 			}
 		case err, ok := <-errs:
 			if !ok {
@@ -280,6 +292,8 @@ func (s *Service) watch(ctx context.Context, w *watcher) {
 			}
 		case <-cfgTimer.C:
 			s.reloadConfig(ctx, w)
+		case <-ignoreTimer.C:
+			s.reloadIgnores(w)
 		}
 	}
 }
@@ -290,18 +304,28 @@ func (s *Service) refreshAll() {
 	code.requestRefresh()
 }
 
-// event handles one file event; it reports whether the configuration file
-// changed.
-func (s *Service) event(w *watcher, ev fsnotify.Event) bool {
+// What a file event changed besides the file itself.
+const (
+	nothingElse    = iota
+	configChanged  // .agentos/config/mcp.yaml
+	ignoresChanged // a .gitignore or .git/info/exclude
+)
+
+// event handles one file event; it reports whether the configuration or the
+// git ignore rules changed.
+func (s *Service) event(w *watcher, ev fsnotify.Event) int {
 	if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) {
-		return false
+		return nothingElse
 	}
 	name := filepath.Clean(ev.Name)
 	if name == filepath.Clean(s.opts.Project.Config()) {
-		return true
+		return configChanged
+	}
+	if filepath.Base(name) == ".gitignore" || name == filepath.Join(s.opts.Project.Root, ".git", "info", "exclude") {
+		return ignoresChanged
 	}
 	if filepath.Dir(name) == filepath.Clean(s.opts.Project.ConfigDir()) {
-		return false
+		return nothingElse
 	}
 	rel := w.rel(name)
 	std, code := s.handles()
@@ -311,28 +335,50 @@ func (s *Service) event(w *watcher, ev fsnotify.Event) bool {
 	case code.covers(rel):
 		h, owner = code, ownCode
 	default:
-		return false
+		return nothingElse
 	}
 	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 		if w.watched(name) {
 			// A folder went away: its files are found missing by a refresh.
 			w.removeTree(name)
 			h.requestRefresh()
-			return false
+			return nothingElse
 		}
 		h.enqueue(rel)
-		return false
+		return nothingElse
 	}
 	if ev.Has(fsnotify.Create) {
 		if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
 			if h.dirOK(rel) {
 				w.addTree(h, owner, name, true)
 			}
-			return false
+			return nothingElse
 		}
 	}
 	h.enqueue(rel)
-	return false
+	return nothingElse
+}
+
+// reloadIgnores applies changed git ignore rules: each index reads them
+// again, watches the folders they no longer ignore, and is refreshed, which
+// drops the files now ignored and adds the ones no longer ignored.
+func (s *Service) reloadIgnores(w *watcher) {
+	s.log.Info("git ignore rules changed; refreshing the indexes")
+	std, code := s.handles()
+	for _, h := range []struct {
+		h     *handle
+		owner uint8
+	}{{std, ownStandards}, {code, ownCode}} {
+		if h.h.ix == nil {
+			continue
+		}
+		h.h.ix.ReloadIgnores()
+		h.h.probe.ReloadIgnores()
+		if w != nil {
+			w.addIndex(h.h, h.owner)
+		}
+		h.h.requestRefresh()
+	}
 }
 
 // reloadConfig rebuilds the code index when the code's sources changed.

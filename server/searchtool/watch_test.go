@@ -55,7 +55,8 @@ func TestWatcherKeepsTheIndexCurrent(t *testing.T) {
 
 	// Ignored folders are not watched; standards changes reach the standards index.
 	for d := range e.watched(t) {
-		if strings.Contains(d, "generated") || strings.Contains(d, ".git"+string(filepath.Separator)) {
+		gitInfo := d == filepath.Join(p.Root, ".git", "info") // for .git/info/exclude
+		if strings.Contains(d, "generated") || strings.Contains(d, ".git"+string(filepath.Separator)) && !gitInfo {
 			t.Errorf("watching an ignored folder: %s", d)
 		}
 	}
@@ -67,6 +68,42 @@ func TestWatcherKeepsTheIndexCurrent(t *testing.T) {
 
 	// Changes are saved after a quiet time.
 	waitFor(t, "save", func() bool { return strings.Contains(e.log.String(), "search index saved") })
+}
+
+// A changed .gitignore (the root's, a nested one) or .git/info/exclude
+// takes effect at once: newly ignored files leave the index, files no
+// longer ignored come back, in folders now watched.
+func TestIgnoreRulesReload(t *testing.T) {
+	p := newProject(t)
+	writeFiles(t, p.Root, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/info/exclude": "",
+		".gitignore": "generated/\n", "generated/gen.go": "package generated\n\n// Zebra stripes are generated.\nfunc Zebra() {}\n"})
+	e := startService(t, p, config.Default())
+	e.waitReady(t)
+	has := func(query, path string) func() bool {
+		return func() bool { return hasPath(e.searchCode(t, query), path) }
+	}
+	not := func(f func() bool) func() bool { return func() bool { return !f() } }
+	if has("zebra stripes", "generated/gen.go")() || !has("invoice pdf monthly revenue", "tools/report.py")() ||
+		!has("checkout charge cart", "checkout/checkout.go")() || !has("cart total items", "cart/cart.go")() {
+		t.Fatal("the index does not start as the ignore rules say")
+	}
+
+	writeFiles(t, p.Root, map[string]string{".gitignore": "generated/\ntools/\n"})
+	waitFor(t, "a newly ignored folder leaves the index", not(has("invoice pdf monthly revenue", "tools/report.py")))
+
+	writeFiles(t, p.Root, map[string]string{".gitignore": "tools/\n"})
+	waitFor(t, "a folder no longer ignored comes back", has("zebra stripes", "generated/gen.go"))
+	writeFiles(t, p.Root, map[string]string{"generated/more.go": "package generated\n\n// Okapi is written after the folder came back.\nfunc Okapi() {}\n"})
+	waitFor(t, "the folder is watched", has("okapi written after", "generated/more.go"))
+
+	writeFiles(t, p.Root, map[string]string{"checkout/.gitignore": "checkout.go\n"})
+	waitFor(t, "a nested .gitignore", not(has("checkout charge cart", "checkout/checkout.go")))
+
+	writeFiles(t, p.Root, map[string]string{".git/info/exclude": "cart/\n"})
+	waitFor(t, ".git/info/exclude", not(has("cart total items", "cart/cart.go")))
+	if !strings.Contains(e.log.String(), "git ignore rules changed") {
+		t.Error("no log line for the reload")
+	}
 }
 
 // watched returns the folders being watched (read from the watch goroutine's
