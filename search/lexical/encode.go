@@ -39,7 +39,7 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 			}
 			b = binary.AppendUvarint(b, uint64(p.doc))
 			for f := range ix.fields {
-				b = append(b, p.tf[f])
+				b = append(b, p.tf(f))
 			}
 		}
 	}
@@ -92,9 +92,11 @@ func (ix *Index) UnmarshalBinary(data []byte) error {
 			if int(ps[i].doc) >= nd {
 				return fmt.Errorf("lexical index data is corrupt: document %d of %d", ps[i].doc, nd)
 			}
+			var tf [MaxFields]uint8
 			for f := 0; f < nf; f++ {
-				ps[i].tf[f] = r.byte()
+				tf[f] = r.byte()
 			}
+			ps[i].tfs = packTF(tf)
 		}
 		ix.dict[term] = uint32(len(ix.terms))
 		ix.terms = append(ix.terms, term)

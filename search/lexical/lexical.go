@@ -57,10 +57,27 @@ func Analyze(fields ...string) Doc {
 	return d
 }
 
+// posting is one document's frequencies of a term, four bits a field: a
+// third less memory than a byte each, and BM25 saturates long before 15
+// (k1 = 1.2 puts 15 occurrences within 4% of 30).
 type posting struct {
 	doc uint32
-	tf  [MaxFields]uint8
+	tfs uint32
 }
+
+// maxTF is the largest frequency a posting keeps for one field.
+const maxTF = 15
+
+func packTF(tf [MaxFields]uint8) uint32 {
+	var v uint32
+	for f, n := range tf {
+		v |= uint32(min(n, maxTF)) << (4 * f)
+	}
+	return v
+}
+
+// tf returns the term's frequency in field f.
+func (p posting) tf(f int) uint8 { return uint8(p.tfs >> (4 * f) & maxTF) }
 
 // Index is a BM25F inverted index.
 type Index struct {
@@ -149,7 +166,7 @@ func (ix *Index) Add(id uint32, d Doc) {
 			ix.terms = append(ix.terms, term)
 			ix.postings = append(ix.postings, nil)
 		}
-		ix.postings[t] = append(ix.postings[t], posting{doc: id, tf: tf})
+		ix.postings[t] = append(ix.postings[t], posting{doc: id, tfs: packTF(tf)})
 	}
 }
 
@@ -356,10 +373,10 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 			var tf float32
 			var mask uint8
 			w := &norms[p.doc]
-			for f := 0; f < nf; f++ {
-				if p.tf[f] != 0 {
+			for f, v := 0, p.tfs; v != 0 && f < nf; f, v = f+1, v>>4 {
+				if n := v & maxTF; n != 0 {
 					mask |= 1 << f
-					tf += float32(p.tf[f]) * w[f]
+					tf += float32(n) * w[f]
 				}
 			}
 			s := idf * float64(tf) / (ix.k1 + float64(tf))

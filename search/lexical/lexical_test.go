@@ -3,6 +3,7 @@ package lexical
 import (
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -135,5 +136,35 @@ func TestTopK(t *testing.T) {
 		if got[i].Score != want {
 			t.Fatalf("TopK = %+v", got)
 		}
+	}
+}
+
+// A posting keeps up to 15 occurrences a field: beyond that a term scores
+// the same, and the cap survives encoding.
+func TestFrequencyCap(t *testing.T) {
+	ix := New(fields)
+	words := func(cache, other int) string { // the same length for each doc
+		return strings.Repeat("cache ", cache) + strings.Repeat("zebra ", other)
+	}
+	ix.Add(0, Analyze("evict", words(15, 25)))
+	ix.Add(1, Analyze("evict", words(40, 0)))
+	ix.Add(2, Analyze("evict", words(3, 37)))
+	hs := ix.Search(q("cach"), 3, nil)
+	if len(hs) != 3 || hs[0].Score != hs[1].Score || hs[2].Score >= hs[0].Score {
+		t.Fatalf("hits %+v", hs)
+	}
+	if p := ix.postings[ix.dict["cach"]][1]; p.tf(1) != 15 || p.tf(0) != 0 {
+		t.Errorf("posting of 40 occurrences: name %d body %d", p.tf(0), p.tf(1))
+	}
+	data, err := ix.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := New(fields)
+	if err := back.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Search(q("cach"), 3, nil); !reflect.DeepEqual(got, hs) {
+		t.Errorf("after encoding: %+v, want %+v", got, hs)
 	}
 }
