@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
-	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -23,7 +22,7 @@ type ourEntry struct {
 // left to `agentos connect`; unreadable or malformed files are left alone.
 func findEntries(p project.Paths, env agentconfig.Env) []ourEntry {
 	var out []ourEntry
-	bin := installer.PinnedBinary(p)
+	bin := agentconfig.LaunchBinary(p) // the pinned copy, or with --no-pin the running agentos
 	for _, c := range agentconfig.All() {
 		for _, t := range agentconfig.TargetsOf(c, p.Root, env) {
 			data, err := os.ReadFile(t.Path)
@@ -106,7 +105,7 @@ func checkConfigs(p project.Paths, env agentconfig.Env) (int, error) {
 			return 0, err
 		}
 		if ch.Action != agentconfig.Unchanged {
-			return 0, fmt.Errorf("%s: the agentos entry does not launch %s as expected", oe.target.Path, installer.PinnedBinary(p))
+			return 0, fmt.Errorf("%s: the agentos entry does not launch %s as expected", oe.target.Path, agentconfig.LaunchBinary(p))
 		}
 	}
 	return len(entries), nil

@@ -2,11 +2,14 @@ package upgrade
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/installer"
+	"github.com/agentos-dev/agentos/internal/project"
 )
 
 // Only agentos's own entry and marked block are refreshed: the project's
@@ -56,5 +59,35 @@ func TestUpgradeRefreshesOnlyOurEntriesAndBlocks(t *testing.T) {
 	}
 	if got := read(t, rulesPath); got != mine+rules {
 		t.Errorf("rules file:\n%s", got)
+	}
+}
+
+// A project installed with --no-pin gets no pinned binary from an upgrade:
+// its agents run the agentos that upgrades it, where it is.
+func TestUpgradeUnpinnedProject(t *testing.T) {
+	base := t.TempDir()
+	f := &fixture{root: filepath.Join(base, "project"), home: filepath.Join(base, "home")}
+	os.MkdirAll(f.root, 0o755)
+	os.MkdirAll(f.home, 0o755)
+	f.p, _ = project.At(f.root)
+	f.env = agentconfig.HomeEnv(f.home)
+	f.newBinary = filepath.Join(base, "agentos-new")
+	write(t, f.newBinary, "#!/bin/sh\n")
+	exe, _ := os.Executable()
+	if _, err := installer.Install(context.Background(), installer.Options{Dir: f.root, Yes: true, NoPin: true, BinaryPath: exe, Env: &f.env}); err != nil {
+		t.Fatal(err)
+	}
+	rel := f.shipped(t)[0]
+	old := replaceLine(read(t, f.abs(rel)), 2, "an older line")
+	f.earlier(t, map[string]*string{rel: &old})
+	r, err := Run(context.Background(), f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Binary != Unchanged || len(r.Configs) != 0 {
+		t.Errorf("binary %s, configs %v", r.Binary, r.Configs)
+	}
+	if _, err := os.Stat(installer.PinnedBinary(f.p)); err == nil {
+		t.Error("an unpinned project got a pinned binary")
 	}
 }

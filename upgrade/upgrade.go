@@ -79,6 +79,7 @@ type Plan struct {
 	p          project.Paths
 	next       manifest.Manifest
 	binary     []byte
+	unpinned   bool // no pinned binary: installed with --no-pin
 	ignorePath string
 	ignore     []byte
 	ignorePerm fs.FileMode
@@ -164,7 +165,9 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 	if err := pl.planBinary(); err != nil {
 		return nil, err
 	}
-	pl.next.Files[p.Rel(installer.PinnedBinary(p))] = manifest.Entry{SHA256: manifest.Sum(pl.binaryOrPinned()), Version: src.Version}
+	if !pl.unpinned {
+		pl.next.Files[p.Rel(installer.PinnedBinary(p))] = manifest.Entry{SHA256: manifest.Sum(pl.binaryOrPinned()), Version: src.Version}
+	}
 	if err := pl.planGitignore(); err != nil {
 		return nil, err
 	}
@@ -176,6 +179,12 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 
 func (pl *Plan) planBinary() error {
 	target := installer.PinnedBinary(pl.p)
+	if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+		// Installed with --no-pin: the agents run an agentos outside the
+		// project, which is upgraded where it is, not here.
+		pl.Binary, pl.unpinned = Unchanged, true
+		return nil
+	}
 	si, err := os.Stat(pl.Source.Binary)
 	if err != nil {
 		return fmt.Errorf("upgrade: the binary to pin: %w", err)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/assets"
-	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server"
@@ -77,16 +77,18 @@ func (u *run) validate(ctx context.Context) (string, error) {
 			}
 		}
 	}
-	bin := installer.PinnedBinary(u.p)
-	sum, err := fileSum(bin)
-	if err != nil {
-		return "", fmt.Errorf("pinned binary: %w", err)
-	}
-	if want := u.pl.next.Files[u.p.Rel(bin)].SHA256; sum != want {
-		return "", fmt.Errorf("pinned binary %s is not the one written", u.p.Rel(bin))
+	bin := agentconfig.LaunchBinary(u.p)
+	if !u.pl.unpinned {
+		sum, err := fileSum(bin)
+		if err != nil {
+			return "", fmt.Errorf("pinned binary: %w", err)
+		}
+		if want := u.pl.next.Files[u.p.Rel(bin)].SHA256; sum != want {
+			return "", fmt.Errorf("pinned binary %s is not the one written", u.p.Rel(bin))
+		}
 	}
 	if fi, err := os.Stat(bin); err != nil || !binaryModeOK(fi.Mode()) {
-		return "", fmt.Errorf("pinned binary %s is not executable", u.p.Rel(bin))
+		return "", fmt.Errorf("the agentos binary %s is missing or not executable", u.p.Rel(bin))
 	}
 	if _, err := manifestMatches(u); err != nil {
 		return "", err
