@@ -75,6 +75,10 @@ type Plan struct {
 	Binary      Action
 	Gitignore   Action
 	Configs     []agentconfig.Change // only those that change
+	// Interrupted names an upgrade that was cut off part-way: the run rolls
+	// it back before anything else, so the plan shown is from its backup's
+	// state only once that is done.
+	Interrupted string
 
 	p          project.Paths
 	next       manifest.Manifest
@@ -152,6 +156,9 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 		return nil, fmt.Errorf("upgrade: %w", err)
 	}
 	pl := &Plan{Root: p.Root, Source: src, FromVersion: old.AssetVersion, p: p, env: agentconfig.SystemEnv()}
+	if pd, found, err := readPending(p); err == nil && found {
+		pl.Interrupted = pd.Report
+	}
 	if !found {
 		pl.FromVersion = "unknown (installed without a manifest)"
 	}

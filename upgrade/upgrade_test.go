@@ -472,6 +472,9 @@ func TestInterruptedUpgradeRecovers(t *testing.T) {
 	if _, err := os.Stat(pendingPath(f.p)); err != nil {
 		t.Fatalf("no in-progress record after the interruption: %v", err)
 	}
+	if pl, err := MakePlan(context.Background(), f.opts()); err != nil || pl.Interrupted == "" {
+		t.Errorf("the dry run does not say an upgrade was interrupted: %v", err)
+	}
 	// The lock was released by the defer; a rollback now restores the backup.
 	if _, err := Rollback(context.Background(), f.opts(), ""); err != nil {
 		t.Fatal(err)

@@ -161,12 +161,15 @@ func planJSON(pl *upgrade.Plan) any {
 	}
 	return map[string]any{
 		"root": pl.Root, "source": pl.Source.Name, "from_version": pl.FromVersion, "to_version": pl.Source.Version,
-		"changes": pl.Changes(), "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "configs": configs,
+		"changes": pl.Changes(), "interrupted": pl.Interrupted, "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "configs": configs,
 	}
 }
 
 func printPlan(s *streams, pl *upgrade.Plan) {
 	fmt.Fprintf(s.Out, "Upgrade plan for %s: %s → %s (%s)\n", pl.Root, pl.FromVersion, pl.Source.Version, pl.Source.Name)
+	if pl.Interrupted != "" {
+		fmt.Fprintf(s.Out, "Upgrade %s was interrupted part-way: the upgrade rolls it back to its backup first (or run `agentos rollback`); this plan is against the files as they are now.\n", pl.Interrupted)
+	}
 	shown := 0
 	for _, f := range pl.Files {
 		if f.Action == upgrade.Unchanged {
