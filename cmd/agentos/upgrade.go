@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -41,8 +42,11 @@ are never touched. The report is written to .agentos/state/upgrade/<id>.json.`,
 			}
 			opts.Dir = p.Root
 			pl, err := upgrade.MakePlan(cmd.Context(), opts)
-			if err != nil {
+			if errors.Is(err, project.ErrNotFound) {
 				return withCode(exitProject, err)
+			}
+			if err != nil {
+				return err
 			}
 			if dryRun {
 				if asJSON {
