@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
@@ -108,6 +109,7 @@ func markRolledBack(p project.Paths, id, msg string) {
 type RollbackResult struct {
 	Backup string `json:"backup"` // the backup restored, relative to the root
 	Files  int    `json:"files"`  // files it holds, all verified
+	Saved  string `json:"saved"`  // the backup of the state it replaced
 	Server string `json:"server,omitempty"`
 }
 
@@ -125,10 +127,14 @@ func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, er
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) == 0 {
+		for _, id := range ids {
+			if !strings.HasSuffix(id, BeforeRollback) {
+				to = id
+			}
+		}
+		if to == "" {
 			return nil, fmt.Errorf("rollback: no upgrade backups in %s", p.Rel(p.Backups()))
 		}
-		to = ids[len(ids)-1]
 	}
 	idx, err := readBackup(p, to)
 	if err != nil {
@@ -139,6 +145,12 @@ func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, er
 		return nil, fmt.Errorf("rollback: %w", err)
 	}
 	defer srv.release()
+	// Save the project as it is first: a rollback by hand may come long
+	// after the upgrade, and whatever the project did since is in this save.
+	saved := time.Now().UTC().Format(idLayout) + BeforeRollback
+	if _, err := createBackup(ctx, p, saved, outsideFiles(idx)); err != nil {
+		return nil, fmt.Errorf("rollback: save the current state first: %w", err)
+	}
 	if err := restore(p, idx); err != nil {
 		return nil, err
 	}
@@ -149,5 +161,28 @@ func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, er
 		return nil, err
 	}
 	srv.release()
-	return &RollbackResult{Backup: p.Rel(backupDir(p, idx.ID)), Files: len(idx.Files), Server: srv.restart(p)}, nil
+	return &RollbackResult{Backup: p.Rel(backupDir(p, idx.ID)), Files: len(idx.Files), Saved: p.Rel(backupDir(p, saved)), Server: srv.restart(p)}, nil
+}
+
+// BeforeRollback ends the name of the backup a rollback saves of the state
+// it replaces; `agentos rollback --to <that name>` undoes the rollback.
+const BeforeRollback = "-before-rollback"
+
+// outsideFiles are the files a backup holds or records absent outside its
+// folders (the manifest, .gitignore, client files).
+func outsideFiles(idx BackupIndex) []string {
+	var out []string
+	for _, e := range idx.Files {
+		inDir := false
+		for _, d := range idx.Dirs {
+			if rel, err := filepath.Rel(d, e.Path); err == nil && !strings.HasPrefix(rel, "..") {
+				inDir = true
+				break
+			}
+		}
+		if !inDir {
+			out = append(out, e.Path)
+		}
+	}
+	return append(out, idx.Absent...)
 }

@@ -288,6 +288,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return r, u.run(ctx)
 }
 
+// idLayout names upgrade reports and backups: UTC, so that names sort by time.
+const idLayout = "20060102T150405.000000Z"
+
 // run is one upgrade under way.
 type run struct {
 	p      project.Paths
@@ -303,7 +306,7 @@ type run struct {
 
 func (u *run) run(ctx context.Context) error {
 	now := time.Now().UTC()
-	u.r.ID = now.Format("20060102T150405.000000Z")
+	u.r.ID = now.Format(idLayout)
 	u.r.StartedAt = now
 	u.r.Status = "running"
 	u.r.Path = filepath.ToSlash(filepath.Join(workflow.UpgradeReportDir, u.r.ID+".json"))

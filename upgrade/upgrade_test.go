@@ -322,11 +322,27 @@ func TestUpgradeFromEarlierVersion(t *testing.T) {
 		}
 	}
 
-	// Rollback by hand restores the project as it was before the upgrade.
+	// Rollback by hand restores the project as it was before the upgrade;
+	// what the project did since is saved first, and a second rollback to
+	// that save brings it back.
+	ownLater := ".agentos/standards/universal/testing/written-after-the-upgrade.md"
+	write(t, f.abs(ownLater), "# Ours, written later\n")
+	afterUpgrade := f.snapshot(t)
 	res, err := Rollback(context.Background(), f.opts(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.HasSuffix(res.Saved, BeforeRollback) {
+		t.Fatalf("saved %q", res.Saved)
+	}
+	defer func() {
+		if _, err := Rollback(context.Background(), f.opts(), filepath.Base(res.Saved)); err != nil {
+			t.Fatal(err)
+		}
+		if d := diffSnapshots(afterUpgrade, f.snapshot(t)); len(d) > 0 {
+			t.Errorf("undoing the rollback left %v", d)
+		}
+	}()
 	if res.Files == 0 {
 		t.Error("rollback restored no files")
 	}

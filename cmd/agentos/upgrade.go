@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -100,7 +101,8 @@ func newRollbackCmd(s *streams) *cobra.Command {
 its bases), .gitignore and the client files an upgrade changed from a backup in
 .agentos/backups/, and checks the result byte for byte against the backup's checksums.
 specs/, standards/development/, the config and workflow sessions are not part of a backup and are
-left as they are. Without --to, the newest backup is restored.`,
+left as they are. Without --to, the newest upgrade backup is restored. The state it replaces is
+saved first as a backup named <time>-before-rollback, so a rollback can itself be undone.`,
 		Example: "  agentos rollback --list\n  agentos rollback\n  agentos rollback --to 20260102T030405.000000Z",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -136,6 +138,7 @@ left as they are. Without --to, the newest backup is restored.`,
 				return printJSON(s, res)
 			}
 			fmt.Fprintf(s.Out, "Restored %s (%d files, verified by checksums).\n", res.Backup, res.Files)
+			fmt.Fprintf(s.Out, "The state it replaced is saved in %s: `agentos rollback --to %s` undoes this rollback.\n", res.Saved, filepath.Base(res.Saved))
 			if res.Server != "" {
 				fmt.Fprintln(s.Out, "Server:", res.Server)
 			}
