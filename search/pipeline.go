@@ -372,7 +372,8 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 			bo.Progress(done, len(files))
 		}
 	}
-	ix.mu.Lock()
+	ix.mu.Lock() // a live st is being searched
+	st.vec.Trim()
 	st.refreshUses()
 	ix.st, ix.ready, ix.built = st, true, time.Now()
 	bs.Chunks = st.lex.Len()

@@ -50,16 +50,23 @@ func (s *Store) Len() int { return s.nLive }
 // Dead returns how many removed vectors still take space.
 func (s *Store) Dead() int { return s.dead }
 
-// Reserve makes room for documents up to id n-1 without reallocating.
-func (s *Store) Reserve(n int) {
-	if n <= len(s.live) {
-		return
-	}
-	s.live = slices.Grow(s.live, n-len(s.live))
-	s.scale = slices.Grow(s.scale, n-len(s.scale))
+// Trim moves the vectors into arrays of their exact size, giving back the
+// spare room that growing one document at a time leaves (up to as much
+// again as the vectors).
+func (s *Store) Trim() {
+	s.live = exact(s.live)
+	s.scale = exact(s.scale)
 	for d := range s.cols {
-		s.cols[d] = slices.Grow(s.cols[d], n-len(s.cols[d]))
+		s.cols[d] = exact(s.cols[d])
 	}
+}
+
+// exact returns a copy of x with no spare capacity (slices.Clone may leave
+// some).
+func exact[T any](x []T) []T {
+	c := make([]T, len(x))
+	copy(c, x)
+	return c
 }
 
 // Set stores v (of length Dim) as document id's vector.

@@ -74,3 +74,21 @@ func TestScoreAllParallel(t *testing.T) {
 		t.Errorf("Score = %v, want %v", got, want)
 	}
 }
+
+// Trim gives back spare room and keeps every vector.
+func TestTrim(t *testing.T) {
+	s := New(4)
+	for i := range 100 {
+		if err := s.Set(uint32(i), []float32{float32(i), 1, 0, 0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := s.ScoreAll([]float32{1, 0, 0, 0}, nil)
+	s.Trim()
+	if c := cap(s.cols[0]); c != len(s.cols[0]) {
+		t.Errorf("column capacity %d for %d vectors", c, len(s.cols[0]))
+	}
+	if after := s.ScoreAll([]float32{1, 0, 0, 0}, nil); !reflect.DeepEqual(after, before) {
+		t.Error("scores changed")
+	}
+}
