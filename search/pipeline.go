@@ -34,7 +34,9 @@ type prepared struct {
 	path  string
 	info  scan.File
 	hash  [16]byte
-	skip  error // not indexed: binary, too big or gone
+	skip  error // not indexed: binary, too big, gone or unreadable
+	// unreadable says skip is an error reading the file, not a rule.
+	unreadable bool
 	metas []*meta
 	docs  []lexical.Doc
 	texts []string   // embedding texts
@@ -60,7 +62,10 @@ func (ix *Index) read(rel string) (*prepared, error) {
 		p.skip = err
 		return p, nil
 	case err != nil:
-		return nil, err
+		// One unreadable file must not stop a build: it is left out and
+		// reported.
+		p.skip, p.unreadable = err, true
+		return p, nil
 	}
 	p.hash = contentHash(data)
 	lang := chunk.LanguageOf(rel)
@@ -301,7 +306,10 @@ func (ix *Index) prepareFiles(ctx context.Context, st *state, paths []string, ba
 type BuildStats struct {
 	Files    int           `json:"files"`    // files indexed (re-read and analysed)
 	Removed  int           `json:"removed"`  // files dropped
-	Skipped  int           `json:"skipped"`  // files not indexed: binary or over the size limit
+	Skipped  int           `json:"skipped"`  // files not indexed: binary, over the size limit or unreadable
+	// Unreadable lists the files that could not be read, with why (the
+	// first 20).
+	Unreadable []string `json:"unreadable,omitempty"`
 	Chunks   int           `json:"chunks"`   // chunks in the index afterwards
 	Duration time.Duration `json:"duration"` //
 }
@@ -359,6 +367,7 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 		for _, p := range ps {
 			if p.skip != nil {
 				bs.Skipped++
+				bs.noteUnreadable(p)
 			} else {
 				bs.Files++
 			}
@@ -380,6 +389,12 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 	ix.mu.Unlock()
 	bs.Duration = time.Since(start)
 	return bs, nil
+}
+
+func (bs *BuildStats) noteUnreadable(p *prepared) {
+	if p.unreadable && len(bs.Unreadable) < 20 {
+		bs.Unreadable = append(bs.Unreadable, p.skip.Error())
+	}
 }
 
 // buildBatchSize is about how many files a build indexes between two

@@ -762,3 +762,39 @@ func (c *Cache) Evict() {}
 		t.Errorf("Evict, matching every word, scores %v with coverage, %v without", on, off)
 	}
 }
+
+// A file that cannot be read is left out of a build and reported; the rest
+// is indexed.
+func TestUnreadableFileDoesNotStopABuild(t *testing.T) {
+	root := writeProject(t, project)
+	ix, err := New(CodeOptions(root, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bs, err := ix.Build(context.Background()); err != nil || bs.Files == 0 {
+		t.Fatalf("build: %+v %v", bs, err)
+	}
+	// A folder where the walk saw a file: what a file replaced between the
+	// walk and the read looks like.
+	os.Remove(filepath.Join(root, "store", "total.go"))
+	if err := os.Mkdir(filepath.Join(root, "store", "total.go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ix.read("store/total.go")
+	if err != nil || p.skip == nil || !p.unreadable {
+		t.Fatalf("read of a folder: %+v %v", p, err)
+	}
+	var stats BuildStats
+	stats.noteUnreadable(p)
+	if len(stats.Unreadable) != 1 || !strings.Contains(stats.Unreadable[0], "store/total.go") {
+		t.Errorf("unreadable: %v", stats.Unreadable)
+	}
+	if _, err := ix.UpdateFile(context.Background(), "store/total.go"); err != nil {
+		t.Errorf("update of an unreadable file: %v", err)
+	}
+	for _, r := range search(t, ix, Query{Text: "order total sum", ContentBudget: -1}) {
+		if r.Path == "store/total.go" {
+			t.Error("the unreadable file is still indexed")
+		}
+	}
+}

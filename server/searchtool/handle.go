@@ -237,6 +237,9 @@ func (h *handle) build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if len(bs.Unreadable) > 0 {
+		h.log.Warn("some files could not be read and are not indexed", "files", bs.Unreadable)
+	}
 	if err := h.ix.Save(); err != nil {
 		h.log.Warn("save the search index", "err", err)
 	}
