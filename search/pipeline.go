@@ -31,19 +31,19 @@ import (
 
 // prepared is a file on its way into the index.
 type prepared struct {
-	path  string
-	info  scan.File
-	hash  [16]byte
-	skip  error // not indexed: binary, too big, gone or unreadable
+	path string
+	info scan.File
+	hash [16]byte
+	skip error // not indexed: binary, too big, gone or unreadable
 	// unreadable says skip is an error reading the file, not a rule.
 	unreadable bool
-	metas []*meta
-	docs  []lexical.Doc
-	texts []string   // embedding texts
-	needs [][]string // context keys each chunk borrows
-	defs  map[string]string
-	facts *codegraph.FileFacts
-	vecs  [][]float32 // set once embedded
+	metas      []*meta
+	docs       []lexical.Doc
+	texts      []string   // embedding texts
+	needs      [][]string // context keys each chunk borrows
+	defs       map[string]string
+	facts      *codegraph.FileFacts
+	vecs       [][]float32 // set once embedded
 }
 
 func contentHash(data []byte) [16]byte {
@@ -304,14 +304,14 @@ func (ix *Index) prepareFiles(ctx context.Context, st *state, paths []string, ba
 
 // BuildStats report a build or refresh.
 type BuildStats struct {
-	Files    int           `json:"files"`    // files indexed (re-read and analysed)
-	Removed  int           `json:"removed"`  // files dropped
-	Skipped  int           `json:"skipped"`  // files not indexed: binary, over the size limit or unreadable
+	Files   int `json:"files"`   // files indexed (re-read and analysed)
+	Removed int `json:"removed"` // files dropped
+	Skipped int `json:"skipped"` // files not indexed: binary, over the size limit or unreadable
 	// Unreadable lists the files that could not be read, with why (the
 	// first 20).
-	Unreadable []string `json:"unreadable,omitempty"`
-	Chunks   int           `json:"chunks"`   // chunks in the index afterwards
-	Duration time.Duration `json:"duration"` //
+	Unreadable []string      `json:"unreadable,omitempty"`
+	Chunks     int           `json:"chunks"`   // chunks in the index afterwards
+	Duration   time.Duration `json:"duration"` //
 }
 
 // BuildOptions tune a build.
