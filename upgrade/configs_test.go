@@ -91,3 +91,23 @@ func TestUpgradeUnpinnedProject(t *testing.T) {
 		t.Error("an unpinned project got a pinned binary")
 	}
 }
+
+// An external embedder that cannot be reached is the configuration's
+// problem, not the upgrade's: validation says it skipped the search and the
+// upgrade goes through.
+func TestUpgradeWithUnreachableEmbedder(t *testing.T) {
+	f := newInstalled(t)
+	cfg := filepath.Join(f.root, ".agentos", "config", "mcp.yaml")
+	text := strings.Replace(read(t, cfg), "    provider: builtin\n", "    provider: ollama\n    model: nomic-embed-text\n    url: http://127.0.0.1:1\n", 1)
+	write(t, cfg, text)
+	rel := f.shipped(t)[0]
+	old := replaceLine(read(t, f.abs(rel)), 2, "an older line")
+	f.earlier(t, map[string]*string{rel: &old})
+	r, err := Run(context.Background(), f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Validated, "no search: ") || !strings.Contains(r.Validated, "ollama") {
+		t.Errorf("validated: %s", r.Validated)
+	}
+}

@@ -404,6 +404,9 @@ func (u *run) preflight(ctx context.Context) (string, error) {
 	if free < 2*size {
 		return "", fmt.Errorf("%s free, but the upgrade needs twice the size of .agentos/ (%s)", humanBytes(free), humanBytes(2*size))
 	}
+	if _, err := loadConfig(u.p); err != nil {
+		return "", fmt.Errorf("%w; fix it first (the upgrade does not change it)", err)
+	}
 	if u.invalidBefore, _, err = invalidWorkflows(u.p); err != nil {
 		return "", err
 	}

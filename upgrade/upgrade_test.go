@@ -680,3 +680,19 @@ func TestUpgradeKeepsThreeBackups(t *testing.T) {
 		t.Errorf("backups: %v", ids)
 	}
 }
+
+// A config that does not load stops the upgrade before anything changes.
+func TestUpgradeRefusesBrokenConfig(t *testing.T) {
+	f := newInstalled(t)
+	write(t, installer.PinnedBinary(f.p), "an older build")
+	cfg := filepath.Join(f.root, ".agentos", "config", "mcp.yaml")
+	write(t, cfg, read(t, cfg)+"\nsearch: twice\n")
+	before := f.snapshot(t)
+	_, err := Run(context.Background(), f.opts())
+	if err == nil || !strings.Contains(err.Error(), "preflight") || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+		t.Errorf("changed %v", d)
+	}
+}

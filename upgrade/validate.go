@@ -2,7 +2,9 @@ package upgrade
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,12 +24,9 @@ import (
 // binary is the one meant, client entries launch it, and a server built
 // in-process answers tools/list, a search and get_server_info.
 func (u *run) validate(ctx context.Context) (string, error) {
-	cfg, err := config.Load(u.p.Config())
-	if os.IsNotExist(err) {
-		cfg, err = config.Default(), nil
-	}
+	cfg, err := loadConfig(u.p)
 	if err != nil {
-		return "", fmt.Errorf("config: %w", err)
+		return "", err
 	}
 	invalid, n, err := invalidWorkflows(u.p)
 	if err != nil {
@@ -107,8 +106,12 @@ func (u *run) validate(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("server: %w", err)
 	}
-	msg := fmt.Sprintf("config loads; %d workflows parse; %d written standards lint clean; binary and %d client entries point at %s; server answered tools/list (%d tools), search_standards (%d hits over %d files) and get_server_info",
-		n, written, entries, u.p.Rel(bin), res.Tools, res.SearchHits, res.IndexedFiles)
+	search := fmt.Sprintf("search_standards (%d hits over %d files)", res.SearchHits, res.IndexedFiles)
+	if res.SearchSkipped != "" {
+		search = "no search: " + res.SearchSkipped
+	}
+	msg := fmt.Sprintf("config loads; %d workflows parse; %d written standards lint clean; binary and %d client entries point at %s; server answered tools/list (%d tools), %s and get_server_info",
+		n, written, entries, u.p.Rel(bin), res.Tools, search)
 	u.r.Validated = msg
 	return msg, nil
 }
@@ -154,4 +157,16 @@ func invalidWorkflows(p project.Paths) (map[string]string, int, error) {
 // isStandard reports whether a shipped file is a standard the linter checks.
 func isStandard(rel string) bool {
 	return strings.HasSuffix(rel, ".md") && strings.Contains(rel, "/standards/") && !strings.EqualFold(filepath.Base(rel), "README.md")
+}
+
+// loadConfig loads the project's config; a missing file means the defaults.
+func loadConfig(p project.Paths) (config.Config, error) {
+	cfg, err := config.Load(p.Config())
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.Default(), nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	return cfg, nil
 }
