@@ -1,6 +1,12 @@
-// Package upgrade owns updating an installed project in place: the manifest
-// of what agentos wrote, the three-way merge that keeps a project's own edits,
-// and (as it grows) backup, validation and rollback.
+// Package upgrade owns updating an installed project in place (`agentos
+// upgrade`) and restoring it (`agentos rollback`): it reads the new version
+// (the binary's own assets, or a git repository cloned into memory), decides
+// every shipped file against the manifest of what agentos wrote (update,
+// keep, a three-way merge that keeps the project's edits, or a conflict
+// written beside the file), and carries the plan out in steps — preflight,
+// a verified backup, update, .gitignore, validation, finalize — rolling back
+// to the backup, checked byte for byte, when any step fails. Each step is
+// recorded in the report the agentos_upgrade_v1 workflow's gates read.
 package upgrade
 
 import (
