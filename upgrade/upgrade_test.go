@@ -239,9 +239,24 @@ func TestUpgradeFromEarlierVersion(t *testing.T) {
 			t.Errorf("plan %s: %s, want %s", rel, actions[rel], a)
 		}
 	}
+	// The project's own work, which an upgrade never touches.
+	own := map[string]string{
+		".agentos/specs/2026-01-01-login/spec.md":               "# Login\n",
+		".agentos/standards/development/our-conventions.md":     "# Ours\n",
+		".agentos/state/sessions/abc.json":                      `{"id":"abc"}`,
+		".agentos/standards/universal/testing/project-extra.md": "# Our extra\n",
+	}
+	for rel, text := range own {
+		write(t, f.abs(rel), text)
+	}
 	r, err := Run(context.Background(), f.opts())
 	if err != nil {
 		t.Fatal(err)
+	}
+	for rel, text := range own {
+		if got := read(t, f.abs(rel)); got != text {
+			t.Errorf("%s was changed", rel)
+		}
 	}
 	if r.Status != "succeeded" || r.ToVersion != installer.AssetVersion() || r.FromVersion != "0.9.0" {
 		t.Fatalf("report: status %s, %s → %s", r.Status, r.FromVersion, r.ToVersion)
