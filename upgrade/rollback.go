@@ -78,9 +78,14 @@ func recoverInterrupted(p project.Paths) (string, error) {
 	if err := restore(p, idx); err != nil {
 		return "", fmt.Errorf("upgrade %s was interrupted: %w", pd.Report, err)
 	}
-	markRolledBack(p, pd.Report, "interrupted; rolled back to "+p.Rel(backupDir(p, idx.ID))+" by the next run, verified by checksums")
+	if pd.Report != "" {
+		markRolledBack(p, pd.Report, "interrupted; rolled back to "+p.Rel(backupDir(p, idx.ID))+" by the next run, verified by checksums")
+	}
 	if err := removePending(p); err != nil {
 		return "", err
+	}
+	if pd.Report == "" {
+		return fmt.Sprintf("a rollback to %s had been interrupted; finished it (verified) before starting", p.Rel(backupDir(p, idx.ID))), nil
 	}
 	return fmt.Sprintf("upgrade %s had been interrupted; rolled back to %s (verified) before starting", pd.Report, p.Rel(backupDir(p, idx.ID))), nil
 }
@@ -151,11 +156,17 @@ func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, er
 	if _, err := createBackup(ctx, p, saved, outsideFiles(idx)); err != nil {
 		return nil, fmt.Errorf("rollback: save the current state first: %w", err)
 	}
+	// Recorded like an upgrade in progress, so that a rollback cut off
+	// part-way is finished by the next upgrade or rollback.
+	prev, _, _ := readPending(p)
+	if err := writePending(p, pending{Report: prev.Report, Backup: idx.ID}); err != nil {
+		return nil, err
+	}
 	if err := restore(p, idx); err != nil {
 		return nil, err
 	}
-	if pd, found, _ := readPending(p); found {
-		markRolledBack(p, pd.Report, "rolled back by hand to "+p.Rel(backupDir(p, idx.ID)))
+	if prev.Report != "" {
+		markRolledBack(p, prev.Report, "rolled back by hand to "+p.Rel(backupDir(p, idx.ID)))
 	}
 	if err := removePending(p); err != nil {
 		return nil, err

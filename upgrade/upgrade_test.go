@@ -711,3 +711,37 @@ func TestUpgradeRefusesBrokenConfig(t *testing.T) {
 		t.Errorf("changed %v", d)
 	}
 }
+
+// A rollback cut off part-way is finished by the next run.
+func TestInterruptedRollbackIsFinished(t *testing.T) {
+	s := newScenario(t)
+	f := s.f
+	before := f.snapshot(t)
+	if _, err := Run(context.Background(), f.opts()); err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := Backups(f.p)
+	idx, err := readBackup(f.p, ids[len(ids)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a rollback killed after its first file leaves: the record, and a
+	// project part restored.
+	if err := writePending(f.p, pending{Backup: idx.ID}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, f.abs(s.merged), s.userMerged)
+	if _, err := Run(context.Background(), f.opts()); err != nil {
+		t.Fatal(err)
+	}
+	// The run finished the rollback, then upgraded again from there.
+	if r := newestReport(t, f); !strings.Contains(r.Recovered, "rollback") || r.Status != "succeeded" {
+		t.Errorf("recovered %q, status %s", r.Recovered, r.Status)
+	}
+	if _, err := Rollback(context.Background(), f.opts(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+		t.Errorf("after the last rollback the project differs: %v", d)
+	}
+}
