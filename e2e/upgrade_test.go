@@ -347,3 +347,35 @@ func TestUpgradeWithRunningServer(t *testing.T) {
 		}
 	}
 }
+
+// A rollback killed half-way is finished by the next upgrade, which then
+// upgrades again; or by the next rollback.
+func TestRollbackKilledHalfWay(t *testing.T) {
+	for _, then := range []string{"upgrade", "rollback"} {
+		t.Run(then, func(t *testing.T) {
+			root, home, _ := upgradeProject(t)
+			before := tree(t, root)
+			runUp(t, root, home, "", "upgrade", "--yes")
+			upgraded := relTree(t, root)
+			if r := runUp(t, root, home, "kill:restore-mid", "rollback"); r.code != -1 {
+				t.Fatalf("the rollback was not killed: %d %s", r.code, r.stderr)
+			}
+			if then == "rollback" {
+				if r := runUp(t, root, home, "", "rollback"); r.code != 0 {
+					t.Fatalf("rollback: %d %s", r.code, r.stderr)
+				}
+				if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+					t.Fatalf("not as before: %v", d)
+				}
+				return
+			}
+			r := runUp(t, root, home, "", "upgrade", "--yes")
+			if r.code != 0 || !strings.Contains(r.stdout, "rollback to") {
+				t.Fatalf("upgrade: %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if d := treeDiff(upgraded, relTree(t, root)); len(d) > 0 {
+				t.Fatalf("not fully upgraded: %v", d)
+			}
+		})
+	}
+}

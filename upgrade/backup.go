@@ -275,7 +275,12 @@ func restore(p project.Paths, idx BackupIndex) error {
 			return fmt.Errorf("rollback: %w", err)
 		}
 	}
-	for _, e := range idx.Files {
+	for i, e := range idx.Files {
+		if i == len(idx.Files)/2 {
+			if err := fault("restore-mid"); err != nil {
+				return err
+			}
+		}
 		if sum, err := fileSum(e.Path); err == nil && sum == e.SHA256 {
 			if fi, err := os.Stat(e.Path); err == nil && fi.Mode().Perm() == e.Mode {
 				continue

@@ -14,8 +14,8 @@ import (
 // named point, to test that every failure rolls back: "<point>" returns an
 // error there, "kill:<point>" ends the process at once, as a power cut or
 // SIGKILL would. The points are the step names (after each step) and
-// "update-mid" (half-way through writing the files) and
-// "backup-before-rename".
+// "update-mid" (half-way through writing the files),
+// "backup-before-rename" and "restore-mid" (half-way through a rollback).
 const FaultEnv = "AGENTOS_UPGRADE_FAULT"
 
 // faultHook, when set (by tests in this package), is called at every point
