@@ -133,6 +133,10 @@ type Tuning struct {
 	// matches lexically counts in hybrid search: its score is multiplied by
 	// 1 - w + w·share (0: not at all).
 	CoverageWeight float64
+	// AbbrevWeight is the weight of the shortenings of query words
+	// ("config" for "configuration") in the lexical leg of hybrid search
+	// (0: none).
+	AbbrevWeight float64
 }
 
 // DefaultTuning returns the default ranking weights.
@@ -164,6 +168,7 @@ func DefaultTuning() Tuning {
 		DocIDF:           0,
 		OppositeFactor:   0.6,
 		CoverageWeight:   0.4,
+		AbbrevWeight:     0.5,
 	}
 }
 

@@ -166,7 +166,7 @@ var scorePool sync.Pool
 // queryTerms turns the query into lexical terms: one group per word, each
 // word's vocabulary relations added to its group with weight expand, except
 // those in more than maxDF documents (common words cost much and say little).
-func queryTerms(text string, expand float64, lex *lexical.Index, maxDF int) []lexical.QueryTerm {
+func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF int) []lexical.QueryTerm {
 	var out []lexical.QueryTerm
 	seen := map[string]bool{}
 	group := 0
@@ -177,9 +177,17 @@ func queryTerms(text string, expand float64, lex *lexical.Index, maxDF int) []le
 		seen[t.Text] = true
 		out = append(out, lexical.QueryTerm{Term: t.Text, Weight: 1, Group: group})
 		if expand > 0 && !t.Whole {
-			for _, r := range embed.Related(t.Text) {
+			add := func(r string, w float64) {
 				if df := lex.DF(r); !seen[r] && df > 0 && df <= maxDF {
-					out = append(out, lexical.QueryTerm{Term: r, Weight: expand, Group: group})
+					out = append(out, lexical.QueryTerm{Term: r, Weight: w, Group: group})
+				}
+			}
+			for _, r := range embed.Related(t.Text) {
+				add(r, expand)
+			}
+			if abbrev > 0 {
+				for _, r := range abbreviations(t.Text) {
+					add(r, abbrev)
 				}
 			}
 		}
@@ -240,8 +248,14 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		if q.Method == Lexical {
 			expand = 0
 		}
-		maxDF := int(t.ExpandMaxDF * float64(st.lex.Len()))
-		qts := queryTerms(q.Text, expand, st.lex, maxDF)
+		// At least 20: in a small project every word is in a good share of
+		// the chunks.
+		maxDF := max(int(t.ExpandMaxDF*float64(st.lex.Len())), 20)
+		abbrev := t.AbbrevWeight
+		if q.Method == Lexical {
+			abbrev = 0
+		}
+		qts := queryTerms(q.Text, expand, abbrev, st.lex, maxDF)
 		if len(qts) > 0 {
 			nGroups = qts[len(qts)-1].Group + 1
 		}
@@ -365,6 +379,19 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// abbreviations returns the shortenings code commonly makes of a word by
+// cutting its end: "hypot" for "hypotenuse", "config" for "configuration",
+// "auth" for "authenticate". Each keeps at least four letters and drops at
+// least two; shorter ones ("dir", "var") are too ambiguous to guess and are
+// in the vocabulary where they matter.
+func abbreviations(stem string) []string {
+	var out []string
+	for n := 4; n <= len(stem)-2; n++ {
+		out = append(out, stem[:n])
+	}
+	return out
 }
 
 // queryActions returns the words of a query that have opposites (actions)

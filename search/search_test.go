@@ -744,6 +744,7 @@ func (c *Cache) Evict() {}
 	score := func(weight float64, symbol string) float64 {
 		tu := DefaultTuning()
 		tu.CoverageWeight = weight
+		tu.ExpandWeight, tu.AbbrevWeight = 0, 0 // the query's own words only
 		opt := CodeOptions(root, nil, nil)
 		opt.Tuning = &tu
 		for _, r := range search(t, build(t, opt), Query{Text: "cache evict oldest entry", Method: Hybrid, ContentBudget: -1}) {
@@ -795,6 +796,36 @@ func TestUnreadableFileDoesNotStopABuild(t *testing.T) {
 	for _, r := range search(t, ix, Query{Text: "order total sum", ContentBudget: -1}) {
 		if r.Path == "store/total.go" {
 			t.Error("the unreadable file is still indexed")
+		}
+	}
+}
+
+// A query word finds the identifiers that shorten it ("hypotenuse" finds
+// Hypot) in hybrid search, never in plain lexical search.
+func TestAbbreviations(t *testing.T) {
+	if got := abbreviations("hypotenus"); !slices.Equal(got, []string{"hypo", "hypot", "hypote", "hypoten"}) {
+		t.Errorf("abbreviations: %v", got)
+	}
+	if got := abbreviations("parse"); len(got) != 0 {
+		t.Errorf("a short word is cut: %v", got)
+	}
+	root := writeProject(t, map[string]string{
+		"geo/geo.go": `package geo
+
+// Hypot returns the length of the long side of a right triangle.
+func Hypot(p, q float64) float64 { return p + q }
+
+// Area returns the surface of a shape.
+func Area(w, h float64) float64 { return w * h }
+`})
+	ix := build(t, CodeOptions(root, nil, nil))
+	if rs := search(t, ix, Query{Text: "hypotenuse", ContentBudget: -1}); len(rs) == 0 || rs[0].Symbol != "Hypot" ||
+		!slices.Contains(rs[0].Signals, "name") {
+		t.Errorf("hybrid: %v (signals %v)", symbols(rs), rs)
+	}
+	for _, r := range search(t, ix, Query{Text: "hypotenuse", Method: Lexical, ContentBudget: -1}) {
+		if r.Symbol == "Hypot" {
+			t.Error("plain lexical search expanded the query")
 		}
 	}
 }

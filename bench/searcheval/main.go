@@ -44,10 +44,11 @@ type questionSet struct {
 }
 
 func main() {
-	defaultQ := "testdata/dev-questions.json"
+	dir := "testdata/"
 	if _, err := os.Stat("bench/searcheval/testdata/dev-questions.json"); err == nil {
-		defaultQ = "bench/searcheval/testdata/dev-questions.json"
+		dir = "bench/searcheval/testdata/"
 	}
+	defaultQ := dir + "dev-questions.json," + dir + "validation-questions.json"
 	if _, err := os.Stat("../shared/eval/gostd-dev.json"); err == nil {
 		defaultQ = "../shared/eval/gostd-dev.json," + defaultQ
 	}
