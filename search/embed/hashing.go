@@ -49,11 +49,11 @@ func (h *Hashing) WithWeights(w HashingWeights) *Hashing {
 // Name implements Embedder. It changes whenever the features, the weights or
 // the vocabulary change, so that stored vectors are rebuilt.
 func (h *Hashing) Name() string {
+	name := fmt.Sprintf("agentos-hashing-v1-%08x", uint32(fnv('v', vocabulary)))
 	if h.w == DefaultHashingWeights {
-		return "agentos-hashing-v1"
+		return name
 	}
-	x := fnv('n', fmt.Sprintf("%+v", h.w))
-	return fmt.Sprintf("agentos-hashing-v1+%08x", uint32(x))
+	return fmt.Sprintf("%s+%08x", name, uint32(fnv('n', fmt.Sprintf("%+v", h.w))))
 }
 
 // Dim implements Embedder.

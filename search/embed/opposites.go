@@ -63,6 +63,8 @@ mount unmount
 attach detach
 grow shrink
 ascending descending
+commit rollback
+undo redo
 `
 
 var (

@@ -463,6 +463,9 @@ timer: timer ticker clock alarm schedule
 timestamp: timestamp time datetime epoch unix
 token: token tokens jwt bearer credential lexeme
 transaction: transaction tx txn commit rollback atomic
+undo: undo rollback revert restore abort
+caseinsensitive: insensitive fold equalfold ignorecase
+finalizer: finalizer finalize destructor cleanup collected
 transform: transform convert map translate
 tree: tree trees node hierarchy branch leaf
 trim: trim strip chop truncate
