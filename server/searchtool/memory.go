@@ -12,10 +12,12 @@ import (
 // and is slow to give freed memory back. With a large index loaded that
 // nearly doubles the server's memory after a few searches, for garbage. So
 // once an index is open the server sets a soft memory limit (unless the user
-// set GOMEMLIMIT) of what is live and half as much again (at least 32 MiB):
-// room for the garbage of a few dozen searches between two collections.
-// (Less makes the collector, which marks the whole index, run every few
-// searches and slows them down several times.)
+// set GOMEMLIMIT): what the process holds once the garbage is returned, plus
+// half the live heap (at least 32 MiB), room for the garbage of a few dozen
+// searches between two collections. (Less makes the collector, which marks
+// the whole index, run every few searches and slows them down several
+// times. The limit counts all the runtime's memory, fragmentation included,
+// which after a first build is well above the live heap.)
 //
 // Indexing allocates much more, and keeps some: under the limit the
 // collector would run over and over while a saved file is reindexed. So the
@@ -31,8 +33,10 @@ var memory struct {
 	lifted bool  // our limit is lifted
 }
 
-// memoryLimit is the limit for a live heap of so many bytes.
-func memoryLimit(live uint64) int64 { return int64(live + max(live/2, 32<<20)) }
+// memoryLimit is the limit for a process that holds used bytes (what the
+// runtime counts against the limit: the heap with its fragmentation, stacks
+// and the runtime's own structures) of which live are live heap objects.
+func memoryLimit(used, live uint64) int64 { return int64(used + max(live/2, 32<<20)) }
 
 // settleMemory returns the garbage of opening or changing a large index to
 // the operating system and sets the limit from what stays.
@@ -45,7 +49,7 @@ func settleMemory() {
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	memory.limit, memory.lifted = memoryLimit(ms.HeapAlloc), false
+	memory.limit, memory.lifted = memoryLimit(ms.Sys-ms.HeapReleased, ms.HeapAlloc), false
 	debug.SetMemoryLimit(memory.limit)
 }
 
