@@ -157,7 +157,7 @@ func DefaultTuning() Tuning {
 		PackageFactor:    0.7,
 		UnexportedFactor: 0.85,
 		NoDocFactor:      0.85,
-		InternalFactor:   1,
+		InternalFactor:   0.7,
 		GeneratedFactor:  0.5,
 		FanInBoost:       0.1,
 		CallerPkgBoost:   0,
