@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/project"
 )
@@ -18,14 +19,8 @@ import (
 const binaryMode = 0o755
 
 // PinnedBinary returns the path of the project's pinned agentos binary, the
-// command .mcp.json runs.
-func PinnedBinary(p project.Paths) string {
-	name := "agentos"
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	return filepath.Join(p.Bin(), name)
-}
+// command the launch entries run.
+func PinnedBinary(p project.Paths) string { return agentconfig.PinnedBinary(p) }
 
 // sourceBinary is the agentos binary the install pins, or with NoPin the one
 // the entries run: opts.BinaryPath, else the running executable; absolute.
