@@ -274,6 +274,10 @@ func restore(p project.Paths, idx BackupIndex) error {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("rollback: %w", err)
 		}
+		removeTemps(tempsOf(path))
+	}
+	for _, e := range idx.Files {
+		removeTemps(tempsOf(e.Path)) // a write the kill cut short
 	}
 	for i, e := range idx.Files {
 		if i == len(idx.Files)/2 {

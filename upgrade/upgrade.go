@@ -536,7 +536,41 @@ func openLocked(dir string) (project.Paths, func(), error) {
 		return p, nil, err
 	}
 	unlock, err := lockUpgrade(p)
+	if err == nil {
+		removeLeftoverTemps(p)
+	}
 	return p, unlock, err
+}
+
+// removeLeftoverTemps deletes what an atomic write leaves when the process
+// is killed between writing a temporary file and renaming it, where only
+// upgrades write: beside the reports and the record of an upgrade in
+// progress, in the bases, and beside the manifest. (Those beside restored
+// files go with the restore.) The caller holds the upgrade lock.
+func removeLeftoverTemps(p project.Paths) {
+	for _, pattern := range []string{
+		filepath.Join(p.Root, filepath.FromSlash(workflow.UpgradeReportDir), ".*.tmp-*"),
+		filepath.Join(manifest.BasesDir(p), ".*.tmp-*"),
+		tempsOf(manifest.Path(p)),
+	} {
+		removeTemps(pattern)
+	}
+}
+
+// tempsOf is the pattern of the temporary files an atomic write of path
+// makes (see internal/atomicfile).
+func tempsOf(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+}
+
+// removeTemps deletes the regular files matching pattern.
+func removeTemps(pattern string) {
+	matches, _ := filepath.Glob(pattern)
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() {
+			os.Remove(m)
+		}
+	}
 }
 
 // lockUpgrade takes the project's upgrade lock, so two upgrades (or an

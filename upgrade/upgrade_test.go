@@ -745,3 +745,35 @@ func TestInterruptedRollbackIsFinished(t *testing.T) {
 		t.Errorf("after the last rollback the project differs: %v", d)
 	}
 }
+
+// A kill between an atomic write and its rename leaves a temporary file; the
+// next upgrade or rollback deletes those where only upgrades write, and a
+// restore those beside the files it restores.
+func TestLeftoverTempsRemoved(t *testing.T) {
+	f := newInstalled(t)
+	if _, err := Run(context.Background(), f.opts()); err != nil {
+		t.Fatal(err)
+	}
+	left := []string{
+		filepath.Join(f.root, filepath.FromSlash(workflow.UpgradeReportDir), ".20261123T000000Z.json.tmp-123"),
+		filepath.Join(manifest.BasesDir(f.p), ".abc.tmp-456"),
+		filepath.Join(f.p.AgentOS(), ".manifest.json.tmp-789"),
+		filepath.Join(f.root, "..gitignore.tmp-42"),
+	}
+	for _, l := range left {
+		write(t, l, "cut short")
+	}
+	keep := filepath.Join(f.p.AgentOS(), "..mcp_server_state.json.tmp-1") // a running server's own
+	write(t, keep, "{}")
+	if _, err := Rollback(context.Background(), f.opts(), ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range left {
+		if _, err := os.Stat(l); err == nil {
+			t.Errorf("left behind: %s", f.p.Rel(l))
+		}
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file that is not the upgrade's was removed: %v", err)
+	}
+}
