@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,21 +18,7 @@ import (
 // configs stay inside the test.
 func runIn(t *testing.T, dir, home string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME=", "CODEX_HOME=", "CLINE_DATA_DIR=", "APPDATA=")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run agentos %v: %v", args, err)
-	}
-	return result{out.String(), errb.String(), code}
+	return runEnv(t, dir, []string{"HOME=" + home, "XDG_CONFIG_HOME=", "CODEX_HOME=", "CLINE_DATA_DIR=", "APPDATA="}, args...)
 }
 
 // launchFromConfig starts the server the way a client does: the command,

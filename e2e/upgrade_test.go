@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -78,22 +76,7 @@ func upgradeProject(t *testing.T) (root, home, edited string) {
 // runUp runs agentos with its own home folder and the fault variable.
 func runUp(t *testing.T, dir, home, fault string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+home, "USERPROFILE="+home, "AGENTOS_UPGRADE_FAULT="+fault)
-	cmd.Stdin = strings.NewReader("") // not a terminal
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("agentos %v: %v", args, err)
-	}
-	return result{out.String(), errb.String(), code}
+	return runEnv(t, dir, []string{"HOME=" + home, "USERPROFILE=" + home, "AGENTOS_UPGRADE_FAULT=" + fault}, args...)
 }
 
 // tree hashes the project's files, except backups, caches, upgrade reports
