@@ -137,6 +137,12 @@ type Tuning struct {
 	// ("config" for "configuration") in the lexical leg of hybrid search
 	// (0: none).
 	AbbrevWeight float64
+	// SiblingFactor multiplies, in hybrid search, the score of a symbol
+	// whose name (a method's without its receiver) a better-ranked symbol
+	// of the same folder already has, once for each: the same method on
+	// several types is one answer, and the rest of the list should offer
+	// others. 1 turns it off.
+	SiblingFactor float64
 }
 
 // DefaultTuning returns the default ranking weights.
@@ -169,6 +175,7 @@ func DefaultTuning() Tuning {
 		OppositeFactor:   0.6,
 		CoverageWeight:   0.4,
 		AbbrevWeight:     0.5,
+		SiblingFactor:    0.8,
 	}
 }
 

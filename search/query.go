@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -334,7 +335,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			c.score *= t.OppositeFactor
 		}
 	}
-	slices.SortFunc(list, func(a, b *candidate) int {
+	byScore := func(a, b *candidate) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -342,7 +343,23 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			return 1
 		}
 		return int(a.id) - int(b.id)
-	})
+	}
+	slices.SortFunc(list, byScore)
+	if t.SiblingFactor != 1 && q.Method == Hybrid {
+		// DB.QueryRowContext, Tx.QueryRowContext and Conn.QueryRowContext
+		// are one answer; the second and third make room for QueryRow.
+		seen := map[string]int{}
+		for _, c := range list {
+			m := st.metas[c.id]
+			if m.Symbol == "" {
+				continue
+			}
+			k := path.Dir(m.Path) + " " + m.Symbol[strings.LastIndexByte(m.Symbol, '.')+1:]
+			c.score *= math.Pow(t.SiblingFactor, float64(seen[k]))
+			seen[k]++
+		}
+		slices.SortFunc(list, byScore)
+	}
 	out := make([]Result, 0, q.Limit)
 	perFile := map[string]int{}
 	for _, c := range list {

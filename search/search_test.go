@@ -829,3 +829,48 @@ func Area(w, h float64) float64 { return w * h }
 		}
 	}
 }
+
+// The same name on another type of the same folder counts less each time it
+// comes again; in another folder it is another answer.
+func TestSiblings(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"db/db.go": `package db
+
+// DB is a database.
+type DB struct{}
+
+// Tx is a transaction.
+type Tx struct{}
+
+// Query runs a query on the database.
+func (d *DB) Query(q string) error { return nil }
+
+// Query runs a query in the transaction.
+func (x *Tx) Query(q string) error { return nil }
+`,
+		"cache/cache.go": `package cache
+
+// Query runs a query on the cache.
+func Query(q string) error { return nil }
+`})
+	scores := func(factor float64) map[string]float64 {
+		tu := DefaultTuning()
+		tu.SiblingFactor = factor
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		out := map[string]float64{}
+		for _, r := range search(t, build(t, opt), Query{Text: "run a query", ContentBudget: -1}) {
+			out[r.Path+" "+r.Symbol] = r.Score
+		}
+		return out
+	}
+	on, off := scores(0.5), scores(1)
+	first, second := "db/db.go DB.Query", "db/db.go Tx.Query"
+	if off[first] < off[second] {
+		first, second = second, first
+	}
+	const other = "cache/cache.go Query"
+	if on[first] != off[first] || on[other] != off[other] || math.Abs(on[second]-off[second]/2) > 1e-5 {
+		t.Errorf("with the factor %v, without %v", on, off)
+	}
+}
