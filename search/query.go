@@ -289,6 +289,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			}
 		}
 	}
+	declarations := asksForDeclarations(q.Text)
 	var actions, opposed map[string]bool
 	if t.OppositeFactor != 1 && q.Method != Lexical {
 		actions, opposed = queryActions(q.Text)
@@ -325,7 +326,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 				}
 			}
 		}
-		c.score = base * ix.prior(st, c.id)
+		c.score = base * ix.prior(st, c.id, declarations)
 		if q.Method == Hybrid && t.CoverageWeight > 0 && nGroups > 1 {
 			// A chunk that speaks of every part of the question beats one
 			// that repeats a few of its words.
@@ -461,8 +462,28 @@ func (ix *Index) idfWeight(st *state, p float64) func(string) float64 {
 	}
 }
 
+// declarationWords are the query words that ask for a type, constant or
+// variable rather than for something that acts.
+var declarationWords = map[string]bool{}
+
+func init() {
+	for _, w := range tokenize.Terms("type types struct interface class enum trait constant const variable var field") {
+		declarationWords[w] = true
+	}
+}
+
+// asksForDeclarations reports whether a query names a kind of declaration
+// ("the struct that …", "the constant for …").
+func asksForDeclarations(text string) bool {
+	found := false
+	tokenize.Each(text, func(t tokenize.Term) { found = found || declarationWords[t.Text] })
+	return found
+}
+
 // prior is a chunk's score factor from what it is, not what it says.
-func (ix *Index) prior(st *state, id uint32) float64 {
+// declarations tells whether the query asks for types, constants or
+// variables; otherwise it asks for behaviour, and those rank lower.
+func (ix *Index) prior(st *state, id uint32, declarations bool) float64 {
 	t := ix.opt.Tuning
 	m := st.metas[id]
 	p := 1.0
@@ -482,6 +503,13 @@ func (ix *Index) prior(st *state, id uint32) float64 {
 		}
 		if !m.HasDoc {
 			p *= t.NoDocFactor
+		}
+		switch {
+		case declarations:
+		case m.Kind == chunk.Type:
+			p *= t.TypeFactor
+		case m.Kind == chunk.Const || m.Kind == chunk.Var:
+			p *= t.ValueFactor
 		}
 	}
 	if m.Internal {

@@ -874,3 +874,42 @@ func Query(q string) error { return nil }
 		t.Errorf("with the factor %v, without %v", on, off)
 	}
 }
+
+// Types, constants and variables rank lower unless the query asks for one
+// by kind.
+func TestDeclarationsRankLowerUnlessAskedFor(t *testing.T) {
+	if !asksForDeclarations("the struct holding a server's settings") || asksForDeclarations("start a server") {
+		t.Error("asksForDeclarations")
+	}
+	root := writeProject(t, map[string]string{
+		"srv/srv.go": `package srv
+
+// Server serves requests.
+type Server struct{}
+
+// Timeout is how long a request may take.
+const Timeout = 5
+
+// Serve serves requests.
+func Serve() {}
+`})
+	scores := func(factor float64, query string) map[string]float64 {
+		tu := DefaultTuning()
+		tu.TypeFactor, tu.ValueFactor = factor, factor
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		out := map[string]float64{}
+		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+			out[r.Symbol] = r.Score
+		}
+		return out
+	}
+	on, off := scores(0.5, "serve requests"), scores(1, "serve requests")
+	if on["Serve"] != off["Serve"] || math.Abs(on["Server"]-off["Server"]/2) > 1e-5 ||
+		math.Abs(on["Timeout"]-off["Timeout"]/2) > 1e-5 {
+		t.Errorf("with the factor %v, without %v", on, off)
+	}
+	if on, off := scores(0.5, "the type that serves requests"), scores(1, "the type that serves requests"); on["Server"] != off["Server"] {
+		t.Errorf("asked for a type: with the factor %v, without %v", on, off)
+	}
+}
