@@ -28,7 +28,7 @@ type HashingWeights struct {
 }
 
 // DefaultHashingWeights are the weights NewHashing uses.
-var DefaultHashingWeights = HashingWeights{Word: 1, Whole: 0.6, Trigram: 0.6, Concept: 0.8, Common: 0.3}
+var DefaultHashingWeights = HashingWeights{Word: 1, Whole: 0.6, Trigram: 0.6, Concept: 1.2, Common: 0.3}
 
 // NewHashing returns the built-in embedder with dim dimensions (DefaultDim
 // when dim <= 0).
@@ -46,14 +46,10 @@ func (h *Hashing) WithWeights(w HashingWeights) *Hashing {
 	return &c
 }
 
-// Name implements Embedder. It changes whenever the features, the weights or
-// the vocabulary change, so that stored vectors are rebuilt.
+// Name implements Embedder. It carries a hash of the vocabulary and the
+// weights, so that stored vectors are rebuilt whenever either changes.
 func (h *Hashing) Name() string {
-	name := fmt.Sprintf("agentos-hashing-v1-%08x", uint32(fnv('v', vocabulary)))
-	if h.w == DefaultHashingWeights {
-		return name
-	}
-	return fmt.Sprintf("%s+%08x", name, uint32(fnv('n', fmt.Sprintf("%+v", h.w))))
+	return fmt.Sprintf("agentos-hashing-v2-%08x", uint32(fnv('v', fmt.Sprintf("%s\n%+v", vocabulary, h.w))))
 }
 
 // Dim implements Embedder.
