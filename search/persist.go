@@ -17,8 +17,9 @@ import (
 )
 
 // formatVersion changes whenever what is stored, or how files are chunked and
-// tokenized, changes: an index of another version is rebuilt.
-const formatVersion = 1
+// tokenized, changes: an index of another version is rebuilt. 2: graph facts
+// keep per-file strings once a file, not once a symbol.
+const formatVersion = 2
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"
@@ -280,11 +281,10 @@ func internFacts(f *codegraph.FileFacts, in interner) {
 	}
 	for i := range f.Symbols {
 		y := &f.Symbols[i]
-		y.Recv, y.Package, y.PkgName, y.Path = in.s(y.Recv), in.s(y.Package), in.s(y.PkgName), in.s(y.Path)
-		y.Kind, y.Language = in.s(y.Kind), in.s(y.Language)
+		y.Name, y.Recv, y.Kind = in.s(y.Name), in.s(y.Recv), in.s(y.Kind)
 	}
 	for i := range f.Calls {
 		c := &f.Calls[i]
-		c.Pkg, c.Recv, c.Name = in.s(c.Pkg), in.s(c.Recv), in.s(c.Name)
+		c.Recv, c.Name = in.s(c.Recv), in.s(c.Name)
 	}
 }

@@ -3,6 +3,7 @@ package codegraph
 import (
 	"go/ast"
 	"go/token"
+	"math"
 	"path"
 	"regexp"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 	"github.com/agentos-dev/agentos/search/chunk"
 )
 
-// Symbol is a definition in the code.
+// Symbol is a definition in the code, as queries return it.
 type Symbol struct {
 	Name      string `json:"name"`                // "Evict"
 	Recv      string `json:"recv,omitempty"`      // receiver or class: "Cache"
@@ -28,20 +29,37 @@ type Symbol struct {
 }
 
 // Qualified returns "Recv.Name" or "Name".
-func (s Symbol) Qualified() string {
-	if s.Recv != "" {
-		return s.Recv + "." + s.Name
+func (s Symbol) Qualified() string { return qualified(s.Recv, s.Name) }
+
+func qualified(recv, name string) string {
+	if recv != "" {
+		return recv + "." + name
 	}
-	return s.Name
+	return name
+}
+
+// Def is a definition as its file's facts keep it: a Symbol without what its
+// file already says (path, package, language) — a large project has a
+// hundred thousand of them in memory, so each is kept small.
+type Def struct {
+	Name     string
+	Recv     string // receiver or class
+	Kind     string // func, method, type, const, var
+	Line     int32  // declaration line
+	EndLine  int32
+	Exported bool
+	Test     bool
 }
 
 // Ref is a call site not yet resolved to a symbol.
 type Ref struct {
-	From int    // index of the calling symbol in FileFacts.Symbols
-	Pkg  string // package path the callee is in; "" for the caller's own package
-	Recv string // receiver type when known
+	From int32 // index of the calling symbol in FileFacts.Symbols
+	Line int32
 	Name string
-	Line int
+	Recv string // receiver type when known
+	// Pkg is the package the callee is in: 1 + its index in
+	// FileFacts.Imports, 0 for the caller's own package.
+	Pkg uint16
 	// Loose marks a call whose target is known only by name (x.Name() with
 	// x of unknown type, or a call in a language without packages).
 	Loose bool
@@ -54,8 +72,30 @@ type FileFacts struct {
 	Package  string
 	PkgName  string
 	Imports  []string
-	Symbols  []Symbol
-	Calls    []Ref
+	Symbols  []Def
+	// Signatures are the symbols' signatures, by index, for files whose
+	// definitions come from chunks; nil for Go, whose symbols have none.
+	Signatures []string
+	Calls      []Ref
+}
+
+// symbol returns the file's i-th symbol.
+func (f *FileFacts) symbol(i int) Symbol {
+	d := &f.Symbols[i]
+	s := Symbol{Name: d.Name, Recv: d.Recv, Package: f.Package, PkgName: f.PkgName, Path: f.Path,
+		Line: int(d.Line), EndLine: int(d.EndLine), Kind: d.Kind, Language: f.Language, Exported: d.Exported, Test: d.Test}
+	if i < len(f.Signatures) {
+		s.Signature = f.Signatures[i]
+	}
+	return s
+}
+
+// pkgOf returns the package path a call's callee is in.
+func (f *FileFacts) pkgOf(r Ref) string {
+	if r.Pkg == 0 || int(r.Pkg) > len(f.Imports) {
+		return ""
+	}
+	return f.Imports[r.Pkg-1]
 }
 
 // GoImportName guesses the package name an import path brings in when the
@@ -91,10 +131,10 @@ func isDigits(s string) bool {
 func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFacts {
 	ff := FileFacts{Path: p, Language: "go", Package: pkgPath, PkgName: f.Name.Name}
 	test := strings.HasSuffix(p, "_test.go")
-	imports := map[string]string{} // local name -> import path
+	imports := map[string]uint16{} // local name -> Ref.Pkg
 	for _, im := range f.Imports {
 		ip, err := strconv.Unquote(im.Path.Value)
-		if err != nil {
+		if err != nil || len(ff.Imports) == math.MaxUint16 {
 			continue
 		}
 		ff.Imports = append(ff.Imports, ip)
@@ -103,17 +143,17 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			name = im.Name.Name
 		}
 		if name != "_" && name != "." {
-			imports[name] = ip
+			imports[name] = uint16(len(ff.Imports))
 		}
 	}
-	line := func(pos token.Pos) int { return fset.Position(pos).Line }
-	add := func(s Symbol) int {
-		s.Package, s.PkgName, s.Path, s.Language, s.Test = pkgPath, f.Name.Name, p, "go", test
+	line := func(pos token.Pos) int32 { return int32(fset.Position(pos).Line) }
+	add := func(s Def) int32 {
+		s.Test = test
 		ff.Symbols = append(ff.Symbols, s)
-		return len(ff.Symbols) - 1
+		return int32(len(ff.Symbols) - 1)
 	}
 	// calls records the call sites in node n as made by symbol from.
-	calls := func(from int, n ast.Node, recvVar, recvType string) {
+	calls := func(from int32, n ast.Node, recvVar, recvType string) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			ce, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -141,8 +181,8 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			case *ast.SelectorExpr:
 				r.Name = x.Sel.Name
 				if id, ok := x.X.(*ast.Ident); ok {
-					if ip, ok := imports[id.Name]; ok {
-						r.Pkg = ip
+					if pkg, ok := imports[id.Name]; ok {
+						r.Pkg = pkg
 						break
 					}
 					if id.Name == recvVar && recvVar != "" {
@@ -161,7 +201,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			s := Symbol{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported()}
+			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported()}
 			recvVar := ""
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				s.Recv = chunk.RecvTypeName(d.Recv.List[0].Type)
@@ -179,18 +219,18 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.TypeSpec:
-					add(Symbol{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
+					add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
 				case *ast.ValueSpec:
 					kind := "const"
 					if d.Tok == token.VAR {
 						kind = "var"
 					}
-					first := -1
+					first := int32(-1)
 					for _, n := range sp.Names {
 						if n.Name == "_" {
 							continue
 						}
-						idx := add(Symbol{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()})
+						idx := add(Def{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()})
 						if first < 0 {
 							first = idx
 						}
@@ -256,8 +296,8 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		default:
 			continue
 		}
-		s := Symbol{Name: c.Symbol, Package: dir, PkgName: stem, Path: p, Line: c.DeclLine, EndLine: c.EndLine,
-			Kind: string(c.Kind), Language: lang, Exported: c.Exported, Test: c.Test, Signature: c.Signature}
+		s := Def{Name: c.Symbol, Line: int32(c.DeclLine), EndLine: int32(c.EndLine), Kind: string(c.Kind),
+			Exported: c.Exported, Test: c.Test}
 		if i := strings.LastIndex(c.Symbol, "."); i >= 0 {
 			s.Recv, s.Name = c.Symbol[:i], c.Symbol[i+1:]
 			if j := strings.LastIndex(s.Recv, "."); j >= 0 {
@@ -265,7 +305,13 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 		}
 		ff.Symbols = append(ff.Symbols, s)
-		from := len(ff.Symbols) - 1
+		if c.Signature != "" && ff.Signatures == nil {
+			ff.Signatures = make([]string, len(ff.Symbols)-1)
+		}
+		if ff.Signatures != nil {
+			ff.Signatures = append(ff.Signatures, c.Signature)
+		}
+		from := int32(len(ff.Symbols) - 1)
 		if c.Kind == chunk.Type {
 			continue
 		}
@@ -288,7 +334,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			if notCalls[name] {
 				continue
 			}
-			r := Ref{From: from, Name: name, Line: bodyLine + strings.Count(body[:m[0]], "\n")}
+			r := Ref{From: from, Name: name, Line: int32(bodyLine + strings.Count(body[:m[0]], "\n"))}
 			if m[2] >= 0 {
 				recv := body[m[2]:m[3]]
 				switch recv {

@@ -35,6 +35,17 @@ type edge struct {
 	loose bool
 }
 
+// edges holds every symbol's edges in one slice, symbol i's at
+// list[at[i]:at[i+1]]: a slice for each symbol would cost its header (24
+// bytes) for each of a large project's hundred thousand symbols, most of
+// which have no edge.
+type edges struct {
+	at   []int32
+	list []edge
+}
+
+func (e edges) of(i int32) []edge { return e.list[e.at[i]:e.at[i+1]] }
+
 // Graph holds the facts of every file and, derived from them on demand, the
 // resolved symbol graph.
 type Graph struct {
@@ -43,18 +54,29 @@ type Graph struct {
 	d     *derived // nil when files changed since it was built, or after Forget
 }
 
-type symKey struct{ pkg, recv, name string }
+// sym is a symbol of the derived graph: its file's facts, which never
+// change, and its index there.
+type sym struct {
+	f *FileFacts
+	i int32
+}
+
+func (s sym) def() *Def      { return &s.f.Symbols[s.i] }
+func (s sym) symbol() Symbol { return s.f.symbol(int(s.i)) }
 
 type derived struct {
-	syms      []*Symbol // into the files' facts, which never change
-	out, in   [][]edge
-	byName    map[string][]int32 // exact name
-	byKey     map[symKey][]int32
-	byFile    map[string][]int32
+	syms    []sym
+	out, in edges
+	// byName holds the symbols of each name as a run of named, in
+	// increasing order: one map entry a name and no slice of its own.
+	// Resolving a call looks its name up and keeps the candidates of the
+	// right package and receiver (about ten for a call in the Go standard library).
+	byName    map[string][2]int32 // name -> [start, end) in named
+	named     []int32
+	byFile    map[string]int32    // file -> its first symbol; a file's symbols are consecutive
 	packages  map[string][]string // package path -> imports
 	importers map[string][]string
 	pkgNames  map[string][]string // short name -> package paths
-	methods   map[string][]int32  // methods by name
 }
 
 // New returns an empty graph.
@@ -90,7 +112,43 @@ func (g *Graph) Files() []FileFacts {
 	return out
 }
 
-func key(pkg, recv, name string) symKey { return symKey{pkg, recv, name} }
+// withName returns the symbols named n.
+func (d *derived) withName(n string) []int32 {
+	r := d.byName[n]
+	return d.named[r[0]:r[1]:r[1]]
+}
+
+// link is a resolved call while the graph is derived.
+type link struct {
+	from, to, line int32
+	loose          bool
+}
+
+// newEdges lays out the links of each of n symbols, from each link's from
+// symbol (or its to symbol when in), in the order of links.
+func newEdges(n int, links []link, in bool) edges {
+	e := edges{at: make([]int32, n+1), list: make([]edge, len(links))}
+	ends := func(l link) (int32, edge) {
+		if in {
+			return l.to, edge{to: l.from, line: l.line, loose: l.loose}
+		}
+		return l.from, edge{to: l.to, line: l.line, loose: l.loose}
+	}
+	for _, l := range links {
+		i, _ := ends(l)
+		e.at[i+1]++
+	}
+	for i := range n {
+		e.at[i+1] += e.at[i]
+	}
+	next := slices.Clone(e.at[:n])
+	for _, l := range links {
+		i, x := ends(l)
+		e.list[next[i]] = x
+		next[i]++
+	}
+	return e
+}
 
 // get returns the derived graph, building it when stale.
 func (g *Graph) get() *derived {
@@ -100,28 +158,24 @@ func (g *Graph) get() *derived {
 		return g.d
 	}
 	paths := make([]string, 0, len(g.files))
-	for p := range g.files {
+	n := 0
+	for p, f := range g.files {
 		paths = append(paths, p)
+		n += len(f.Symbols)
 	}
 	sort.Strings(paths)
-	d := &derived{byName: map[string][]int32{}, byKey: map[symKey][]int32{}, byFile: map[string][]int32{},
-		packages: map[string][]string{}, importers: map[string][]string{}, pkgNames: map[string][]string{},
-		methods: map[string][]int32{}}
-	base := make(map[string]int32, len(paths)) // file -> index of its first symbol
+	d := &derived{syms: make([]sym, 0, n), byName: map[string][2]int32{}, byFile: map[string]int32{},
+		packages: map[string][]string{}, importers: map[string][]string{}, pkgNames: map[string][]string{}}
 	for _, p := range paths {
 		f := g.files[p]
-		base[p] = int32(len(d.syms))
+		if len(f.Symbols) > 0 {
+			d.byFile[p] = int32(len(d.syms))
+		}
 		for k := range f.Symbols {
-			s := &f.Symbols[k]
-			i := int32(len(d.syms))
-			d.syms = append(d.syms, s)
-			d.byName[s.Name] = append(d.byName[s.Name], i)
-			k := key(s.Package, s.Recv, s.Name)
-			d.byKey[k] = append(d.byKey[k], i)
-			d.byFile[p] = append(d.byFile[p], i)
-			if s.Kind == "method" {
-				d.methods[s.Name] = append(d.methods[s.Name], i)
-			}
+			d.syms = append(d.syms, sym{f, int32(k)})
+			r := d.byName[f.Symbols[k].Name]
+			r[1]++ // counted here, laid out below
+			d.byName[f.Symbols[k].Name] = r
 		}
 		if _, ok := d.packages[f.Package]; !ok {
 			d.packages[f.Package] = nil
@@ -136,34 +190,48 @@ func (g *Graph) get() *derived {
 			}
 		}
 	}
-	d.out = make([][]edge, len(d.syms))
-	d.in = make([][]edge, len(d.syms))
+	start := int32(0)
+	for name, r := range d.byName {
+		d.byName[name] = [2]int32{start, start}
+		start += r[1]
+	}
+	d.named = make([]int32, len(d.syms))
+	for i, s := range d.syms {
+		name := s.def().Name
+		r := d.byName[name]
+		d.named[r[1]] = int32(i)
+		r[1]++
+		d.byName[name] = r
+	}
+	var links []link
+	seen := map[[2]int32]bool{} // a file's calls already linked: its own symbols call
 	for _, p := range paths {
 		f := g.files[p]
+		base := d.byFile[p]
+		clear(seen)
 		for _, r := range f.Calls {
-			from := base[p] + int32(r.From)
-			to, loose, ok := d.resolve(f, r, base[p])
-			if !ok || to == from {
+			from := base + r.From
+			to, loose, ok := d.resolve(f, r)
+			if !ok || to == from || seen[[2]int32{from, to}] {
 				continue
 			}
-			if slices.ContainsFunc(d.out[from], func(e edge) bool { return e.to == to }) {
-				continue
-			}
-			d.out[from] = append(d.out[from], edge{to: to, line: int32(r.Line), loose: loose})
-			d.in[to] = append(d.in[to], edge{to: from, line: int32(r.Line), loose: loose})
+			seen[[2]int32{from, to}] = true
+			links = append(links, link{from: from, to: to, line: r.Line, loose: loose})
 		}
 	}
+	d.out, d.in = newEdges(len(d.syms), links, false), newEdges(len(d.syms), links, true)
 	g.d = d
 	return d
 }
 
-func isCallable(s *Symbol) bool { return s.Kind == "func" || s.Kind == "method" }
+func isCallable(s *Def) bool { return s.Kind == "func" || s.Kind == "method" }
 
-// one returns the single callable symbol among ids, if there is exactly one.
-func (d *derived) one(ids []int32) (int32, bool) {
+// one returns the single callable symbol among ids that keep (nil: any)
+// accepts, if there is exactly one.
+func (d *derived) one(ids []int32, keep func(sym) bool) (int32, bool) {
 	found := int32(-1)
 	for _, i := range ids {
-		if isCallable(d.syms[i]) {
+		if s := d.syms[i]; isCallable(s.def()) && (keep == nil || keep(s)) {
 			if found >= 0 {
 				return 0, false
 			}
@@ -173,61 +241,43 @@ func (d *derived) one(ids []int32) (int32, bool) {
 	return found, found >= 0
 }
 
-func (d *derived) resolve(f *FileFacts, r Ref, base int32) (int32, bool, bool) {
+func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
+	cands := d.withName(r.Name)
 	if f.Language == "go" {
-		switch {
-		case r.Pkg != "":
-			i, ok := d.one(d.byKey[key(r.Pkg, "", r.Name)])
-			return i, false, ok
-		case r.Recv != "":
-			i, ok := d.one(d.byKey[key(f.Package, r.Recv, r.Name)])
-			return i, false, ok
-		case !r.Loose:
-			i, ok := d.one(d.byKey[key(f.Package, "", r.Name)])
+		if r.Pkg != 0 || r.Recv != "" || !r.Loose {
+			// The function of that package, or the method of that
+			// receiver type in the caller's package.
+			pkg, recv := f.Package, r.Recv
+			if r.Pkg != 0 {
+				pkg, recv = f.pkgOf(r), ""
+			}
+			i, ok := d.one(cands, func(s sym) bool { return s.f.Package == pkg && s.def().Recv == recv })
 			return i, false, ok
 		}
 		// x.Name() with x of unknown type: the package's only method so
 		// named, else the project's only one.
-		var ms []int32
-		for _, i := range d.methods[r.Name] {
-			if d.syms[i].Package == f.Package {
-				ms = append(ms, i)
-			}
+		method := func(s sym) bool { return s.def().Kind == "method" }
+		inPkg := func(s sym) bool { return method(s) && s.f.Package == f.Package }
+		keep := method
+		if slices.ContainsFunc(cands, func(i int32) bool { return inPkg(d.syms[i]) }) {
+			keep = inPkg
 		}
-		if len(ms) == 0 {
-			ms = d.methods[r.Name]
-		}
-		i, ok := d.one(ms)
+		i, ok := d.one(cands, keep)
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
-	cands := d.byName[r.Name]
 	if r.Recv != "" {
-		var rc []int32
-		for _, i := range cands {
-			s := d.syms[i]
-			if s.Recv == r.Recv || s.PkgName == r.Recv {
-				rc = append(rc, i)
-			}
-		}
-		if i, ok := d.one(rc); ok {
-			return i, !(!r.Loose && d.syms[i].Path == f.Path), true
+		if i, ok := d.one(cands, func(s sym) bool { return s.def().Recv == r.Recv || s.f.PkgName == r.Recv }); ok {
+			return i, !(!r.Loose && d.syms[i].f.Path == f.Path), true
 		}
 	}
-	var sameFile, samePkg []int32
-	for _, i := range cands {
-		s := d.syms[i]
-		if s.Path == f.Path {
-			sameFile = append(sameFile, i)
-		} else if s.Package == f.Package {
-			samePkg = append(samePkg, i)
-		}
-	}
-	for _, set := range [][]int32{sameFile, samePkg, cands} {
-		if i, ok := d.one(set); ok {
+	sameFile := func(s sym) bool { return s.f.Path == f.Path }
+	samePkg := func(s sym) bool { return s.f.Path != f.Path && s.f.Package == f.Package }
+	for _, keep := range []func(sym) bool{sameFile, samePkg, nil} {
+		if i, ok := d.one(cands, keep); ok {
 			return i, true, true
 		}
-		if len(set) > 0 {
+		if keep == nil || slices.ContainsFunc(cands, func(i int32) bool { return keep(d.syms[i]) }) {
 			break
 		}
 	}
@@ -285,32 +335,31 @@ type Use struct {
 func (g *Graph) Uses() map[string]map[string]Use {
 	d := g.get()
 	out := map[string]map[string]Use{}
-	for i := range d.syms {
-		s := d.syms[i]
-		u := Use{PkgImporter: len(d.importers[s.Package])}
+	for i, s := range d.syms {
+		u := Use{PkgImporter: len(d.importers[s.f.Package])}
 		var pkgs []string
-		for _, e := range d.in[i] {
+		for _, e := range d.in.of(int32(i)) {
 			c := d.syms[e.to]
-			if c.Test {
+			if c.def().Test {
 				continue
 			}
 			if !e.loose {
 				u.Callers++
 			}
-			if c.Package != s.Package && !slices.Contains(pkgs, c.Package) {
-				pkgs = append(pkgs, c.Package)
+			if c.f.Package != s.f.Package && !slices.Contains(pkgs, c.f.Package) {
+				pkgs = append(pkgs, c.f.Package)
 			}
 		}
 		u.CallerPkgs = len(pkgs)
 		if u == (Use{}) {
 			continue
 		}
-		m := out[s.Path]
+		m := out[s.f.Path]
 		if m == nil {
 			m = map[string]Use{}
-			out[s.Path] = m
+			out[s.f.Path] = m
 		}
-		m[s.Qualified()] = u
+		m[qualified(s.def().Recv, s.def().Name)] = u
 	}
 	return out
 }
@@ -362,7 +411,7 @@ func (g *Graph) Lookup(name string) (Symbol, error) {
 		// Prefer definitions outside tests, then exact-case callable ones.
 		var nt []int32
 		for _, i := range ids {
-			if !d.syms[i].Test {
+			if !d.syms[i].def().Test {
 				nt = append(nt, i)
 			}
 		}
@@ -372,24 +421,24 @@ func (g *Graph) Lookup(name string) (Symbol, error) {
 	}
 	switch {
 	case len(ids) == 1:
-		return *d.syms[ids[0]], nil
+		return d.syms[ids[0]].symbol(), nil
 	case len(ids) > 1:
 		c := make([]Symbol, 0, min(len(ids), maxCandidates))
 		slices.SortFunc(ids, func(a, b int32) int {
-			sa, sb := d.syms[a], d.syms[b]
+			sa, sb := d.syms[a].def(), d.syms[b].def()
 			if sa.Exported != sb.Exported {
 				if sa.Exported {
 					return -1
 				}
 				return 1
 			}
-			if c := strings.Compare(sa.Path, sb.Path); c != 0 {
+			if c := strings.Compare(d.syms[a].f.Path, d.syms[b].f.Path); c != 0 {
 				return c
 			}
-			return sa.Line - sb.Line
+			return int(sa.Line - sb.Line)
 		})
 		for _, i := range ids[:min(len(ids), maxCandidates)] {
-			c = append(c, *d.syms[i])
+			c = append(c, d.syms[i].symbol())
 		}
 		return Symbol{}, &AmbiguousError{Name: name, Candidates: c}
 	case pkg != "":
@@ -437,18 +486,18 @@ func (d *derived) lookup(name string) ([]int32, string) {
 		}
 		var cands []int32
 		if fold {
-			for n, ids := range d.byName {
+			for n := range d.byName {
 				if strings.EqualFold(n, last) {
-					cands = append(cands, ids...)
+					cands = append(cands, d.withName(n)...)
 				}
 			}
 			slices.Sort(cands)
 		} else {
-			cands = d.byName[last]
+			cands = d.withName(last)
 		}
 		var out []int32
 		for _, i := range cands {
-			s := d.syms[i]
+			s := d.syms[i].symbol()
 			if inPath != "" && s.Path != inPath && !strings.HasPrefix(s.Path, inPath+"/") && s.Package != inPath {
 				continue
 			}
@@ -507,7 +556,7 @@ func (d *derived) suggest(name string) []string {
 	}
 	var cs []cand
 	limit := max(2, len(last)/3)
-	for n, ids := range d.byName {
+	for n := range d.byName {
 		ln := strings.ToLower(n)
 		dist := -1
 		switch {
@@ -527,8 +576,9 @@ func (d *derived) suggest(name string) []string {
 		if dist < 0 {
 			continue
 		}
+		ids := d.withName(n)
 		for _, i := range ids[:min(len(ids), 3)] {
-			cs = append(cs, cand{d.syms[i].Display(), dist})
+			cs = append(cs, cand{d.syms[i].symbol().Display(), dist})
 		}
 	}
 	slices.SortFunc(cs, func(a, b cand) int {

@@ -76,7 +76,7 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 	for level := 1; level <= depth && len(frontier) > 0; level++ {
 		var next []int32
 		for _, from := range frontier {
-			for _, e := range adj[from] {
+			for _, e := range adj.of(from) {
 				if seen[e.to] {
 					continue
 				}
@@ -86,7 +86,7 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 				}
 				seen[e.to] = true
 				next = append(next, e.to)
-				w.Nodes = append(w.Nodes, Node{Symbol: *d.syms[e.to], Depth: level, Via: d.syms[from].Display(),
+				w.Nodes = append(w.Nodes, Node{Symbol: d.syms[e.to].symbol(), Depth: level, Via: d.syms[from].symbol().Display(),
 					Line: int(e.line), Loose: e.loose})
 			}
 		}
@@ -127,9 +127,13 @@ func (d *derived) walkPackages(root Symbol, depth, limit int, up bool) Walk {
 
 // index finds a symbol's position in the derived graph.
 func (d *derived) index(s Symbol) int32 {
-	for _, i := range d.byFile[s.Path] {
-		if x := d.syms[i]; x.Name == s.Name && x.Recv == s.Recv && x.Line == s.Line {
-			return i
+	start, ok := d.byFile[s.Path]
+	if !ok {
+		return -1
+	}
+	for k, x := range d.syms[start].f.Symbols {
+		if x.Name == s.Name && x.Recv == s.Recv && int(x.Line) == s.Line {
+			return start + int32(k)
 		}
 	}
 	return -1
@@ -168,7 +172,7 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 	for level := 1; level <= maxDepth && len(frontier) > 0; level++ {
 		var next []int32
 		for _, n := range frontier {
-			for _, e := range d.in[n] {
+			for _, e := range d.in.of(n) {
 				if _, ok := dist[e.to]; !ok {
 					dist[e.to] = level
 					next = append(next, e.to)
@@ -191,13 +195,13 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 		if n == dst {
 			p := Path{Lines: slices.Clone(lines)}
 			for _, s := range stack {
-				p.Symbols = append(p.Symbols, *d.syms[s])
+				p.Symbols = append(p.Symbols, d.syms[s].symbol())
 			}
 			p.Loose = slices.Contains(loose, true)
 			paths = append(paths, p)
 			return len(paths) < maxPaths
 		}
-		for _, e := range d.out[n] {
+		for _, e := range d.out.of(n) {
 			if budget--; budget < 0 {
 				truncated = true
 				return false
