@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/agentos-dev/agentos/installer"
@@ -73,11 +74,8 @@ Agents: ` + agentIDs() + `
 	return cmd
 }
 
-// isTerminal reports whether f is an interactive terminal.
+// isTerminal reports whether f is an interactive terminal. A character
+// device is not enough: /dev/null is one.
 func isTerminal(f *os.File) bool {
-	if f == nil {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return f != nil && isatty.IsTerminal(f.Fd())
 }
