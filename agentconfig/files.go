@@ -176,9 +176,39 @@ func PlanRemoveEntry(t Target) (Change, error) {
 		if t.Scope == ScopeProject && isOnlyOurs(c, out, t.Key) {
 			// The file held only our entry: install created it, so it goes.
 			ch.Action, ch.After = Removed, nil
+		} else if t.Scope == ScopeLocal && c.LocalScope {
+			if ch.After, err = dropEmptyProject(c.Format, out, t.Key); err != nil {
+				return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
+			}
 		}
 	}
 	return ch, nil
+}
+
+// dropEmptyProject removes the project's entry from a user file holding
+// per-project settings (key is projects/<root>/<servers>) when all it has
+// left is an empty servers collection: what install created there.
+func dropEmptyProject(format Format, data []byte, key []string) ([]byte, error) {
+	if len(key) < 3 {
+		return data, nil
+	}
+	v, err := Decode(format, data)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range key[:2] {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return data, nil
+		}
+		v = m[k]
+	}
+	project, ok := v.(map[string]any)
+	if !ok || len(project) != 1 || !emptyAlong(project, key[2:], nil) {
+		return data, nil
+	}
+	out, _, err := Remove(format, data, key[:1], key[1], false)
+	return out, err
 }
 
 // isOnlyOurs reports whether a config holds nothing but an empty servers

@@ -2,6 +2,7 @@ package agentconfig
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,4 +101,36 @@ func mustMerge(t *testing.T, c Client, tgt Target, data []byte, entry Object) []
 		t.Fatalf("%s: merge: %v", c.ID, err)
 	}
 	return out
+}
+
+// Removing the entry from ~/.claude.json also removes the project's section
+// when install created it (nothing but the servers is left), and keeps a
+// section Claude Code made, with its own settings.
+func TestRemoveClaudeCodeLocalEntry(t *testing.T) {
+	c, _ := Lookup("claude-code")
+	home := t.TempDir()
+	tgt, err := c.TargetFor(testRoot, ScopeLocal, HomeEnv(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := c.Emit(tgt.LaunchFor(testRoot, testBinary))
+	for name, tc := range map[string]struct{ before, after string }{
+		"created by install": {`{"numStartups": 3, "projects": {}}`, `{"numStartups": 3, "projects": {}}`},
+		"made by Claude Code": {
+			`{"projects": {"` + testRoot + `": {"allowedTools": [], "mcpServers": {}}}}`,
+			`{"projects": {"` + testRoot + `": {"allowedTools": [], "mcpServers": {}}}}`},
+	} {
+		merged := mustMerge(t, c, tgt, []byte(tc.before), entry)
+		if err := os.WriteFile(tgt.Path, merged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ch, err := PlanRemoveEntry(tgt)
+		if err != nil || ch.Action != Updated {
+			t.Fatalf("%s: %+v %v", name, ch.Action, err)
+		}
+		want, _ := Decode(c.Format, []byte(tc.after))
+		if got, err := Decode(c.Format, ch.After); err != nil || !sameValue(got, want) {
+			t.Errorf("%s: after removal\n%s", name, ch.After)
+		}
+	}
 }
