@@ -56,9 +56,24 @@ func (s *Store) Dead() int { return s.dead }
 func (s *Store) Trim() {
 	s.live = exact(s.live)
 	s.scale = exact(s.scale)
-	for d := range s.cols {
-		s.cols[d] = exact(s.cols[d])
+	cols := columns(s.dim, len(s.live))
+	for d := range cols {
+		copy(cols[d], s.cols[d])
 	}
+	s.cols = cols
+}
+
+// columns returns dim columns of n components cut from one array. An array
+// for each would be rounded up to whole pages once over 32 KiB: a sixth more
+// memory for a project of fifty thousand chunks (48 KiB a column, 56 KiB
+// allocated).
+func columns(dim, n int) [][]int8 {
+	all := make([]int8, dim*n)
+	cols := make([][]int8, dim)
+	for d := range cols {
+		cols[d] = all[d*n : (d+1)*n : (d+1)*n] // full: a Set beyond n moves the column out
+	}
+	return cols
 }
 
 // exact returns a copy of x with no spare capacity (slices.Clone may leave
@@ -279,10 +294,7 @@ func Top(scores []float32, k int, accept func(uint32) bool) []Hit {
 // Compact drops removed vectors and renumbers: a kept document's new id is
 // its position in keep.
 func (s *Store) Compact(keep []uint32) {
-	cols := make([][]int8, s.dim)
-	for d := range cols {
-		cols[d] = make([]int8, len(keep))
-	}
+	cols := columns(s.dim, len(keep))
 	scale := make([]float32, len(keep))
 	live := make([]bool, len(keep))
 	n := 0
@@ -335,10 +347,7 @@ func (s *Store) UnmarshalBinary(b []byte) error {
 	if n > len(b) {
 		return errCorrupt
 	}
-	cols := make([][]int8, dim)
-	for d := range cols {
-		cols[d] = make([]int8, n)
-	}
+	cols := columns(dim, n)
 	scale := make([]float32, n)
 	live := make([]bool, n)
 	nLive := 0
