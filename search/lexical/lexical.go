@@ -283,6 +283,7 @@ type scratch struct {
 	groups []uint16
 	touch  []uint32
 	gtouch []uint32
+	hits   []Hit
 }
 
 // DF returns how many live documents hold a term.
@@ -390,14 +391,17 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		}
 	}
 	flushGroup()
-	hits := make([]Hit, 0, min(len(sc.touch), 4*k))
+	// Every matching document goes into the scratch's buffer (a common word
+	// matches most of them); only the best k leave it.
+	hits := sc.hits[:0]
 	for _, d := range sc.touch {
 		if accept == nil || accept(d) {
 			hits = append(hits, Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
 		}
 		sc.score[d], sc.fields[d], sc.groups[d] = 0, 0, 0
 	}
-	return TopK(hits, k)
+	sc.hits = hits
+	return slices.Clone(TopK(hits, k))
 }
 
 // TopK returns the k best hits, highest score first (ties by doc).
