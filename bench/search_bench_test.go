@@ -317,6 +317,11 @@ func saveToSearchable(b *testing.B, pick func([]benchFile) []benchFile) {
 		lat = append(lat, time.Since(start))
 		time.Sleep(300 * time.Millisecond) // edits a person or an agent makes are spaced
 	}
+	reportLatencies(b, lat)
+}
+
+// reportLatencies reports the median, 95th percentile and worst of lat.
+func reportLatencies(b *testing.B, lat []time.Duration) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	rank := func(q float64) float64 { // nearest rank
 		i := int(math.Ceil(q*float64(len(lat)))) - 1
@@ -325,4 +330,27 @@ func saveToSearchable(b *testing.B, pick func([]benchFile) []benchFile) {
 	b.ReportMetric(rank(0.5), "p50-ms")
 	b.ReportMetric(rank(0.95), "p95-ms")
 	b.ReportMetric(rank(1), "max-ms")
+}
+
+// BenchmarkSearchQuery: one iteration is one search_code call with the
+// default method (hybrid) and ten results, over HTTP to a server whose code
+// index is ready, cycling through ordinary questions; the latency is the
+// whole MCP round trip, reading each result's lines included.
+func BenchmarkSearchQuery(b *testing.B) {
+	root := searchProject(b)
+	cmd, url := startServer(b, root)
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	s := newSession(b, url)
+	waitSearch(b, s, time.Now())
+	var lat []time.Duration
+	n := 0
+	for b.Loop() {
+		q := rssQueries[n%len(rssQueries)]
+		n++
+		start := time.Now()
+		var out json.RawMessage
+		s.tool(b, "svc_search_project", map[string]any{"action": "search_code", "query": q, "n_results": 10}, &out)
+		lat = append(lat, time.Since(start))
+	}
+	reportLatencies(b, lat)
 }
