@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/embed"
@@ -159,6 +160,7 @@ type candidate struct {
 	groups   int // query words it matched lexically
 	score    float64
 	hasLexed bool
+	exact    bool // its symbol is what the query names
 }
 
 // scorePool recycles the per-document score buffers of vector search.
@@ -336,8 +338,21 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			c.score *= t.OppositeFactor
 		}
 	}
+	exact := namedSymbol(q.Text)
+	if exact != "" {
+		for _, c := range list {
+			if sym := strings.ToLower(st.metas[c.id].Symbol); sym != "" && (sym == exact || baseName(sym) == exact) {
+				c.exact = true
+			}
+		}
+	}
 	byScore := func(a, b *candidate) int {
 		switch {
+		case a.exact != b.exact:
+			if a.exact {
+				return -1
+			}
+			return 1
 		case a.score > b.score:
 			return -1
 		case a.score < b.score:
@@ -355,7 +370,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			if m.Symbol == "" {
 				continue
 			}
-			k := path.Dir(m.Path) + " " + m.Symbol[strings.LastIndexByte(m.Symbol, '.')+1:]
+			k := path.Dir(m.Path) + " " + baseName(m.Symbol)
 			c.score *= math.Pow(t.SiblingFactor, float64(seen[k]))
 			seen[k]++
 		}
@@ -399,6 +414,23 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	return out, nil
 }
 
+// namedSymbol returns the query in lower case when it is nothing but an
+// identifier, maybe qualified ("ParseConfig", "Server.Shutdown"): a search
+// for a symbol by name, whose definitions rank before anything else.
+func namedSymbol(text string) string {
+	for _, part := range strings.Split(text, ".") {
+		if part == "" || strings.ContainsFunc(part, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+		}) {
+			return ""
+		}
+	}
+	return strings.ToLower(text)
+}
+
+// baseName is a symbol's own name: a method's without its receiver.
+func baseName(symbol string) string { return symbol[strings.LastIndexByte(symbol, '.')+1:] }
+
 // abbreviations returns the shortenings code commonly makes of a word by
 // cutting its end: "hypot" for "hypotenuse", "config" for "configuration",
 // "auth" for "authenticate". Each keeps at least four letters and drops at
@@ -438,7 +470,7 @@ func namedOpposite(symbol string, actions, opposed map[string]bool) bool {
 	if symbol == "" {
 		return false
 	}
-	name := symbol[strings.LastIndexByte(symbol, '.')+1:]
+	name := baseName(symbol)
 	found := false
 	for _, w := range tokenize.Terms(name) {
 		if actions[w] {
