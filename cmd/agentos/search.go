@@ -300,7 +300,10 @@ func printGraph(w io.Writer, out searchtool.Output) {
 				loc = fmt.Sprintf("%s:%d", n.Path, n.StartLine)
 			}
 			fmt.Fprintf(w, "  %d  %s  %s", n.Depth, n.Symbol, loc)
-			if n.CallLine > 0 {
+			switch {
+			case n.Embeds:
+				fmt.Fprintf(w, "  (embedding or inheritance, with %s at line %d)", n.Via, n.CallLine)
+			case n.CallLine > 0:
 				fmt.Fprintf(w, "  (via %s, call at line %d)", n.Via, n.CallLine)
 			}
 			if n.Loose {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,8 @@ type Def struct {
 	Test     bool
 }
 
-// Ref is a call site not yet resolved to a symbol.
+// Ref is a call site not yet resolved to a symbol, or, with Embeds, a type
+// naming a type it embeds or extends.
 type Ref struct {
 	From int32 // index of the calling symbol in FileFacts.Symbols
 	Line int32
@@ -63,6 +65,9 @@ type Ref struct {
 	// Loose marks a call whose target is known only by name (x.Name() with
 	// x of unknown type, or a call in a language without packages).
 	Loose bool
+	// Embeds marks a type's embedded type (Go) or base class or interface
+	// (class A(B), extends, implements), not a call.
+	Embeds bool
 }
 
 // FileFacts are the symbols, imports and call sites of one file.
@@ -219,7 +224,18 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.TypeSpec:
-					add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
+					idx := add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
+					for _, e := range embeddedTypes(sp.Type) {
+						r := Ref{From: idx, Name: e.name, Line: line(e.pos), Embeds: true}
+						if e.pkg != "" {
+							pkg, ok := imports[e.pkg]
+							if !ok {
+								continue
+							}
+							r.Pkg = pkg
+						}
+						ff.Calls = append(ff.Calls, r)
+					}
 				case *ast.ValueSpec:
 					kind := "const"
 					if d.Tok == token.VAR {
@@ -247,6 +263,51 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	return ff
 }
 
+// embedded is a type a struct or interface embeds: pkg.name, or name of
+// the same package.
+type embedded struct {
+	pkg, name string
+	pos       token.Pos
+}
+
+// embeddedTypes returns the types a struct's anonymous fields or an
+// interface's embedded interfaces name; type constraints (~int | string)
+// are not types to link.
+func embeddedTypes(t ast.Expr) []embedded {
+	var fields []*ast.Field
+	switch t := t.(type) {
+	case *ast.StructType:
+		fields = t.Fields.List
+	case *ast.InterfaceType:
+		fields = t.Methods.List
+	}
+	var out []embedded
+	for _, f := range fields {
+		if len(f.Names) > 0 {
+			continue
+		}
+		x := f.Type
+		if st, ok := x.(*ast.StarExpr); ok {
+			x = st.X
+		}
+		switch ix := x.(type) { // a generic type: Set[T]
+		case *ast.IndexExpr:
+			x = ix.X
+		case *ast.IndexListExpr:
+			x = ix.X
+		}
+		switch x := x.(type) {
+		case *ast.Ident:
+			out = append(out, embedded{name: x.Name, pos: x.Pos()})
+		case *ast.SelectorExpr:
+			if pkg, ok := x.X.(*ast.Ident); ok {
+				out = append(out, embedded{pkg: pkg.Name, name: x.Sel.Name, pos: x.Pos()})
+			}
+		}
+	}
+	return out
+}
+
 var (
 	reCallSite = regexp.MustCompile(`(?:([A-Za-z_$][\w$]*)\s*(\.|::|->)\s*)?([A-Za-z_$][\w$]*)\s*(?:::<[^>]*>\s*)?\(`)
 	reImportPy = regexp.MustCompile(`(?m)^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))`)
@@ -254,6 +315,48 @@ var (
 	reImportRs = regexp.MustCompile(`(?m)^\s*(?:pub\s+)?use\s+([\w:]+)`)
 	reImportJv = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)`)
 )
+
+var (
+	rePyBases  = regexp.MustCompile(`^class\s+\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)`)
+	reExtends  = regexp.MustCompile(`\b(?:extends|implements)\b`)
+	reTypeArgs = regexp.MustCompile(`<[^<>]*>`)
+	reIdent    = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
+)
+
+// baseTypes returns the names of the classes and interfaces a class
+// declaration (its signature) extends or implements, each without its
+// module or package: "class A(base.B, C):" gives B and C.
+func baseTypes(lang, signature string) []string {
+	var list []string
+	switch lang {
+	case "python":
+		if m := rePyBases.FindStringSubmatch(signature); m != nil {
+			list = strings.Split(m[1], ",")
+		}
+	case "java", "typescript", "javascript":
+		sig := signature
+		for reTypeArgs.MatchString(sig) { // List<Map<K, V>> → List
+			sig = reTypeArgs.ReplaceAllString(sig, "")
+		}
+		if loc := reExtends.FindStringIndex(sig); loc != nil {
+			sig, _, _ = strings.Cut(sig[loc[0]:], "{")
+			sig, _, _ = strings.Cut(sig, " permits ") // subclasses, not bases
+			list = strings.Split(reExtends.ReplaceAllString(sig, ","), ",")
+		}
+	}
+	var out []string
+	for _, b := range list {
+		b = strings.TrimSpace(b)
+		if b == "" || strings.Contains(b, "=") { // metaclass=ABCMeta
+			continue
+		}
+		b = b[strings.LastIndexAny(b, ".")+1:]
+		if reIdent.MatchString(b) && b != "object" && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
 
 var notCalls = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "function": true,
@@ -313,6 +416,9 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		}
 		from := int32(len(ff.Symbols) - 1)
 		if c.Kind == chunk.Type {
+			for _, base := range baseTypes(lang, c.Signature) {
+				ff.Calls = append(ff.Calls, Ref{From: from, Name: base, Line: int32(c.DeclLine), Embeds: true})
+			}
 			continue
 		}
 		// Call sites after the declaration line.

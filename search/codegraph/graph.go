@@ -30,9 +30,10 @@ import (
 )
 
 type edge struct {
-	to    int32
-	line  int32
-	loose bool
+	to     int32
+	line   int32
+	loose  bool
+	embeds bool // a type embedding or extending another, not a call
 }
 
 // edges holds every symbol's edges in one slice, symbol i's at
@@ -121,7 +122,7 @@ func (d *derived) withName(n string) []int32 {
 // link is a resolved call while the graph is derived.
 type link struct {
 	from, to, line int32
-	loose          bool
+	loose, embeds  bool
 }
 
 // newEdges lays out the links of each of n symbols, from each link's from
@@ -130,9 +131,9 @@ func newEdges(n int, links []link, in bool) edges {
 	e := edges{at: make([]int32, n+1), list: make([]edge, len(links))}
 	ends := func(l link) (int32, edge) {
 		if in {
-			return l.to, edge{to: l.from, line: l.line, loose: l.loose}
+			return l.to, edge{to: l.from, line: l.line, loose: l.loose, embeds: l.embeds}
 		}
-		return l.from, edge{to: l.to, line: l.line, loose: l.loose}
+		return l.from, edge{to: l.to, line: l.line, loose: l.loose, embeds: l.embeds}
 	}
 	for _, l := range links {
 		i, _ := ends(l)
@@ -216,7 +217,7 @@ func (g *Graph) get() *derived {
 				continue
 			}
 			seen[[2]int32{from, to}] = true
-			links = append(links, link{from: from, to: to, line: r.Line, loose: loose})
+			links = append(links, link{from: from, to: to, line: r.Line, loose: loose, embeds: r.Embeds})
 		}
 	}
 	d.out, d.in = newEdges(len(d.syms), links, false), newEdges(len(d.syms), links, true)
@@ -226,12 +227,14 @@ func (g *Graph) get() *derived {
 
 func isCallable(s *Def) bool { return s.Kind == "func" || s.Kind == "method" }
 
-// one returns the single callable symbol among ids that keep (nil: any)
-// accepts, if there is exactly one.
-func (d *derived) one(ids []int32, keep func(sym) bool) (int32, bool) {
+func isType(s *Def) bool { return s.Kind == "type" }
+
+// one returns the single symbol of the wanted kind among ids that keep (nil:
+// any) accepts, if there is exactly one.
+func (d *derived) one(ids []int32, want func(*Def) bool, keep func(sym) bool) (int32, bool) {
 	found := int32(-1)
 	for _, i := range ids {
-		if s := d.syms[i]; isCallable(s.def()) && (keep == nil || keep(s)) {
+		if s := d.syms[i]; want(s.def()) && (keep == nil || keep(s)) {
 			if found >= 0 {
 				return 0, false
 			}
@@ -243,6 +246,10 @@ func (d *derived) one(ids []int32, keep func(sym) bool) (int32, bool) {
 
 func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	cands := d.withName(r.Name)
+	want := isCallable
+	if r.Embeds {
+		want = isType
+	}
 	if f.Language == "go" {
 		if r.Pkg != 0 || r.Recv != "" || !r.Loose {
 			// The function of that package, or the method of that
@@ -251,7 +258,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			if r.Pkg != 0 {
 				pkg, recv = f.pkgOf(r), ""
 			}
-			i, ok := d.one(cands, func(s sym) bool { return s.f.Package == pkg && s.def().Recv == recv })
+			i, ok := d.one(cands, want, func(s sym) bool { return s.f.Package == pkg && s.def().Recv == recv })
 			return i, false, ok
 		}
 		// x.Name() with x of unknown type: the package's only method so
@@ -262,19 +269,19 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		if slices.ContainsFunc(cands, func(i int32) bool { return inPkg(d.syms[i]) }) {
 			keep = inPkg
 		}
-		i, ok := d.one(cands, keep)
+		i, ok := d.one(cands, want, keep)
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
 	if r.Recv != "" {
-		if i, ok := d.one(cands, func(s sym) bool { return s.def().Recv == r.Recv || s.f.PkgName == r.Recv }); ok {
+		if i, ok := d.one(cands, want, func(s sym) bool { return s.def().Recv == r.Recv || s.f.PkgName == r.Recv }); ok {
 			return i, !(!r.Loose && d.syms[i].f.Path == f.Path), true
 		}
 	}
 	sameFile := func(s sym) bool { return s.f.Path == f.Path }
 	samePkg := func(s sym) bool { return s.f.Path != f.Path && s.f.Package == f.Package }
 	for _, keep := range []func(sym) bool{sameFile, samePkg, nil} {
-		if i, ok := d.one(cands, keep); ok {
+		if i, ok := d.one(cands, want, keep); ok {
 			return i, true, true
 		}
 		if keep == nil || slices.ContainsFunc(cands, func(i int32) bool { return keep(d.syms[i]) }) {
@@ -287,7 +294,8 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 // Stats counts the graph's symbols, call sites and packages.
 type Stats struct {
 	Symbols  int `json:"symbols"`
-	Calls    int `json:"calls"` // call sites, resolved to a symbol or not
+	Calls    int `json:"calls"`  // call sites, resolved to a symbol or not
+	Embeds   int `json:"embeds"` // types named as embedded or extended
 	Packages int `json:"packages"`
 }
 
@@ -300,7 +308,13 @@ func (g *Graph) Stats() Stats {
 	pkgs := map[string]bool{}
 	for _, f := range g.files {
 		st.Symbols += len(f.Symbols)
-		st.Calls += len(f.Calls)
+		for _, r := range f.Calls {
+			if r.Embeds {
+				st.Embeds++
+			} else {
+				st.Calls++
+			}
+		}
 		pkgs[f.Package] = true
 	}
 	st.Packages = len(pkgs)
@@ -340,7 +354,7 @@ func (g *Graph) Uses() map[string]map[string]Use {
 		var pkgs []string
 		for _, e := range d.in.of(int32(i)) {
 			c := d.syms[e.to]
-			if c.def().Test {
+			if e.embeds || c.def().Test {
 				continue
 			}
 			if !e.loose {

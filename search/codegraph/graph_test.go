@@ -262,3 +262,96 @@ class Repo:
 		t.Errorf("python imports = %+v", w)
 	}
 }
+
+// A type's embedded types (Go) and base classes and interfaces (Python,
+// Java, TypeScript) link it to them, marked embeds: its callers list the
+// types embedding it, its dependencies what it embeds. Calls, call paths
+// and usage counts leave them out.
+func TestEmbeddingAndInheritance(t *testing.T) {
+	g := New()
+	g.SetFile(goFacts(t, "store/store.go", "example.com/app/store", `package store
+
+type Base struct{}
+
+func (b *Base) Close() {}
+
+type Reader interface{ Read() }
+
+type Cache[T any] struct{}
+
+type Number interface{ ~int | ~float64 }
+`))
+	g.SetFile(goFacts(t, "web/web.go", "example.com/app/web", `package web
+
+import (
+	"io"
+	"example.com/app/store"
+)
+
+type Conn struct {
+	*store.Base
+	store.Cache[int]
+	io.Writer
+	name string
+}
+
+type ReadCloser interface {
+	store.Reader
+	Close()
+}
+
+type Pool struct{ Conn }
+
+func (p *Pool) Drain() { p.Close() }
+`))
+	deps := func(name string) string {
+		w, err := g.Callees(name, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range w.Nodes {
+			if !n.Embeds {
+				t.Errorf("%s: %s not marked embeds", name, n.Symbol.Display())
+			}
+			out = append(out, n.Symbol.Display())
+		}
+		return strings.Join(out, " ")
+	}
+	if got := deps("Conn"); got != "store.Base store.Cache" {
+		t.Errorf("Conn embeds %q", got)
+	}
+	if got := deps("ReadCloser"); got != "store.Reader" {
+		t.Errorf("ReadCloser embeds %q", got)
+	}
+	w, _ := g.Callers("Base", 2, 0)
+	if got := strings.Join(names(w.Nodes), " "); got != "web.Conn web.Pool" {
+		t.Errorf("types embedding Base, two levels: %q", got)
+	}
+	if st := g.Stats(); st.Embeds != 5 || st.Calls != 1 {
+		t.Errorf("stats %+v", st) // Base, Cache, Writer (unresolved), Reader, Conn; one call
+	}
+	if u := g.Uses()["store/store.go"]["Base"]; u != (Use{PkgImporter: 1}) {
+		t.Errorf("embedding counted as use: %+v", u)
+	}
+	if ps, _, _ := g.Paths("Pool", "Base", 4, 3); len(ps) != 0 {
+		t.Errorf("a call path through embedding: %+v", ps)
+	}
+
+	for _, tc := range []struct{ lang, path, src, class, want string }{
+		{"python", "app/models.py", "import abc\n\n\nclass Model(base.Entity, Mixin, metaclass=abc.ABCMeta):\n    pass\n\n\nclass Entity:\n    pass\n\n\nclass Mixin(object):\n    pass\n", "Model", "models.Entity models.Mixin"},
+		{"java", "app/Repo.java", "package app;\n\npublic class Repo extends Base<Map<String, Integer>> implements Store, Closeable {\n}\n\nclass Base<T> {\n}\n\ninterface Store {\n}\n", "Repo", "Repo.Base Repo.Store"},
+		{"typescript", "app/repo.ts", "export class Repo extends Base implements Store {\n}\n\nclass Base {\n}\n\ninterface Store {\n}\n", "Repo", "repo.Base repo.Store"},
+	} {
+		cs := chunk.Code(tc.path, tc.lang, []byte(tc.src))
+		g := New()
+		g.SetFile(FromChunks(tc.path, tc.lang, cs, []byte(tc.src)))
+		w, err := g.Callees(tc.class, 1, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.lang, err)
+		}
+		if got := strings.Join(names(w.Nodes), " "); got != tc.want {
+			t.Errorf("%s: %s extends %q, want %q", tc.lang, tc.class, got, tc.want)
+		}
+	}
+}

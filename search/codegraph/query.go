@@ -20,6 +20,9 @@ type Node struct {
 	Via    string `json:"via"`             // the symbol at depth-1 it calls or is called by
 	Line   int    `json:"line,omitempty"`  // line of the call
 	Loose  bool   `json:"loose,omitempty"` // the edge was matched by name only
+	// Embeds says the link is a type embedding or extending the other (Line
+	// is where it names it), not a call.
+	Embeds bool `json:"embeds,omitempty"`
 }
 
 // Walk is the answer to Callers or Callees.
@@ -30,13 +33,15 @@ type Walk struct {
 }
 
 // Callers returns the symbols that call name, up to depth levels up (1 to
-// MaxDepth), at most limit of them. For a package, its importers.
+// MaxDepth), at most limit of them; for a type, also the types that embed or
+// extend it. For a package, its importers.
 func (g *Graph) Callers(name string, depth, limit int) (Walk, error) {
 	return g.walk(name, depth, limit, true)
 }
 
-// Callees returns what name calls, up to depth levels down, at most limit.
-// For a package, its imports.
+// Callees returns what name calls, up to depth levels down, at most limit;
+// for a type, also the types it embeds or extends. For a package, its
+// imports.
 func (g *Graph) Callees(name string, depth, limit int) (Walk, error) {
 	return g.walk(name, depth, limit, false)
 }
@@ -87,7 +92,7 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 				seen[e.to] = true
 				next = append(next, e.to)
 				w.Nodes = append(w.Nodes, Node{Symbol: d.syms[e.to].symbol(), Depth: level, Via: d.syms[from].symbol().Display(),
-					Line: int(e.line), Loose: e.loose})
+					Line: int(e.line), Loose: e.loose, Embeds: e.embeds})
 			}
 		}
 		frontier = next
@@ -173,7 +178,7 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 		var next []int32
 		for _, n := range frontier {
 			for _, e := range d.in.of(n) {
-				if _, ok := dist[e.to]; !ok {
+				if _, ok := dist[e.to]; !ok && !e.embeds {
 					dist[e.to] = level
 					next = append(next, e.to)
 				}
@@ -207,7 +212,7 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 				return false
 			}
 			dd, ok := dist[e.to]
-			if !ok || dd > left-1 || onPath[e.to] {
+			if !ok || e.embeds || dd > left-1 || onPath[e.to] {
 				continue
 			}
 			if e.to == dst && left-1 != 0 {

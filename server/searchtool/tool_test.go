@@ -11,7 +11,10 @@ import (
 
 func TestGraphActions(t *testing.T) {
 	p := newProject(t)
-	writeFiles(t, p.Root, map[string]string{"invoice/invoice.go": "package invoice\n\n// Total is an invoice's amount.\nfunc Total(lines []int) int { return len(lines) }\n"})
+	writeFiles(t, p.Root, map[string]string{
+		"invoice/invoice.go": "package invoice\n\n// Total is an invoice's amount.\nfunc Total(lines []int) int { return len(lines) }\n",
+		"invoice/draft.go":   "package invoice\n\nimport \"example.com/shop/cart\"\n\n// Draft is an invoice being written.\ntype Draft struct {\n\tcart.Cart\n}\n",
+	})
 	e := startService(t, p, config.Default())
 	e.waitReady(t)
 
@@ -27,6 +30,11 @@ func TestGraphActions(t *testing.T) {
 	out = e.mustCall(t, "svc_search_project", map[string]any{"action": "find_callers", "query": "Checkout"})
 	if out.Callers == nil || len(*out.Callers) != 0 || !strings.Contains(out.Notice, "No callers") {
 		t.Errorf("no callers: %+v", out)
+	}
+	out = e.mustCall(t, "svc_search_project", map[string]any{"action": "find_callers", "query": "cart.Cart"})
+	if out.Callers == nil || len(*out.Callers) != 1 || (*out.Callers)[0].Symbol != "invoice.Draft" || !(*out.Callers)[0].Embeds ||
+		(*out.Callers)[0].CallLine != 7 {
+		t.Errorf("types embedding Cart: %+v", out.Callers)
 	}
 	out = e.mustCall(t, "svc_search_project", map[string]any{"action": "find_call_paths", "query": "Cart.Total", "to_symbol": "applyDiscount"})
 	if out.Paths == nil || len(*out.Paths) != 1 || len((*out.Paths)[0].Steps) != 2 || (*out.Paths)[0].Steps[0].CallLine == 0 {
