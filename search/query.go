@@ -291,7 +291,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			}
 		}
 	}
-	declarations := asksForDeclarations(q.Text)
+	asks := askedKinds(q)
 	var actions, opposed map[string]bool
 	if t.OppositeFactor != 1 && q.Method != Lexical {
 		actions, opposed = queryActions(q.Text)
@@ -328,7 +328,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 				}
 			}
 		}
-		c.score = base * ix.prior(st, c.id, declarations)
+		c.score = base * ix.prior(st, c.id, asks)
 		if q.Method == Hybrid && t.CoverageWeight > 0 && nGroups > 1 {
 			// A chunk that speaks of every part of the question beats one
 			// that repeats a few of its words.
@@ -494,37 +494,58 @@ func (ix *Index) idfWeight(st *state, p float64) func(string) float64 {
 	}
 }
 
-// declarationWords are the query words that ask for a type, constant or
-// variable rather than for something that acts.
-var declarationWords = map[string]bool{}
+// kindWords are the query words that ask for kinds of chunk the priors
+// otherwise rank lower.
+var kindWords = map[string]kinds{}
+
+// kinds are what a query asks for by name.
+type kinds struct {
+	declarations bool // types, constants or variables ("the struct that …")
+	tests        bool // tests ("the tests of the parser")
+	imports      bool // import blocks ("where is net/http imported")
+}
 
 func init() {
-	for _, w := range tokenize.Terms("type types struct interface class enum trait constant const variable var field") {
-		declarationWords[w] = true
+	for words, k := range map[string]kinds{
+		"type types struct interface class enum trait constant const variable var field": {declarations: true},
+		"test tests testing unittest spec specs benchmark":                               {tests: true},
+		"import imports imported importing":                                              {imports: true},
+	} {
+		for _, w := range tokenize.Terms(words) {
+			kindWords[w] = k
+		}
 	}
 }
 
-// asksForDeclarations reports whether a query names a kind of declaration
-// ("the struct that …", "the constant for …").
-func asksForDeclarations(text string) bool {
-	found := false
-	tokenize.Each(text, func(t tokenize.Term) { found = found || declarationWords[t.Text] })
-	return found
+// askedKinds returns the kinds of chunk a query asks for by name or by its
+// kind filter.
+func askedKinds(q Query) kinds {
+	var k kinds
+	tokenize.Each(q.Text, func(t tokenize.Term) {
+		w := kindWords[t.Text]
+		k.declarations = k.declarations || w.declarations
+		k.tests = k.tests || w.tests
+		k.imports = k.imports || w.imports
+	})
+	k.imports = k.imports || q.Kind == string(chunk.Imports)
+	return k
 }
 
-// prior is a chunk's score factor from what it is, not what it says.
-// declarations tells whether the query asks for types, constants or
-// variables; otherwise it asks for behaviour, and those rank lower.
-func (ix *Index) prior(st *state, id uint32, declarations bool) float64 {
+// prior is a chunk's score factor from what it is, not what it says. Tests,
+// import blocks, and types, constants and variables, rank lower unless the
+// query asks for them (most questions ask what does something).
+func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 	t := ix.opt.Tuning
 	m := st.metas[id]
 	p := 1.0
-	if m.Test {
+	if m.Test && !asks.tests {
 		p *= t.TestFactor
 	}
 	switch m.Kind {
 	case chunk.Imports:
-		p *= t.ImportsFactor
+		if !asks.imports {
+			p *= t.ImportsFactor
+		}
 	case chunk.Module, chunk.Window:
 		p *= t.ModuleFactor
 	case chunk.Package:
@@ -537,7 +558,7 @@ func (ix *Index) prior(st *state, id uint32, declarations bool) float64 {
 			p *= t.NoDocFactor
 		}
 		switch {
-		case declarations:
+		case asks.declarations:
 		case m.Kind == chunk.Type:
 			p *= t.TypeFactor
 		case m.Kind == chunk.Const || m.Kind == chunk.Var:

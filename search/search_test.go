@@ -878,8 +878,9 @@ func Query(q string) error { return nil }
 // Types, constants and variables rank lower unless the query asks for one
 // by kind.
 func TestDeclarationsRankLowerUnlessAskedFor(t *testing.T) {
-	if !asksForDeclarations("the struct holding a server's settings") || asksForDeclarations("start a server") {
-		t.Error("asksForDeclarations")
+	if !askedKinds(Query{Text: "the struct holding a server's settings"}).declarations ||
+		askedKinds(Query{Text: "start a server"}) != (kinds{}) {
+		t.Error("askedKinds")
 	}
 	root := writeProject(t, map[string]string{
 		"srv/srv.go": `package srv
@@ -945,6 +946,58 @@ func Probe7() {}
 			if rs := search(t, ix, Query{Text: q, Method: m, ContentBudget: -1}); len(rs) == 0 || rs[0].Symbol != want {
 				t.Errorf("%s %q: %v", m, q, symbols(rs))
 			}
+		}
+	}
+}
+
+// Tests and import blocks rank lower unless the query asks for them.
+func TestTestsAndImportsWhenAskedFor(t *testing.T) {
+	if k := askedKinds(Query{Text: "the tests of the cart total"}); !k.tests || k.imports {
+		t.Errorf("askedKinds: %+v", k)
+	}
+	if k := askedKinds(Query{Text: "cart", Kind: "imports"}); !k.imports {
+		t.Errorf("askedKinds with a kind filter: %+v", k)
+	}
+	root := writeProject(t, map[string]string{
+		"shop/cart.go": `package shop
+
+import "strings"
+
+// Total is the cart total.
+func Total(items []string) int { return len(strings.Join(items, "")) }
+`,
+		"shop/cart_test.go": `package shop
+
+import "testing"
+
+// TestTotal checks the cart total.
+func TestTotal(t *testing.T) { _ = Total(nil) }
+`})
+	score := func(factor float64, query, symbol string) float64 {
+		tu := DefaultTuning()
+		tu.TestFactor, tu.ImportsFactor = factor, factor
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+			if r.Symbol == symbol || symbol == "" && r.Kind == "imports" && r.Path == "shop/cart.go" {
+				return r.Score
+			}
+		}
+		t.Fatalf("%q not found for %q", symbol, query)
+		return 0
+	}
+	for _, tc := range []struct {
+		query, symbol string
+		asked         bool
+	}{
+		{"cart total", "TestTotal", false},
+		{"the tests of the cart total", "TestTotal", true},
+		{"strings cart", "", false},
+		{"where are strings imported", "", true},
+	} {
+		on, off := score(0.5, tc.query, tc.symbol), score(1, tc.query, tc.symbol)
+		if tc.asked && on != off || !tc.asked && math.Abs(on-off/2) > 1e-5 {
+			t.Errorf("%q: %s scores %v with the factor 0.5, %v without", tc.query, tc.symbol, on, off)
 		}
 	}
 }
