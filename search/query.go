@@ -415,7 +415,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 }
 
 // namedSymbol returns the query in lower case when it is nothing but an
-// identifier, maybe qualified ("ParseConfig", "Server.Shutdown"): a search
+// identifier, maybe qualified ("ParseConfig", "Cache.Evict"): a search
 // for a symbol by name, whose definitions rank before anything else.
 func namedSymbol(text string) string {
 	for _, part := range strings.Split(text, ".") {
