@@ -8,13 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/upgrade/upgradetest"
 )
 
 // upgradeProject installs into a fresh project, then rewrites it as an
@@ -79,51 +79,18 @@ func runUp(t *testing.T, dir, home, fault string, args ...string) result {
 	return runEnv(t, dir, []string{"HOME=" + home, "USERPROFILE=" + home, "AGENTOS_UPGRADE_FAULT=" + fault}, args...)
 }
 
-// tree hashes the project's files, except backups, caches, upgrade reports
-// and the manifest's timestamp.
+// tree hashes the project's files, except backups, caches and upgrade
+// reports; the manifest by the files it records, not when it was written.
 func tree(t *testing.T, root string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir() && (rel == ".agentos/backups" || rel == ".agentos/.cache"):
-			return filepath.SkipDir
-		case d.IsDir():
-			return nil
-		case strings.HasPrefix(rel, ".agentos/state/upgrade/") && strings.HasSuffix(rel, ".json"):
-			return nil
-		}
-		data, _ := os.ReadFile(path)
+	return upgradetest.Snapshot(t, root, []string{root}, func(rel string, data []byte, _ fs.FileInfo) string {
 		if rel == ".agentos/manifest.json" {
 			var m manifest.Manifest
 			json.Unmarshal(data, &m)
 			data, _ = json.Marshal(m.Files)
 		}
-		out[rel] = manifest.Sum(data)
-		return nil
+		return manifest.Sum(data)
 	})
-	return out
-}
-
-func treeDiff(a, b map[string]string) []string {
-	var out []string
-	for k, v := range a {
-		if b[k] != v {
-			out = append(out, k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, k+" (new)")
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // A clean upgrade, its dry run, a no-op second run and a rollback, through
@@ -135,13 +102,13 @@ func TestUpgradeCLI(t *testing.T) {
 	if dry.code != 0 || !strings.Contains(dry.stdout, "update") || !strings.Contains(dry.stdout, "merge") || !strings.Contains(dry.stdout, "add") {
 		t.Fatalf("dry run: %d\n%s%s", dry.code, dry.stdout, dry.stderr)
 	}
-	if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+	if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 {
 		t.Fatalf("--dry-run changed %v", d)
 	}
 	if r := runUp(t, root, home, "", "upgrade"); r.code != exitUsage() {
 		t.Fatalf("upgrade without --yes and no terminal: exit %d", r.code)
 	}
-	if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+	if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 {
 		t.Fatalf("a refused upgrade changed %v", d)
 	}
 	r := runUp(t, root, home, "", "upgrade", "--yes", "--json")
@@ -174,7 +141,7 @@ func TestUpgradeCLI(t *testing.T) {
 	if r := runUp(t, root, home, "", "rollback", "--to", rep.ID); r.code != 0 {
 		t.Fatalf("rollback: %d %s", r.code, r.stderr)
 	}
-	if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+	if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 {
 		t.Fatalf("after rollback the project differs: %v", d)
 	}
 	if r := runUp(t, root, home, "", "rollback", "--to", "nonsense"); r.code == 0 {
@@ -207,7 +174,7 @@ func TestUpgradeKilledAtEveryPoint(t *testing.T) {
 				if rb.code != 0 && !strings.Contains(rb.stderr, "no upgrade backups") {
 					t.Fatalf("rollback: %d %s", rb.code, rb.stderr)
 				}
-				if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+				if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 {
 					t.Fatalf("killed at %s and rolled back, the project differs: %v", point, d)
 				}
 				return
@@ -215,7 +182,7 @@ func TestUpgradeKilledAtEveryPoint(t *testing.T) {
 			if r := runUp(t, root, home, "", "upgrade", "--yes"); r.code != 0 {
 				t.Fatalf("upgrade after the kill: %d %s", r.code, r.stderr)
 			}
-			if d := treeDiff(upgraded, relTree(t, root)); len(d) > 0 {
+			if d := upgradetest.Diff(upgraded, relTree(t, root)); len(d) > 0 {
 				t.Fatalf("killed at %s and run again, the project is not fully upgraded: %v", point, d)
 			}
 		})
@@ -259,7 +226,7 @@ func TestUpgradeKilledAtRandom(t *testing.T) {
 			if rb.code != 0 && !strings.Contains(rb.stderr, "no upgrade backups") {
 				t.Fatalf("rollback: %d %s", rb.code, rb.stderr)
 			}
-			if d := treeDiff(before, tree(t, root)); len(d) > 0 && !sameAs(upgraded, relTree(t, root)) {
+			if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 && !sameAs(upgraded, relTree(t, root)) {
 				t.Fatalf("run %d: killed and rolled back, the project is neither as before nor upgraded: %v", i, d)
 			}
 			continue
@@ -267,13 +234,13 @@ func TestUpgradeKilledAtRandom(t *testing.T) {
 		if r := runUp(t, root, home, "", "upgrade", "--yes"); r.code != 0 {
 			t.Fatalf("upgrade after the kill: %d %s", r.code, r.stderr)
 		}
-		if d := treeDiff(upgraded, relTree(t, root)); len(d) > 0 {
+		if d := upgradetest.Diff(upgraded, relTree(t, root)); len(d) > 0 {
 			t.Fatalf("run %d: killed and run again, not fully upgraded: %v", i, d)
 		}
 	}
 }
 
-func sameAs(a, b map[string]string) bool { return len(treeDiff(a, b)) == 0 }
+func sameAs(a, b map[string]string) bool { return len(upgradetest.Diff(a, b)) == 0 }
 
 // A running server is stopped cleanly before the files change and, being
 // an HTTP service nobody's agent relaunches, started again afterwards with
@@ -347,7 +314,7 @@ func TestRollbackKilledHalfWay(t *testing.T) {
 				if r := runUp(t, root, home, "", "rollback"); r.code != 0 {
 					t.Fatalf("rollback: %d %s", r.code, r.stderr)
 				}
-				if d := treeDiff(before, tree(t, root)); len(d) > 0 {
+				if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 {
 					t.Fatalf("not as before: %v", d)
 				}
 				return
@@ -356,7 +323,7 @@ func TestRollbackKilledHalfWay(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stdout, "rollback to") {
 				t.Fatalf("upgrade: %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
-			if d := treeDiff(upgraded, relTree(t, root)); len(d) > 0 {
+			if d := upgradetest.Diff(upgraded, relTree(t, root)); len(d) > 0 {
 				t.Fatalf("not fully upgraded: %v", d)
 			}
 		})

@@ -18,6 +18,7 @@ import (
 	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/upgrade/upgradetest"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
@@ -125,48 +126,9 @@ func (f *fixture) earlier(t *testing.T, old map[string]*string) {
 // backups, caches and upgrade reports, which an upgrade adds by design.
 func (f *fixture) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for _, dir := range []string{f.root, f.home} {
-		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, _ := filepath.Rel(f.root, path)
-			rel = filepath.ToSlash(rel)
-			switch {
-			case d.IsDir() && (rel == ".agentos/backups" || rel == ".agentos/.cache"):
-				return filepath.SkipDir
-			case d.IsDir():
-				return nil
-			case strings.HasPrefix(rel, ".agentos/state/upgrade/") && strings.HasSuffix(rel, ".json"):
-				return nil
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fi, _ := d.Info()
-			out[rel] = fmt.Sprintf("%s %v", manifest.Sum(data), fi.Mode().Perm())
-			return nil
-		})
-	}
-	return out
-}
-
-func diffSnapshots(a, b map[string]string) []string {
-	var out []string
-	for k, v := range a {
-		if b[k] != v {
-			out = append(out, k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, k+" (new)")
-		}
-	}
-	sort.Strings(out)
-	return out
+	return upgradetest.Snapshot(t, f.root, []string{f.root, f.home}, func(_ string, data []byte, fi fs.FileInfo) string {
+		return fmt.Sprintf("%s %v", manifest.Sum(data), fi.Mode().Perm())
+	})
 }
 
 func ptr(s string) *string { return &s }
@@ -317,7 +279,7 @@ func TestUpgradeFromEarlierVersion(t *testing.T) {
 	if !r2.UpToDate {
 		t.Errorf("second upgrade was not a no-op: %+v", r2.Files)
 	}
-	if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+	if d := upgradetest.Diff(before, f.snapshot(t)); len(d) > 0 {
 		t.Errorf("second upgrade changed %v", d)
 	}
 	if len(r2.Conflicts) != 1 {
@@ -354,7 +316,7 @@ func TestUpgradeFromEarlierVersion(t *testing.T) {
 		if _, err := Rollback(context.Background(), f.opts(), filepath.Base(res.Saved)); err != nil {
 			t.Fatal(err)
 		}
-		if d := diffSnapshots(afterUpgrade, f.snapshot(t)); len(d) > 0 {
+		if d := upgradetest.Diff(afterUpgrade, f.snapshot(t)); len(d) > 0 {
 			t.Errorf("undoing the rollback left %v", d)
 		}
 	}()
@@ -418,7 +380,7 @@ func TestUpgradeFaultsRollBack(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "injected") {
 				t.Fatalf("err = %v", err)
 			}
-			if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+			if d := upgradetest.Diff(before, f.snapshot(t)); len(d) > 0 {
 				t.Fatalf("after a failure at %s the project differs: %v", point, d)
 			}
 			if _, err := os.Stat(pendingPath(f.p)); !errors.Is(err, fs.ErrNotExist) {
@@ -510,7 +472,7 @@ func TestInterruptedUpgradeRecovers(t *testing.T) {
 	if _, err := Rollback(context.Background(), f.opts(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+	if d := upgradetest.Diff(before, f.snapshot(t)); len(d) > 0 {
 		t.Fatalf("after rollback the project differs: %v", d)
 	}
 	if r := newestReport(t, f); r.Status != "rolled_back" {
@@ -624,7 +586,7 @@ func TestUpgradeRandomCustomisations(t *testing.T) {
 		if r2, err := Run(context.Background(), f.opts()); err != nil || !r2.UpToDate {
 			t.Fatalf("round %d: second upgrade: %v, up to date %v", round, err, r2 != nil && r2.UpToDate)
 		}
-		if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+		if d := upgradetest.Diff(before, f.snapshot(t)); len(d) > 0 {
 			t.Errorf("round %d: second upgrade changed %v", round, d)
 		}
 	}
@@ -637,7 +599,7 @@ func TestUpgradeBadInput(t *testing.T) {
 	if _, err := Run(context.Background(), f.opts()); err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("damaged manifest: %v", err)
 	}
-	if d := diffSnapshots(before2, f.snapshot(t)); len(d) > 0 {
+	if d := upgradetest.Diff(before2, f.snapshot(t)); len(d) > 0 {
 		t.Errorf("a damaged manifest changed %v", d)
 	}
 	o := f.opts()
@@ -663,7 +625,7 @@ func TestUpgradeBadInput(t *testing.T) {
 	if _, err := Run(context.Background(), f2.opts()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("folder in place of a file: %v", err)
 	}
-	if d := diffSnapshots(snap, f2.snapshot(t)); len(d) > 0 {
+	if d := upgradetest.Diff(snap, f2.snapshot(t)); len(d) > 0 {
 		t.Errorf("changed %v", d)
 	}
 }
@@ -707,7 +669,7 @@ func TestUpgradeRefusesBrokenConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "preflight") || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("err = %v", err)
 	}
-	if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+	if d := upgradetest.Diff(before, f.snapshot(t)); len(d) > 0 {
 		t.Errorf("changed %v", d)
 	}
 }
@@ -741,7 +703,7 @@ func TestInterruptedRollbackIsFinished(t *testing.T) {
 	if _, err := Rollback(context.Background(), f.opts(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if d := diffSnapshots(before, f.snapshot(t)); len(d) > 0 {
+	if d := upgradetest.Diff(before, f.snapshot(t)); len(d) > 0 {
 		t.Errorf("after the last rollback the project differs: %v", d)
 	}
 }
