@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/agentos-dev/agentos/installer"
@@ -72,10 +70,4 @@ Agents: ` + agentIDs() + `
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.MarkFlagsMutuallyExclusive("for", "agent")
 	return cmd
-}
-
-// isTerminal reports whether f is an interactive terminal. A character
-// device is not enough: /dev/null is one.
-func isTerminal(f *os.File) bool {
-	return f != nil && isatty.IsTerminal(f.Fd())
 }

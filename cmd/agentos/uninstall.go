@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -38,14 +36,8 @@ those too. Other servers, settings and your own text are kept.`,
 			}
 			pl.Print(s.Out)
 			if !yes {
-				if !isTerminal(s.InFile) {
-					return withCode(exitUsage, fmt.Errorf("nothing was removed; run again with --yes to carry out this plan"))
-				}
-				fmt.Fprint(s.Out, "Remove agentos? [y/N] ")
-				answer, _ := bufio.NewReader(s.In).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-					fmt.Fprintln(s.Out, "Nothing was removed.")
-					return nil
+				if ok, err := confirm(s, "Remove agentos?", "removed"); !ok {
+					return err
 				}
 			}
 			if err := pl.Apply(); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -60,14 +59,8 @@ are never touched. The report is written to .agentos/state/upgrade/<id>.json.`,
 				if !asJSON {
 					printPlan(s, pl)
 				}
-				if !isTerminal(s.InFile) {
-					return withCode(exitUsage, fmt.Errorf("nothing was changed; run again with --yes to carry out this plan"))
-				}
-				fmt.Fprint(s.Out, "Upgrade? [y/N] ")
-				answer, _ := bufio.NewReader(s.In).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-					fmt.Fprintln(s.Out, "Nothing was changed.")
-					return nil
+				if ok, err := confirm(s, "Upgrade?", "changed"); !ok {
+					return err
 				}
 			}
 			r, err := upgrade.Run(cmd.Context(), opts)

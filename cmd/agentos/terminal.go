@@ -1,0 +1,32 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+)
+
+// isTerminal reports whether f is an interactive terminal. A character
+// device is not enough: /dev/null is one.
+func isTerminal(f *os.File) bool {
+	return f != nil && isatty.IsTerminal(f.Fd())
+}
+
+// confirm asks question and reports whether the answer is yes. Without a
+// terminal to ask it fails, saying nothing was <done> and to pass --yes;
+// on any other answer it says nothing was <done>.
+func confirm(s *streams, question, done string) (bool, error) {
+	if !isTerminal(s.InFile) {
+		return false, withCode(exitUsage, fmt.Errorf("nothing was %s; run again with --yes to carry out this plan", done))
+	}
+	fmt.Fprintf(s.Out, "%s [y/N] ", question)
+	answer, _ := bufio.NewReader(s.In).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		fmt.Fprintf(s.Out, "Nothing was %s.\n", done)
+		return false, nil
+	}
+	return true, nil
+}
