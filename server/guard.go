@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxBodyBytes caps a request body. The largest legitimate request is a file
@@ -19,20 +22,42 @@ import (
 // it is read into memory.
 const MaxBodyBytes = 8 << 20
 
+// DefaultBodyTimeout is how long a client may take to send a request body.
+// The server's ReadHeaderTimeout bounds only the headers; without this a
+// client trickling its body a byte at a time would hold a connection and a
+// handler for as long as it liked. On the loopback interface even the
+// largest body arrives in milliseconds.
+const DefaultBodyTimeout = 30 * time.Second
+
 // guard protects the HTTP endpoint of a local server from the browser and
 // from other local users' mistakes:
 //   - the Host header must be a loopback name with our port (DNS rebinding:
 //     a web page that rebinds its domain to 127.0.0.1 still sends its own Host);
 //   - a browser Origin, when present, must be a loopback origin;
-//   - bodies are capped at MaxBodyBytes (413);
+//   - bodies are capped at MaxBodyBytes (413) and must arrive within
+//     bodyTimeout (408);
 //   - with a token configured, requests need "Authorization: Bearer <token>" (401).
 type guard struct {
-	port  int
-	token string // empty: no authentication
-	next  http.Handler
+	port        int
+	token       string // empty: no authentication
+	bodyTimeout time.Duration
+	next        http.Handler
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Set before any refusal: net/http reads the body of a refused request
+	// too (it discards it to reuse the connection), and with no deadline a
+	// client trickling it would hold the connection as long as it liked.
+	// Only a request with a body gets one (-1: chunked): net/http clears the
+	// deadline when the body has been read to its end, before it watches the
+	// connection for a client hanging up, so an answer that takes long (a
+	// gate running the tests, an event stream) is not cut short.
+	if r.ContentLength != 0 {
+		if err := http.NewResponseController(w).SetReadDeadline(time.Now().Add(g.bodyTimeout)); err != nil {
+			httpError(w, http.StatusInternalServerError, "could not read the request body")
+			return
+		}
+	}
 	if !g.hostAllowed(r.Host) {
 		httpError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not allowed: this server answers only 127.0.0.1:%d, localhost:%d or [::1]:%d", r.Host, g.port, g.port, g.port))
 		return
@@ -52,6 +77,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			httpError(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s: send the whole body at once", g.bodyTimeout))
+			return
+		}
 		if err != nil {
 			httpError(w, http.StatusBadRequest, "could not read the request body")
 			return

@@ -64,6 +64,9 @@ type Options struct {
 	Logger    *slog.Logger
 	Stdin     io.Reader
 	Stdout    io.Writer
+	// BodyTimeout is how long an HTTP client may take to send a request
+	// body (0: DefaultBodyTimeout).
+	BodyTimeout time.Duration
 	// Ready, if set, is called once the server accepts requests (after the
 	// state file is written). Tests and benchmarks use it.
 	Ready func(Status)
@@ -327,11 +330,18 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	// Handlers of long-lived event streams watch this context, so shutdown
 	// ends them instead of waiting for clients to hang up.
 	baseCtx, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	bodyTimeout := s.opts.BodyTimeout
+	if bodyTimeout <= 0 {
+		bodyTimeout = DefaultBodyTimeout
+	}
 	hs := &http.Server{
-		Handler:           &guard{port: port, token: token, next: mux},
+		Handler:           &guard{port: port, token: token, bodyTimeout: bodyTimeout, next: mux},
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return baseCtx },
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		// A kept-alive connection between requests holds a goroutine and a
+		// socket; clients that keep one idle this long open a new one.
+		IdleTimeout: 2 * time.Minute,
+		BaseContext: func(net.Listener) context.Context { return baseCtx },
+		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	wg.Add(1)
 	go func() {
