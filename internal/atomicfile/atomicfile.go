@@ -4,10 +4,12 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WriteFile writes data to path atomically: it writes a temporary file in the
@@ -34,7 +36,7 @@ func write(path string, perm os.FileMode, fill func(*os.File) error) (err error)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -61,6 +63,44 @@ func write(path string, perm os.FileMode, fill func(*os.File) error) (err error)
 	}
 	syncDir(dir)
 	return nil
+}
+
+// tempPrefix begins the name of a temporary file written for base;
+// os.CreateTemp ends it with a random decimal number.
+func tempPrefix(base string) string { return "." + base + ".tmp-" }
+
+// RemoveLeftovers removes the temporary files that writes of path cut short
+// by a crash (power loss, SIGKILL) left beside it, and returns their paths.
+// It removes only regular files named as this package names them, never
+// anything else. Only a process that alone writes path may call it: another
+// process's write in progress would lose its temporary file.
+func RemoveLeftovers(path string) ([]string, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look for unfinished writes of %s: %w", path, err)
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), tempPrefix(base))
+		if !ok || !e.Type().IsRegular() || rest == "" || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		leftover := filepath.Join(dir, e.Name())
+		if err := os.Remove(leftover); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("remove the unfinished write %s: %w", leftover, err))
+			continue
+		}
+		removed = append(removed, leftover)
+	}
+	return removed, errors.Join(errs...)
 }
 
 // syncDir makes the rename durable where the platform allows it; failure only

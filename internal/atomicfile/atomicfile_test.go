@@ -54,3 +54,59 @@ func TestCopyFailureKeepsOriginal(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// RemoveLeftovers removes what a write cut short leaves beside the file,
+// and nothing else: not the file, not other files' leftovers, not names that
+// only look alike, not folders or symbolic links.
+func TestRemoveLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.snap")
+	if err := WriteFile(path, []byte("saved"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var leftovers []string
+	for range 2 { // as write creates them, and as a crash leaves them
+		f, err := os.CreateTemp(dir, tempPrefix("index.snap")+"*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("half a snapshot")
+		f.Close()
+		leftovers = append(leftovers, f.Name())
+	}
+	outside := filepath.Join(t.TempDir(), "precious")
+	os.WriteFile(outside, []byte("keep"), 0o644)
+	kept := []string{"index.snap", ".index.snap.tmp-", ".index.snap.tmp-12ab", "index.snap.tmp-1", ".other.snap.tmp-1", ".index.snap.tmp-1.bak", "notes.txt"}
+	for _, name := range kept[1:] {
+		os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+	}
+	os.Mkdir(filepath.Join(dir, ".index.snap.tmp-77"), 0o755)
+	kept = append(kept, ".index.snap.tmp-77")
+	if err := os.Symlink(outside, filepath.Join(dir, ".index.snap.tmp-78")); err == nil {
+		kept = append(kept, ".index.snap.tmp-78")
+	}
+
+	removed, err := RemoveLeftovers(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != len(leftovers) {
+		t.Errorf("removed %v, want %v", removed, leftovers)
+	}
+	for _, l := range leftovers {
+		if _, err := os.Lstat(l); !os.IsNotExist(err) {
+			t.Errorf("leftover %s is still there", l)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s was removed", name)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep" {
+		t.Error("the file a look-alike link points to was touched")
+	}
+	if removed, err := RemoveLeftovers(filepath.Join(t.TempDir(), "gone", "index.snap")); err != nil || removed != nil {
+		t.Errorf("a missing folder: %v %v", removed, err)
+	}
+}

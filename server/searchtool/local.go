@@ -74,6 +74,9 @@ func OpenLocal(ctx context.Context, p project.Paths, cfg config.Config, o LocalO
 	}
 	if ok {
 		l.lock = lock
+		// What cannot be removed now only takes disk space; the next
+		// process to hold the lock tries again.
+		lock.removeInterruptedSaves()
 	} else {
 		if o.Rebuild {
 			return nil, ErrIndexBusy

@@ -10,7 +10,9 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/search"
 )
 
 // ErrIndexBusy says another process (a running server, or another
@@ -20,7 +22,10 @@ var ErrIndexBusy = errors.New("another agentos process (the project's server, or
 // indexLock is the lock a process takes before it writes a project's index
 // snapshots. The server holds it for as long as it runs; the CLI takes it when
 // it can and otherwise works on an in-memory copy it never saves.
-type indexLock struct{ fl *flock.Flock }
+type indexLock struct {
+	fl *flock.Flock
+	p  project.Paths
+}
 
 func lockPath(p project.Paths) string { return filepath.Join(p.Indexes(), "index.lock") }
 
@@ -28,7 +33,7 @@ func newIndexLock(p project.Paths) (*indexLock, error) {
 	if err := os.MkdirAll(p.Indexes(), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", p.Indexes(), err)
 	}
-	return &indexLock{fl: flock.New(lockPath(p))}, nil
+	return &indexLock{fl: flock.New(lockPath(p)), p: p}, nil
 }
 
 // try takes the lock if it is free.
@@ -53,3 +58,17 @@ func (l *indexLock) wait(ctx context.Context) error {
 }
 
 func (l *indexLock) release() { l.fl.Unlock() }
+
+// removeInterruptedSaves removes the temporary files that snapshot saves cut
+// short by a crash left in the index folders, and returns their paths. Call
+// it while holding the lock: only the holder saves, so no save is under way.
+func (l *indexLock) removeInterruptedSaves() ([]string, error) {
+	var removed []string
+	var errs []error
+	for _, name := range []string{Standards, Code} {
+		r, err := atomicfile.RemoveLeftovers(filepath.Join(l.p.IndexDir(name), search.SnapshotFile))
+		removed = append(removed, r...)
+		errs = append(errs, err)
+	}
+	return removed, errors.Join(errs...)
+}

@@ -208,6 +208,13 @@ func (s *Service) run(ctx context.Context) {
 		}
 	}
 	defer lock.release()
+	removed, err := lock.removeInterruptedSaves()
+	if len(removed) > 0 {
+		s.log.Info("removed the temporary files of index saves a crash cut short", "files", removed)
+	}
+	if err != nil {
+		s.log.Warn("cannot remove what an index save cut short left behind", "err", err)
+	}
 
 	// Watch before opening, so that nothing written during a build is missed.
 	w, err := newWatcher(s.opts.Project.Root, s.log)

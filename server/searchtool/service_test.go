@@ -209,3 +209,61 @@ func TestCodeSpecDropsMissingPaths(t *testing.T) {
 		t.Errorf("no path left, yet enabled")
 	}
 }
+
+// The temporary files of saves a crash cut short are removed at the next
+// start, once the index lock is held (never while another process holds it:
+// one of them could be its save under way), and the saved index still loads.
+func TestInterruptedSavesRemovedAtStart(t *testing.T) {
+	p := newProject(t)
+	e := startService(t, p, config.Default())
+	e.waitReady(t)
+	e.svc.Close()
+
+	var leftovers, kept []string
+	plant := func(path string) string {
+		if err := os.WriteFile(path, []byte("half a snapshot"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, name := range []string{Standards, Code} {
+		dir := p.IndexDir(name)
+		leftovers = append(leftovers, plant(filepath.Join(dir, "."+search.SnapshotFile+".tmp-2718281828")))
+		kept = append(kept, filepath.Join(dir, search.SnapshotFile),
+			plant(filepath.Join(dir, "."+search.SnapshotFile+".tmp-draft")), plant(filepath.Join(dir, "notes.tmp")))
+	}
+
+	l, err := newIndexLock(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := l.try(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	e2 := startService(t, p, config.Default())
+	waitFor(t, "waiting state", func() bool { return e2.svc.Status()[1].State == StateWaiting })
+	for _, f := range leftovers {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s removed while another process held the lock: %v", f, err)
+		}
+	}
+	l.release()
+	e2.waitReady(t)
+	for _, f := range leftovers {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", f, err)
+		}
+	}
+	for _, f := range kept {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was removed: %v", f, err)
+		}
+	}
+	logs := e2.log.String()
+	if !strings.Contains(logs, "removed the temporary files of index saves") || !strings.Contains(logs, "search index loaded") || strings.Contains(logs, "building it") {
+		t.Errorf("the saved index was not loaded after the cleanup:\n%s", logs)
+	}
+	if hits := e2.searchCode(t, "cart total"); !hasSymbol(hits, "cart/cart.go", "Cart.Total") {
+		t.Errorf("search after the cleanup: %s", symbols(hits))
+	}
+}
