@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -91,11 +92,23 @@ func runShell(ctx context.Context, dir, command string, timeout time.Duration) (
 	cmd.Stdin = nil
 	cmd.Stdout = pw
 	cmd.Stderr = pw
-	g := newProcGroup(cmd)
+	g, err := newProcGroup(cmd)
+	if err != nil {
+		pw.Close()
+		return out, -1, false, err
+	}
 	cmd.Cancel = g.kill
+	// On Linux the kernel kills the shell when the thread that started it
+	// ends (Pdeathsig), not only with the process. Go ends a thread when a
+	// goroutine locked to it exits, and any goroutine may run on a thread
+	// nobody holds; so this goroutine holds its thread until the shell has
+	// been waited for, and the signal comes only when the server dies.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
+		g.release()
 		return out, -1, false, err
 	}
 	copied := make(chan struct{})

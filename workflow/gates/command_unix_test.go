@@ -3,6 +3,7 @@
 package gates
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -79,4 +80,60 @@ func TestCommandKillsLeftoversOnExit(t *testing.T) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("child %d outlived the command", pid)
 	}
+}
+
+// The watchdog kills the command's whole process group, grandchildren
+// included, when the server's end of its pipe closes, as it does when the
+// server dies; nothing else needs to happen on the server's side.
+func TestWatchdogKillsGroupWhenServerEndCloses(t *testing.T) {
+	root := project(t, nil)
+	cmd := shellCommand(context.Background(), "sh -c 'sleep 30 & echo $! > child.pid; wait'")
+	cmd.Dir = root
+	g, err := newProcGroup(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	g.started()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	pid := waitPID(t, filepath.Join(root, "child.pid"))
+
+	g.alive.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		g.kill()
+		t.Fatal("the command outlived the server's end of the pipe")
+	}
+	if !gone(t, pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("grandchild %d outlived the server's end of the pipe", pid)
+	}
+	g.release()
+}
+
+// The command runs without the watchdog's pipe, and keeps its exit status.
+func TestCommandDoesNotInheritTheWatchdogPipe(t *testing.T) {
+	root := project(t, nil)
+	r := runCheck(t, Check{Type: TypeCommand, Command: "(: <&3) 2>/dev/null && echo open || echo closed; exit 3"}, Env{Root: root})
+	if r.Output != "closed\n" || r.Details.(CommandDetails).ExitCode != 3 {
+		t.Errorf("output %q, details %+v", r.Output, r.Details)
+	}
+}
+
+// waitPID waits for a process id to be written whole to path.
+func waitPID(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				return pid
+			}
+		}
+	}
+	t.Fatalf("no process id in %s", path)
+	return 0
 }

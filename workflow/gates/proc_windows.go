@@ -4,6 +4,7 @@ package gates
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"sync"
@@ -26,47 +27,88 @@ func shellCommand(ctx context.Context, command string) *exec.Cmd {
 }
 
 // procGroup is the job object a command runs in, so that killing it kills
-// every process the command started.
+// every process the command started. The job kills its processes when its
+// last handle closes: ours, so they die with the server however it ends.
 type procGroup struct {
 	cmd *exec.Cmd
 	mu  sync.Mutex
 	job windows.Handle
 }
 
-func newProcGroup(cmd *exec.Cmd) *procGroup {
+// newProcGroup has the command start suspended, so that it is in the job
+// before it can start anything (started resumes it).
+func newProcGroup(cmd *exec.Cmd) (*procGroup, error) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NEW_PROCESS_GROUP
-	return &procGroup{cmd: cmd}
+	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_SUSPENDED
+	return &procGroup{cmd: cmd}, nil
 }
 
-// started puts the command into a job that kills its processes when closed.
+// started puts the command into a job that kills its processes when closed,
+// then lets it run. A command that cannot be resumed is killed, so that
+// waiting for it ends.
 func (g *procGroup) started() {
+	if job, err := newKillOnCloseJob(); err == nil {
+		if err := assign(job, g.cmd.Process.Pid); err != nil {
+			windows.CloseHandle(job)
+		} else {
+			g.mu.Lock()
+			g.job = job
+			g.mu.Unlock()
+		}
+	}
+	if err := resume(uint32(g.cmd.Process.Pid)); err != nil {
+		g.cmd.Process.Kill()
+	}
+}
+
+func newKillOnCloseJob() (windows.Handle, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
-		return
+		return 0, err
 	}
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
 	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		windows.CloseHandle(job)
-		return
+		return 0, err
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(g.cmd.Process.Pid))
+	return job, nil
+}
+
+func assign(job windows.Handle, pid int) error {
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
 	if err != nil {
-		windows.CloseHandle(job)
-		return
+		return err
 	}
 	defer windows.CloseHandle(h)
-	if err := windows.AssignProcessToJobObject(job, h); err != nil {
-		windows.CloseHandle(job)
-		return
+	return windows.AssignProcessToJobObject(job, h)
+}
+
+// resume starts the main thread of a process created suspended: the only
+// thread it has.
+func resume(pid uint32) error {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPTHREAD, 0)
+	if err != nil {
+		return err
 	}
-	g.mu.Lock()
-	g.job = job
-	g.mu.Unlock()
+	defer windows.CloseHandle(snap)
+	te := windows.ThreadEntry32{Size: uint32(unsafe.Sizeof(windows.ThreadEntry32{}))}
+	for err = windows.Thread32First(snap, &te); err == nil; err = windows.Thread32Next(snap, &te) {
+		if te.OwnerProcessID != pid {
+			continue
+		}
+		th, err := windows.OpenThread(windows.THREAD_SUSPEND_RESUME, false, te.ThreadID)
+		if err != nil {
+			return err
+		}
+		defer windows.CloseHandle(th)
+		_, err = windows.ResumeThread(th)
+		return err
+	}
+	return errors.New("the command's thread was not found")
 }
 
 // kill ends every process of the job, or the command alone if it has none.

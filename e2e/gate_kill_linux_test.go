@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A gate's command dies with the server: SIGKILL the server while the gate
+// runs, and the process the command started is gone soon after.
+func TestGateCommandDiesWithTheServer(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	write(t, root, ".agentos/workflows/hang_v1/workflow.yaml", `name: hang_v1
+version: 1.0.0
+phases:
+  - name: Hang
+    gate:
+      - type: command
+        run: "sh -c 'sleep 300 & echo $! > grandchild.pid; wait'"
+`)
+	p := startServe(t, root, "--transport", "http")
+	st := waitState(t, root, p.cmd.Process.Pid)
+	c := httpClient(t, st.URL, nil)
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "hang_v1"}).Session.ID
+
+	ctx, cancel := context.WithCancel(context.Background())
+	called := make(chan struct{})
+	go func() {
+		defer close(called)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "svc_workflow"
+		req.Params.Arguments = map[string]any{"action": "complete_phase", "session_id": id}
+		c.CallTool(ctx, req) // ends with the server
+	}()
+	defer func() { cancel(); <-called }()
+
+	pid := waitPIDFile(t, filepath.Join(root, "grandchild.pid"))
+	p.signal(t, syscall.SIGKILL)
+	p.exitCode(t)
+	for deadline := time.Now().Add(5 * time.Second); !processGone(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the gate's process %d outlived the server by 5 s", pid)
+		}
+	}
+}
+
+// waitPIDFile waits for a process id to be written whole to path.
+func waitPIDFile(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				return pid
+			}
+		}
+	}
+	t.Fatalf("no process id in %s", path)
+	return 0
+}
+
+// processGone reports whether pid has ended: it no longer exists, or is a
+// zombie its new parent has not reaped yet.
+func processGone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return os.IsNotExist(err)
+	}
+	// The state follows the command name, which is in parentheses.
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	f := strings.Fields(rest)
+	return len(f) > 0 && f[0] == "Z"
+}
