@@ -54,7 +54,7 @@ func NewEngine(lib *Library, set Settings) *Engine {
 	if set.CoverageThreshold == 0 {
 		set.CoverageThreshold = 80
 	}
-	return &Engine{lib: lib, store: NewStore(filepath.Join(set.StateDir, "workflows")), set: set}
+	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows")), set: set}
 }
 
 // Library returns the engine's workflow definitions.
@@ -230,7 +230,7 @@ func (e *Engine) checkNotRunning(def *Definition, vars map[string]string) error 
 	if dir == "" {
 		return nil
 	}
-	sessions, err := e.store.List()
+	sessions, _, err := e.store.List()
 	if err != nil {
 		return err
 	}
@@ -592,13 +592,20 @@ func (e *Engine) TransferOwner(id string, to Actor, actor Actor, force bool) (*S
 	})
 }
 
-// Delete removes a session.
+// Delete removes a session, also one whose state cannot be read: that is
+// all that can be done with it. Its owner is then unknown, so an agent needs
+// force.
 func (e *Engine) Delete(id string, actor Actor, force bool) error {
 	s, err := e.Get(id)
-	if err != nil {
+	var corrupt *CorruptError
+	switch {
+	case errors.As(err, &corrupt):
+		if actor != CLIActor && !force {
+			return refused("session %s cannot be read (%s %s), so its owner is unknown; delete it with force: true", id, corrupt.File, corrupt.Reason)
+		}
+	case err != nil:
 		return err
-	}
-	if actor != CLIActor && !s.Owner.Same(actor) && !force {
+	case actor != CLIActor && !s.Owner.Same(actor) && !force:
 		return refused("session %s belongs to %s; delete it only with force: true", s.ID, s.Owner)
 	}
 	if err := e.store.Delete(id); err != nil {

@@ -11,7 +11,7 @@ type Kind int
 const (
 	KindInvalid   Kind = iota + 1 // bad input: unknown workflow, malformed id, wrong task
 	KindNotFound                  // no such session, phase or task
-	KindRefused                   // the rules forbid it now: out of order, gate not met, not the owner
+	KindRefused                   // the rules forbid it now: out of order, gate not met, not the owner, state unreadable
 	KindForbidden                 // the caller may never do this (approve through a tool)
 )
 
@@ -44,6 +44,10 @@ func KindOf(err error) Kind {
 	}
 	if errors.Is(err, ErrNoSession) {
 		return KindNotFound
+	}
+	var corrupt *CorruptError
+	if errors.As(err, &corrupt) {
+		return KindRefused
 	}
 	return 0
 }

@@ -12,6 +12,9 @@ const (
 	StatusActive    = "active"
 	StatusPaused    = "paused"
 	StatusCompleted = "completed"
+	// StatusUnreadable is shown, never stored, for a session whose
+	// state.json cannot be read (a CorruptError).
+	StatusUnreadable = "unreadable"
 )
 
 // Phase and task statuses.
@@ -94,6 +97,29 @@ type ChangeRequest struct {
 	By     string    `json:"by"`
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
+}
+
+// shapeError says what makes s, read from the folder of session id, unusable
+// ("" when nothing does): the engine indexes phases by number and current_phase.
+func (s *Session) shapeError(id string) string {
+	switch {
+	case s.ID != id:
+		return fmt.Sprintf("its id is %q, not that of its folder", s.ID)
+	case s.Workflow == "":
+		return "it names no workflow"
+	case len(s.Phases) == 0:
+		return "it has no phases"
+	case s.Current < 1 || s.Current > len(s.Phases)+1:
+		return fmt.Sprintf("its current_phase %d is not one of its %d phases", s.Current, len(s.Phases))
+	case s.Status != StatusActive && s.Status != StatusPaused && s.Status != StatusCompleted:
+		return fmt.Sprintf("its status %q is not %s, %s or %s", s.Status, StatusActive, StatusPaused, StatusCompleted)
+	}
+	for i, p := range s.Phases {
+		if p.Number != i+1 {
+			return fmt.Sprintf("its phase %d is numbered %d", i+1, p.Number)
+		}
+	}
+	return ""
 }
 
 // phase returns the state of phase n (1-based), or nil.

@@ -23,15 +23,17 @@ import (
 // within the process and a file lock across processes (the server and the
 // CLI), so no update is lost however many clients write at once.
 type Store struct {
-	dir string
+	root string // the project root, to name files in errors
+	dir  string
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
 }
 
-// NewStore returns a store rooted at dir (created on first write).
-func NewStore(dir string) *Store {
-	return &Store{dir: dir, locks: map[string]*sync.Mutex{}}
+// NewStore returns a store of the project at root whose sessions live in dir
+// (created on first write).
+func NewStore(root, dir string) *Store {
+	return &Store{root: root, dir: dir, locks: map[string]*sync.Mutex{}}
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
@@ -45,12 +47,28 @@ func (s *Store) sessionDir(id string) string { return filepath.Join(s.dir, id) }
 // ErrNoSession is returned for an unknown session id.
 var ErrNoSession = errors.New("no such session")
 
-// Get reads a session.
+// CorruptError says a session's state.json holds no usable session: it is
+// not JSON, or not the shape of a session. Such a session can only be
+// removed (Engine.Delete).
+type CorruptError struct {
+	ID     string
+	File   string // state.json, relative to the project root, with slashes
+	Reason string // what is wrong with it
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("session %s cannot be read: %s %s. Remove the session with `agentos workflow reset %s` in a terminal, or with svc_workflow delete_session and force: true, and start a new one",
+		e.ID, e.File, e.Reason, e.ID)
+}
+
+// Get reads a session. A state.json that holds no usable session is a
+// *CorruptError.
 func (s *Store) Get(id string) (*Session, error) {
 	if !ValidID(id) {
 		return nil, ErrNoSession
 	}
-	data, err := os.ReadFile(filepath.Join(s.sessionDir(id), "state.json"))
+	path := filepath.Join(s.sessionDir(id), "state.json")
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNoSession
 	}
@@ -58,8 +76,27 @@ func (s *Store) Get(id string) (*Session, error) {
 		return nil, fmt.Errorf("read session %s: %w", id, err)
 	}
 	var sess Session
-	if err := json.Unmarshal(data, &sess); err != nil {
-		return nil, fmt.Errorf("session %s: state.json is corrupt: %w", id, err)
+	reason := ""
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch err := json.Unmarshal(data, &sess); {
+	case errors.As(err, &syntax):
+		reason = fmt.Sprintf("is not valid JSON (%s at byte %d)", syntax, syntax.Offset)
+	case errors.As(err, &typ):
+		reason = fmt.Sprintf("is not a session: its field %s is a JSON %s", typ.Field, typ.Value)
+	case err != nil:
+		reason = fmt.Sprintf("is not valid JSON (%s)", err)
+	default:
+		if wrong := sess.shapeError(id); wrong != "" {
+			reason = "is not a session: " + wrong
+		}
+	}
+	if reason != "" {
+		rel, relErr := filepath.Rel(s.root, path)
+		if relErr != nil {
+			rel = path
+		}
+		return nil, &CorruptError{ID: id, File: filepath.ToSlash(rel), Reason: reason}
 	}
 	return &sess, nil
 }
@@ -177,26 +214,33 @@ func (s *Store) ReadAudit(id string) ([]AuditEntry, error) {
 	return out, sc.Err()
 }
 
-// List returns every session, newest first.
-func (s *Store) List() ([]*Session, error) {
+// List returns every session, newest first, and the sessions whose
+// state.json holds none.
+func (s *Store) List() ([]*Session, []*CorruptError, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, nil, fmt.Errorf("list sessions: %w", err)
 	}
 	var out []*Session
+	var corrupt []*CorruptError
 	for _, e := range entries {
 		if !e.IsDir() || !ValidID(e.Name()) {
 			continue
 		}
-		if sess, err := s.Get(e.Name()); err == nil {
+		sess, err := s.Get(e.Name())
+		var ce *CorruptError
+		switch {
+		case err == nil:
 			out = append(out, sess)
+		case errors.As(err, &ce):
+			corrupt = append(corrupt, ce)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
-	return out, nil
+	return out, corrupt, nil
 }
 
 // Delete removes a session and its audit log.

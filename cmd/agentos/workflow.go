@@ -40,14 +40,19 @@ approve a spec, or request changes.`,
 			if err != nil {
 				return err
 			}
-			sessions, err := e.Store().List()
+			sessions, corrupt, err := e.Store().List()
 			if err != nil {
 				return err
+			}
+			// The JSON keeps its shape (the readable sessions); what cannot
+			// be read is said on stderr either way.
+			for _, c := range corrupt {
+				fmt.Fprintln(s.Err, c.Error()+".")
 			}
 			if asJSON {
 				return printJSON(s, sessions)
 			}
-			if len(sessions) == 0 {
+			if len(sessions)+len(corrupt) == 0 {
 				fmt.Fprintln(s.Out, "No workflow sessions yet. Agents start them with svc_workflow.")
 				return nil
 			}
@@ -55,6 +60,9 @@ approve a spec, or request changes.`,
 			fmt.Fprintln(w, "SESSION\tWORKFLOW\tSTATUS\tPHASE\tOWNER")
 			for _, sess := range sessions {
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, sess.Status, sess.PhaseLabel(), sess.Owner.Client)
+			}
+			for _, c := range corrupt {
+				fmt.Fprintf(w, "%s\t?\t%s\t?\t?\n", c.ID, workflow.StatusUnreadable)
 			}
 			return w.Flush()
 		},
@@ -135,16 +143,24 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 	}
 	reject.Flags().StringVar(&reason, "reason", "", "what should change (required)")
 	reject.Flags().StringVar(&by, "by", "", "who asks (default: your user name)")
+	var yes bool
 	reset := &cobra.Command{
 		Use:   "reset SESSION",
-		Short: "Start a session over from phase 1 (its files are kept)",
-		Args:  cobra.ExactArgs(1),
+		Short: "Start a session over from phase 1 (its files are kept), or remove one that cannot be read",
+		Long: `Reset starts a session over from phase 1; the files it made are kept.
+A session whose state.json cannot be read cannot be started over: reset
+removes it (its state and audit log) after asking, or with --yes.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
 			}
 			sess, err := e.Reset(args[0])
+			var corrupt *workflow.CorruptError
+			if errors.As(err, &corrupt) {
+				return removeUnreadable(s, e, corrupt, yes)
+			}
 			if err != nil {
 				return cliError(err)
 			}
@@ -152,8 +168,25 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 			return nil
 		},
 	}
+	reset.Flags().BoolVarP(&yes, "yes", "y", false, "remove a session that cannot be read without asking")
 	cmd.AddCommand(list, show, approve, reject, reset)
 	return cmd
+}
+
+// removeUnreadable removes a session whose state cannot be read, once the
+// person confirms (or passed --yes).
+func removeUnreadable(s *streams, e *workflow.Engine, c *workflow.CorruptError, yes bool) error {
+	fmt.Fprintf(s.Out, "Session %s cannot be reset: %s %s.\nIt can only be removed, with its audit log.\n", c.ID, c.File, c.Reason)
+	if !yes {
+		if ok, err := confirm(s, "Remove session "+c.ID+"?", "removed"); !ok {
+			return err
+		}
+	}
+	if err := e.Delete(c.ID, workflow.CLIActor, true); err != nil {
+		return cliError(err)
+	}
+	fmt.Fprintf(s.Out, "Removed session %s.\n", c.ID)
+	return nil
 }
 
 // cliError gives engine refusals the CLI's exit codes.

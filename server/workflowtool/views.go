@@ -34,7 +34,8 @@ type WorkflowSummary struct {
 	Source      string   `json:"source"`
 }
 
-// SessionSummary is one line of list_sessions.
+// SessionSummary is one line of list_sessions. A session whose state cannot
+// be read has the status "unreadable" and says why in Error.
 type SessionSummary struct {
 	ID       string `json:"id"`
 	Workflow string `json:"workflow"`
@@ -42,6 +43,7 @@ type SessionSummary struct {
 	Phase    string `json:"phase"`
 	Owner    string `json:"owner"`
 	Updated  string `json:"updated_at"`
+	Error    string `json:"error,omitempty"`
 }
 
 // SessionView is a session's state, compact.
@@ -122,7 +124,7 @@ func listWorkflows(e *workflow.Engine) Output {
 }
 
 func listSessions(e *workflow.Engine) (Output, error) {
-	sessions, err := e.Store().List()
+	sessions, corrupt, err := e.Store().List()
 	if err != nil {
 		return Output{}, err
 	}
@@ -133,7 +135,13 @@ func listSessions(e *workflow.Engine) (Output, error) {
 			Owner: s.Owner.String(), Updated: s.UpdatedAt.Format("2006-01-02T15:04:05Z"),
 		})
 	}
-	if len(sessions) == 0 {
+	for _, c := range corrupt {
+		out.Sessions = append(out.Sessions, SessionSummary{ID: c.ID, Status: workflow.StatusUnreadable, Error: c.Error()})
+	}
+	switch {
+	case len(corrupt) > 0:
+		out.NextAction = "a session marked unreadable can only be removed: delete_session with force: true; get_state SESSION to continue another"
+	case len(sessions) == 0:
 		out.NextAction = "no sessions yet: list_workflows, then start"
 	}
 	return out, nil

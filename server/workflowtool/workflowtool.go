@@ -231,6 +231,10 @@ func (t *tool) toolError(err error) error {
 			return toolkit.Errorf(toolkit.CodeBusinessLogic, "%s", we.Msg)
 		}
 	}
+	var corrupt *workflow.CorruptError
+	if errors.As(err, &corrupt) {
+		return toolkit.Errorf(toolkit.CodeBusinessLogic, "%s", corrupt.Error()).WithDetails(map[string]string{"session_id": corrupt.ID, "file": corrupt.File})
+	}
 	if workflow.KindOf(err) == workflow.KindNotFound {
 		return toolkit.Errorf(toolkit.CodeNotFound, "%s", err.Error())
 	}
