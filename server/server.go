@@ -150,6 +150,7 @@ func newServer(opts Options) (*server, error) {
 		auth:       opts.Config.Server.Auth,
 	}
 	hooks := s.clients.hooks()
+	hooks.AddOnRequestInitialization(refuseLongNames)
 	resources := workflowtool.NewResources(hooks, opts.Logger)
 	engine, err := workflow.ForProject(opts.Project, opts.Config, resources.Notify)
 	if err != nil {
