@@ -26,6 +26,13 @@ type rpcReply struct {
 	raw string
 }
 
+func (r *rpcReply) String() string {
+	if r == nil {
+		return "no answer"
+	}
+	return r.raw
+}
+
 // rpcConn sends one raw message and returns the answer (nil for none).
 type rpcConn func(t *testing.T, msg string) *rpcReply
 
@@ -158,6 +165,36 @@ func TestOverlongToolNameNotEchoed(t *testing.T) {
 			r = conn(t, `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"current_date","arguments":{}}}`)
 			if r == nil || r.Error != nil || len(r.Result) == 0 {
 				t.Errorf("a known tool after them: %.600s", r.raw)
+			}
+		})
+	}
+}
+
+// A JSON-RPC batch gets -32600 Invalid Request with id null (over HTTP with
+// status 400), not a parse error: MCP has had no batches since 2025-06-18.
+// Bytes that are not JSON still get -32700, and the session goes on.
+func TestBatchRefusedAsInvalidRequest(t *testing.T) {
+	t.Parallel()
+	for name, open := range map[string]func(*testing.T, string) rpcConn{"stdio": stdioRPC, "http": httpRPC} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			conn := open(t, newProject(t))
+			for _, batch := range []string{
+				`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
+				` [{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+				`[]`,
+			} {
+				r := conn(t, batch)
+				if r == nil || r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "null" || !strings.Contains(r.Error.Message, "batch") ||
+					(name == "http" && !strings.HasPrefix(r.raw, "HTTP 400 ")) {
+					t.Errorf("answer to %s: %+v", batch, r)
+				}
+			}
+			if r := conn(t, `[{"jsonrpc":"2.0",`); r == nil || r.Error == nil || r.Error.Code != -32700 {
+				t.Errorf("answer to a line that is not JSON: %+v", r)
+			}
+			if r := conn(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); r == nil || r.Error != nil || string(r.ID) != "4" {
+				t.Errorf("a ping after the batches: %+v", r)
 			}
 		})
 	}

@@ -56,6 +56,10 @@ func (b *bridge) run(ctx context.Context, in io.Reader) error {
 			continue
 		}
 		msg := append([]byte(nil), line...)
+		if isBatch(msg) {
+			b.write(batchRefusal)
+			continue
+		}
 		var head struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`

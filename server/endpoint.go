@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 )
@@ -20,6 +21,20 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		json.NewEncoder(w).Encode(e.liveness())
 		return
+	}
+	if r.Method == http.MethodPost {
+		batch, body, err := peekBatch(r.Body)
+		if err != nil {
+			httpError(w, http.StatusBadRequest, "could not read the request body")
+			return
+		}
+		if batch {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(batchRefusal)
+			return
+		}
+		r.Body = io.NopCloser(body)
 	}
 	e.mcp.ServeHTTP(w, r)
 }

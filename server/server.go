@@ -271,7 +271,8 @@ func (s *server) serve(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := mcpserver.NewStdioServer(s.mcp).Listen(ctx, s.opts.Stdin, s.opts.Stdout)
+			out := &lockedWriter{w: s.opts.Stdout}
+			err := mcpserver.NewStdioServer(s.mcp).Listen(ctx, newBatchFilter(s.opts.Stdin, out), out)
 			if err == nil || errors.Is(err, context.Canceled) {
 				s.log.Info("stdin closed; shutting down")
 				err = nil
