@@ -173,10 +173,7 @@ func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, 
 		return agentconfig.Bridge(binary, p.Root),
 			c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the primary server."
 	}
-	cfg, err := config.Load(p.Config())
-	if err != nil {
-		cfg = config.Default()
-	}
+	cfg := config.LoadOrDefault(p.Config())
 	st, err := state.ReadVerified(ctx, p, cfg)
 	if err == nil {
 		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."

@@ -13,8 +13,9 @@ import (
 	"github.com/agentos-dev/agentos/server/state"
 )
 
-// Probe is what a look from outside finds about a project's server. Its URL,
-// PID and State come only from a state file that state.Verify trusts.
+// Probe is what a look from outside finds about a project's server. Its URL
+// and State come only from a state file that state.Verify trusts; so does
+// its PID, or from the kernel's list of the lock's holders.
 type Probe struct {
 	Running   bool        `json:"running"`
 	Reason    string      `json:"reason,omitempty"` // why it is not running, or a note
@@ -29,7 +30,7 @@ type Probe struct {
 // ProbeProject reads the state file and verifies it (state.Verify: its URL,
 // its pid, the project lock, the endpoint's answer).
 func ProbeProject(ctx context.Context, p project.Paths) Probe {
-	st, err := state.ReadVerified(ctx, p, projectConfig(p))
+	st, err := state.ReadVerified(ctx, p, config.LoadOrDefault(p.Config()))
 	switch {
 	case errors.Is(err, state.ErrMissing):
 		pid, t := lockHolder(p)
@@ -43,11 +44,17 @@ func ProbeProject(ctx context.Context, p project.Paths) Probe {
 			return Probe{Reason: fmt.Sprintf("a server (pid %d) holds the project lock but has not written its state file yet: it is starting; try again in a moment", pid)}
 		}
 	case err != nil:
-		reason := err.Error()
-		if holders, lerr := proc.LockHolders(p.Lock()); lerr == nil && len(holders) > 0 {
-			reason += fmt.Sprintf("; pid %d holds the project lock, so a server does run: restart it (or the agent that launched it) to have it write its state file again", holders[0])
+		pr := Probe{Reason: err.Error()}
+		// The kernel's word on who holds the lock, where it can be had: a
+		// server runs whatever the file says (and upgrade stops it by this pid).
+		if pid := kernelLockHolder(p); pid > 0 {
+			pr.PID = pid
+			var stale *state.StaleError
+			if errors.As(err, &stale) {
+				pr.Reason += fmt.Sprintf("; pid %d holds the project lock, so a server does run: restart it (or the agent that launched it) to have it write its state file again", pid)
+			}
 		}
-		return Probe{Reason: reason}
+		return pr
 	}
 	pr := Probe{Running: true, Transport: st.Transport, URL: st.URL, PID: st.PID, StartedAt: st.StartedAt, State: &st}
 	if t := st.Started(); !t.IsZero() {
@@ -56,14 +63,14 @@ func ProbeProject(ctx context.Context, p project.Paths) Probe {
 	return pr
 }
 
-// projectConfig is the project's configuration, or the defaults when it is
-// missing or invalid (doctor reports an invalid one; a server refuses it).
-func projectConfig(p project.Paths) config.Config {
-	cfg, err := config.Load(p.Config())
-	if err != nil {
-		return config.Default()
+// kernelLockHolder is the pid holding the project lock as the kernel reports
+// it; 0 when none does or the platform cannot tell.
+func kernelLockHolder(p project.Paths) int {
+	holders, err := proc.LockHolders(p.Lock())
+	if err != nil || len(holders) == 0 {
+		return 0
 	}
-	return cfg
+	return holders[0]
 }
 
 // holdsLock reports whether pid (read from the lock's owner record, which

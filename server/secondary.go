@@ -28,6 +28,11 @@ func runSecondary(ctx context.Context, opts Options) error {
 	if err != nil {
 		running := &AlreadyRunningError{PID: pid}
 		if !errors.Is(err, state.ErrMissing) && ctx.Err() == nil {
+			// The message asks the person to stop the holder: name the one
+			// the kernel names, where it can, not the owner record's.
+			if holder := kernelLockHolder(opts.Project); holder > 0 {
+				running.PID = holder
+			}
 			running.Untrusted = err.Error()
 			opts.Logger.Error("the state file cannot be trusted; not bridging to the URL it names", "err", err)
 		}

@@ -192,6 +192,17 @@ func Load(path string) (Config, error) {
 	return cfg, nil
 }
 
+// LoadOrDefault is the configuration at path, or the defaults when it is
+// missing or invalid: for readers that only need the port range (doctor
+// reports an invalid file; a server refuses to start with one).
+func LoadOrDefault(path string) Config {
+	cfg, err := Load(path)
+	if err != nil {
+		return Default()
+	}
+	return cfg
+}
+
 // Parse validates and decodes the YAML text of a config file.
 func Parse(data []byte) (Config, error) {
 	cfg := Default()
