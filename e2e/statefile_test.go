@@ -128,9 +128,14 @@ func TestStateFileForgedGetsNoTokenNorTraffic(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	home := t.TempDir()
-	lo, hi := portRange(t, 8)
-	inRange := listenRecorder(t, hi) // the primary takes lo
+	// The recorder takes a port the kernel says is free, and the project's
+	// range ends there; the primary takes the first free port below it.
+	inRange := listenRecorder(t, 0)
+	lo, hi := inRange.port-7, inRange.port
 	outside := listenRecorder(t, 0)
+	for outside.port >= lo && outside.port <= hi {
+		outside = listenRecorder(t, 0)
+	}
 	writeConfig(t, root, fmt.Sprintf("server:\n  port_range: \"%d-%d\"\n  auth: token\n", lo, hi))
 	primary := startServe(t, root, "--transport", "http")
 	real := waitState(t, root, primary.cmd.Process.Pid)
