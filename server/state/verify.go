@@ -153,6 +153,10 @@ func checkLiveness(ctx context.Context, f File, p project.Paths) error {
 		return fmt.Errorf("pid %d is running but %s is not answering: %w", f.PID, f.URL, err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized {
+		// Servers before this check answered the liveness request only with the token.
+		return stale("%s wants a token before it says who it is (an agentos older than this one would: restart it with this version)", f.URL)
+	}
 	var live Liveness
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&live) != nil || live.Name != buildinfo.Name {
 		return stale("%s does not answer as an agentos server (HTTP %s)", f.URL, resp.Status)

@@ -191,6 +191,7 @@ func TestVerifyRefusesStaleAndForgedFiles(t *testing.T) {
 		{name: "dead pid", edit: func(f *File) { f.PID = deadPID(t) }, want: "which is not running"},
 		{name: "no pid", edit: func(f *File) { f.PID = 0 }, want: "names pid 0, which is not running"},
 		{name: "not agentos", answer: func(w http.ResponseWriter) { http.NotFound(w, nil) }, want: "does not answer as an agentos server (HTTP 404", liveness: true},
+		{name: "wants a token", answer: func(w http.ResponseWriter) { w.WriteHeader(http.StatusUnauthorized) }, want: "wants a token before it says who it is", liveness: true},
 		{name: "another pid answers", answer: func(w http.ResponseWriter) { fx.liveness(w, 1, fx.p.Root) }, want: "answers as pid 1", liveness: true},
 		{name: "another project answers", answer: func(w http.ResponseWriter) { fx.liveness(w, os.Getpid(), other) }, want: "serving \"" + other, liveness: true},
 	}
