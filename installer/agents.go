@@ -1,10 +1,11 @@
 package installer
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
@@ -82,7 +83,7 @@ func inIDE(c agentconfig.Client, ide *agentconfig.Client) agentconfig.Client {
 
 // planAgents plans the primary's launch entry and rules, and each
 // secondary's HTTP (or bridging stdio) entry and rules.
-func planAgents(p project.Paths, opts Options) ([]change, error) {
+func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, error) {
 	agents, err := ResolveAgents(opts)
 	if err != nil {
 		return nil, err
@@ -142,7 +143,7 @@ func planAgents(p project.Paths, opts Options) ([]change, error) {
 		if err != nil {
 			return nil, fmt.Errorf("install: secondary %s: %w", c.Name, err)
 		}
-		entry, note := SecondaryEntry(p, c, binary)
+		entry, note := SecondaryEntry(ctx, p, c, binary)
 		ch, err := agentconfig.PlanEntry(t, entry)
 		if err != nil {
 			return nil, fmt.Errorf("install: %w", err)
@@ -164,32 +165,29 @@ func userEnv(opts Options) agentconfig.Env {
 }
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's
-// URL (or, before it first runs, the first port of the configured range),
-// or for a stdio-only client a stdio command running binary that bridges.
-func SecondaryEntry(p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
+// URL, from a state file state.Verify trusts (or, before it first runs, the
+// first port of the configured range), or for a stdio-only client a stdio
+// command running binary that bridges.
+func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
 	if !c.CanHTTP() {
 		return agentconfig.Bridge(binary, p.Root),
 			c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the primary server."
 	}
-	if st, err := state.Read(p.StateFile()); err == nil && !st.Stale() && st.URL != "" {
+	cfg := config.LoadOrDefault(p.Config())
+	st, err := state.ReadVerified(ctx, p, cfg)
+	if err == nil {
 		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."
 	}
-	url := fmt.Sprintf("http://127.0.0.1:%d%s", firstPort(p), state.EndpointPath)
-	return agentconfig.HTTPEntry(url), "The server is not running yet, so this assumes the first port of the range (" + url + "); run `agentos connect --agent " + c.ID + "` once the primary runs to confirm it."
-}
-
-// firstPort is the low end of the project's configured port range.
-func firstPort(p project.Paths) int {
-	rng := config.Default().Server.PortRange
-	if cfg, err := config.Load(p.Config()); err == nil {
-		rng = cfg.Server.PortRange
+	lo, _, perr := cfg.Ports()
+	if perr != nil {
+		lo = config.DefaultPortMin
 	}
-	lo, _, _ := strings.Cut(rng, "-")
-	n, err := strconv.Atoi(strings.TrimSpace(lo))
-	if err != nil {
-		return 4242
+	url := fmt.Sprintf("http://%s:%d%s", state.Host, lo, state.EndpointPath)
+	note := "The server is not running yet, so this assumes the first port of the range (" + url + "); run `agentos connect --agent " + c.ID + "` once the primary runs to confirm it."
+	if !errors.Is(err, state.ErrMissing) {
+		note = "The state file was not used (" + err.Error() + "), so this assumes the first port of the range (" + url + "); run `agentos connect --agent " + c.ID + "` once the primary runs to confirm it."
 	}
-	return n
+	return agentconfig.HTTPEntry(url), note
 }
 
 // teamNote says whether a config file works for every teammate.

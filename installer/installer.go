@@ -173,7 +173,7 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 	if err != nil {
 		return nil, nil, err
 	}
-	agents, err := planAgents(p, opts)
+	agents, err := planAgents(ctx, p, opts)
 	if err != nil {
 		return nil, nil, err
 	}

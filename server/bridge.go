@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
 )
 
 // bridge relays a stdio MCP client to the primary server's streamable HTTP
@@ -21,13 +24,15 @@ import (
 // that comes back (a JSON body or server-sent events) is written to stdout as
 // one line. Server-initiated messages arrive on a GET event stream opened
 // after initialize. If the primary restarts, the bridge re-reads the state
-// file, repeats the client's initialize and carries on.
+// file (trusting it only as state.Verify does), repeats the client's
+// initialize and carries on.
 type bridge struct {
-	stateFile string
-	token     string
-	out       io.Writer
-	log       *slog.Logger
-	http      http.Client
+	project project.Paths
+	config  config.Config // for the port range a state file must name
+	token   string
+	out     io.Writer
+	log     *slog.Logger
+	http    http.Client
 
 	outMu sync.Mutex // one message per line, never interleaved
 
@@ -186,8 +191,9 @@ func (b *bridge) reconnect(ctx context.Context, gen int) error {
 	}
 	init := b.initialize
 	b.mu.Unlock()
-	st, err := waitForPrimary(ctx, b.stateFile)
+	st, err := waitForPrimary(ctx, b.project, b.config)
 	if err != nil {
+		b.log.Warn("no primary server to reconnect to", "err", err)
 		return fmt.Errorf("agentos bridge: the primary server stopped and no other is running; restart the client")
 	}
 	b.mu.Lock()

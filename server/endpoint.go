@@ -5,18 +5,22 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/agentos-dev/agentos/server/state"
 )
 
 // endpoint serves /mcp: MCP streamable HTTP, except that a plain GET (one that
 // does not ask for an event stream) is a liveness check answered with a small
-// JSON body, so `curl http://127.0.0.1:PORT/mcp` tells a person the server is up.
+// JSON body (state.Liveness), so `curl http://127.0.0.1:PORT/mcp` tells a
+// person the server is up, and a reader of the state file learns who
+// listens before it sends the token.
 type endpoint struct {
 	mcp      http.Handler
 	liveness func() any
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodGet && !acceptsEventStream(r) {
+	if isLiveness(r) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
 		json.NewEncoder(w).Encode(e.liveness())
@@ -37,6 +41,12 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(body)
 	}
 	e.mcp.ServeHTTP(w, r)
+}
+
+// isLiveness reports whether r is the liveness check: a GET of the endpoint
+// that does not ask for an event stream.
+func isLiveness(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == state.EndpointPath && !acceptsEventStream(r)
 }
 
 func acceptsEventStream(r *http.Request) bool {

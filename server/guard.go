@@ -9,12 +9,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentos-dev/agentos/internal/loopback"
 )
 
 // MaxBodyBytes caps a request body. The largest legitimate request is a file
@@ -36,7 +37,10 @@ const DefaultBodyTimeout = 30 * time.Second
 //   - a browser Origin, when present, must be a loopback origin;
 //   - bodies are capped at MaxBodyBytes (413) and must arrive within
 //     bodyTimeout (408);
-//   - with a token configured, requests need "Authorization: Bearer <token>" (401).
+//   - with a token configured, requests need "Authorization: Bearer <token>"
+//     (401), except the liveness check: it tells only who listens (name,
+//     version, pid, project), and readers of the state file must learn that
+//     before they hand the token to whoever listens.
 type guard struct {
 	port        int
 	token       string // empty: no authentication
@@ -66,7 +70,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, fmt.Sprintf("Origin %q is not allowed: only pages served from this machine's loopback address may call this server", origin))
 		return
 	}
-	if g.token != "" && !g.authorized(r) {
+	if g.token != "" && !isLiveness(r) && !g.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentos"`)
 		httpError(w, http.StatusUnauthorized, "a bearer token is required: send \"Authorization: Bearer <token>\" with the token from .agentos/.cache/auth_token")
 		return
@@ -103,7 +107,7 @@ func (g *guard) hostAllowed(hostport string) bool {
 	if err != nil || port != strconv.Itoa(g.port) {
 		return false
 	}
-	return isLoopbackName(host)
+	return loopback.Is(host)
 }
 
 func originAllowed(origin string) bool {
@@ -111,15 +115,7 @@ func originAllowed(origin string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return isLoopbackName(u.Hostname())
-}
-
-func isLoopbackName(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
-	return err == nil && ip.IsLoopback()
+	return loopback.Is(u.Hostname())
 }
 
 func (g *guard) authorized(r *http.Request) bool {

@@ -2,18 +2,20 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"slices"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/proc"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/state"
 )
 
-// Probe is what a look from outside finds about a project's server.
+// Probe is what a look from outside finds about a project's server. Its URL
+// and State come only from a state file that state.Verify trusts; so does
+// its PID, or from the kernel's list of the lock's holders.
 type Probe struct {
 	Running   bool        `json:"running"`
 	Reason    string      `json:"reason,omitempty"` // why it is not running, or a note
@@ -25,64 +27,59 @@ type Probe struct {
 	State     *state.File `json:"state,omitempty"`
 }
 
-// ProbeProject checks the state file, the process it names and the endpoint.
+// ProbeProject reads the state file and verifies it (state.Verify: its URL,
+// its pid, the project lock, the endpoint's answer).
 func ProbeProject(ctx context.Context, p project.Paths) Probe {
-	st, err := state.Read(p.StateFile())
-	if errors.Is(err, state.ErrMissing) {
-		// A stdio-only server writes no state file but does hold the lock.
-		if pid, t := lockHolder(p); t == TransportStdio && proc.Alive(pid) {
+	st, err := state.ReadVerified(ctx, p, config.LoadOrDefault(p.Config()))
+	switch {
+	case errors.Is(err, state.ErrMissing):
+		pid, t := lockHolder(p)
+		switch {
+		case !holdsLock(p, pid):
+			return Probe{Reason: fmt.Sprintf("no state file (%s): no server with HTTP is running for this project", p.Rel(p.StateFile()))}
+		case t == TransportStdio:
+			// A stdio-only server writes no state file but does hold the lock.
 			return Probe{Running: true, Transport: string(t), PID: pid, Reason: "serving its IDE over stdio only; other agents cannot connect"}
+		default:
+			return Probe{Reason: fmt.Sprintf("a server (pid %d) holds the project lock but has not written its state file yet: it is starting; try again in a moment", pid)}
 		}
-		return Probe{Reason: fmt.Sprintf("no state file (%s): no server with HTTP is running for this project", p.Rel(p.StateFile()))}
-	}
-	if err != nil {
-		return Probe{Reason: err.Error()}
-	}
-	pr := Probe{Transport: st.Transport, URL: st.URL, PID: st.PID, StartedAt: st.StartedAt, State: &st}
-	if st.Stale() {
-		pr.Reason = fmt.Sprintf("stale state file: pid %d is not running (the server did not shut down cleanly); the next start replaces it", st.PID)
+	case err != nil:
+		pr := Probe{Reason: err.Error()}
+		// The kernel's word on who holds the lock, where it can be had: a
+		// server runs whatever the file says (and upgrade stops it by this pid).
+		if pid := kernelLockHolder(p); pid > 0 {
+			pr.PID = pid
+			var stale *state.StaleError
+			if errors.As(err, &stale) {
+				pr.Reason += fmt.Sprintf("; pid %d holds the project lock, so a server does run: restart it (or the agent that launched it) to have it write its state file again", pid)
+			}
+		}
 		return pr
 	}
-	if err := checkLiveness(ctx, p, st); err != nil {
-		pr.Reason = fmt.Sprintf("pid %d is alive but %s is not answering: %v", st.PID, st.URL, err)
-		return pr
-	}
-	pr.Running = true
+	pr := Probe{Running: true, Transport: st.Transport, URL: st.URL, PID: st.PID, StartedAt: st.StartedAt, State: &st}
 	if t := st.Started(); !t.IsZero() {
 		pr.Uptime = time.Since(t).Round(time.Second).String()
 	}
 	return pr
 }
 
-// checkLiveness makes the plain GET /mcp liveness request.
-func checkLiveness(ctx context.Context, p project.Paths, st state.File) error {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, st.URL, nil)
-	if err != nil {
-		return err
+// kernelLockHolder is the pid holding the project lock as the kernel reports
+// it; 0 when none does or the platform cannot tell.
+func kernelLockHolder(p project.Paths) int {
+	holders, err := proc.LockHolders(p.Lock())
+	if err != nil || len(holders) == 0 {
+		return 0
 	}
-	if st.Auth == "token" {
-		if tok, err := ReadToken(p); err == nil {
-			req.Header.Set("Authorization", "Bearer "+tok)
-		}
+	return holders[0]
+}
+
+// holdsLock reports whether pid (read from the lock's owner record, which
+// any process could have written) is alive and, where the kernel lists a
+// lock's holders, holds the project lock.
+func holdsLock(p project.Paths, pid int) bool {
+	if !proc.Alive(pid) {
+		return false
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("HTTP %s", resp.Status)
-	}
-	var body struct {
-		PID int `json:"pid"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		return fmt.Errorf("unexpected answer: %w", err)
-	}
-	if body.PID != st.PID {
-		return fmt.Errorf("another process (pid %d) answers on that port", body.PID)
-	}
-	return nil
+	holders, err := proc.LockHolders(p.Lock())
+	return err != nil || slices.Contains(holders, pid)
 }

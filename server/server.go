@@ -54,7 +54,7 @@ func (t Transport) stdio() bool { return t == TransportDual || t == TransportStd
 func (t Transport) http() bool  { return t == TransportDual || t == TransportHTTP }
 
 // Host is the only address the HTTP transport binds.
-const Host = "127.0.0.1"
+const Host = state.Host
 
 // Options configure Run.
 type Options struct {
@@ -82,9 +82,15 @@ type Status struct {
 type AlreadyRunningError struct {
 	PID int
 	URL string // empty when the running server has no HTTP transport
+	// Untrusted, when set, says why the state file was not trusted: nothing
+	// was sent to the URL it names.
+	Untrusted string
 }
 
 func (e *AlreadyRunningError) Error() string {
+	if e.Untrusted != "" {
+		return fmt.Sprintf("another agentos process (pid %d) holds this project's lock, but its state file cannot be trusted (%s), so nothing was sent to the URL it names; stop that process (or restart the agent that launched it) and try again", e.PID, e.Untrusted)
+	}
 	if e.URL == "" {
 		return fmt.Sprintf("an agentos server (pid %d) already serves this project over stdio only; stop it, or start it with --transport dual so other agents can share it", e.PID)
 	}
@@ -355,7 +361,8 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 
 	sf := s.opts.Project.StateFile()
 	if old, err := state.Read(sf); err == nil {
-		s.log.Warn("replacing stale state file", "path", sf, "pid", old.PID, "url", old.URL, "alive", !old.Stale())
+		// This server holds the lock, so whatever the file says is stale or forged.
+		s.log.Warn("replacing stale state file", "path", sf, "pid", old.PID, "url", old.URL)
 	}
 	st := state.New(string(s.opts.Transport), Host, port, os.Getpid(), s.started, buildinfo.Get().Version,
 		state.Project{Name: s.opts.Project.Name(), Root: s.opts.Project.Root}, s.auth)
@@ -392,13 +399,13 @@ func listen(lo, hi int) (net.Listener, int, error) {
 
 // liveness is the body of a plain GET /mcp.
 func (s *server) liveness() any {
-	return map[string]any{
-		"name":        buildinfo.Name,
-		"version":     buildinfo.Get().Version,
-		"transport":   s.opts.Transport,
-		"project":     map[string]string{"name": s.opts.Project.Name(), "root": s.opts.Project.Root},
-		"instance_id": s.instanceID,
-		"pid":         os.Getpid(),
+	return state.Liveness{
+		Name:       buildinfo.Name,
+		Version:    buildinfo.Get().Version,
+		Transport:  string(s.opts.Transport),
+		Project:    state.Project{Name: s.opts.Project.Name(), Root: s.opts.Project.Root},
+		InstanceID: s.instanceID,
+		PID:        os.Getpid(),
 	}
 }
 

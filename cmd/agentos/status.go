@@ -16,8 +16,10 @@ func newStatusCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether this project's agentos server is running",
-		Long: `Status reads .agentos/.mcp_server_state.json, checks that the process it names is alive and
-that its endpoint answers, and prints the transport, URL, pid and uptime.
+		Long: `Status reads .agentos/.mcp_server_state.json, checks it (a URL on 127.0.0.1 in the port range,
+a live process holding the project lock, an endpoint answering as this project's server; a
+stale or forged file is named as such and gets nothing but that check), and prints the
+transport, URL, pid and uptime.
 
 Exit status: 0 when the server is running, 1 when it is not (the reason is printed),
 3 when no .agentos/ is found.`,

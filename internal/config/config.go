@@ -40,7 +40,7 @@ type Embedder struct {
 	Model     string `yaml:"model"`       // model2vec: a pulled OWNER/NAME; ollama/openai: the model name
 	Path      string `yaml:"path"`        // model2vec: a model folder, relative to the project root
 	URL       string `yaml:"url"`         // ollama/openai: the service's base URL
-	APIKeyEnv string `yaml:"api_key_env"` // openai: the environment variable holding the key
+	APIKeyEnv string `yaml:"api_key_env"` // ollama/openai: the environment variable holding the key (APIKeyEnvRule)
 	Dim       int    `yaml:"dim"`         // ollama/openai: the vector size, if known
 }
 
@@ -192,6 +192,17 @@ func Load(path string) (Config, error) {
 	return cfg, nil
 }
 
+// LoadOrDefault is the configuration at path, or the defaults when it is
+// missing or invalid: for readers that only need the port range (doctor
+// reports an invalid file; a server refuses to start with one).
+func LoadOrDefault(path string) Config {
+	cfg, err := Load(path)
+	if err != nil {
+		return Default()
+	}
+	return cfg
+}
+
 // Parse validates and decodes the YAML text of a config file.
 func Parse(data []byte) (Config, error) {
 	cfg := Default()
@@ -307,9 +318,7 @@ func (c Config) Validate() error {
 	if _, err := c.BrowserIdle(); err != nil {
 		errs = append(errs, err)
 	}
-	if p := c.Search.Embedder.Provider; p != "" && !slices.Contains(EmbedderProviders, p) {
-		errs = append(errs, fmt.Errorf("search.embedder.provider must be one of %s, not %q", strings.Join(EmbedderProviders, ", "), p))
-	}
+	errs = append(errs, c.Search.Embedder.validate()...)
 	if !slices.Equal(c.Code.SourcePaths, c.AST.SourcePaths) {
 		errs = append(errs, fmt.Errorf("ast.source_paths %v must match code.source_paths %v", c.AST.SourcePaths, c.Code.SourcePaths))
 	}

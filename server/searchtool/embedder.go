@@ -3,13 +3,54 @@ package searchtool
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"net/url"
 	"path/filepath"
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/loopback"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/search/embed"
+	"github.com/agentos-dev/agentos/search/embed/httpembed"
 )
+
+// logEmbedder says at start which embedder the indexes use and, for a
+// service, where it sends text: at INFO, and loudly (WARN) when that is
+// another machine, since every search query and the text of every indexed
+// chunk goes there, with the key when one is configured.
+func logEmbedder(log *slog.Logger, c config.Embedder) {
+	base := c.URL
+	switch c.Provider {
+	case embed.ProviderOllama:
+		if base == "" {
+			base = httpembed.DefaultOllamaURL
+		}
+	case embed.ProviderOpenAI:
+		if base == "" {
+			base = httpembed.DefaultOpenAIURL
+		}
+	case "", embed.ProviderBuiltin:
+		log.Info("search embedder", "provider", embed.ProviderBuiltin)
+		return
+	default:
+		log.Info("search embedder", "provider", c.Provider, "model", c.Model, "path", c.Path)
+		return
+	}
+	log.Info("search embedder", "provider", c.Provider, "model", c.Model, "url", base, "api_key_env", c.APIKeyEnv)
+	u, err := url.Parse(base)
+	if err != nil || loopback.Is(u.Hostname()) {
+		return // an unusable URL is reported when the embedder is built
+	}
+	key := "no API key"
+	if c.APIKeyEnv != "" {
+		key = "the API key from $" + c.APIKeyEnv
+		if u.Scheme == "http" {
+			key += ", unencrypted (http)"
+		}
+	}
+	log.Warn(fmt.Sprintf("search.embedder sends every search query and the text of every indexed chunk of code and standards to %s, which is not this machine, with %s", u.Host, key), "url", base)
+}
 
 // embedderFor builds the embedder search.embedder names; nil means the
 // engine's built-in one. A service that must be asked for its vector size is

@@ -3,6 +3,7 @@ package searchtool
 import (
 	"encoding/json"
 	"hash/fnv"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -80,5 +81,36 @@ func TestBrokenEmbedderIsReportedNotReplaced(t *testing.T) {
 	}
 	if !strings.Contains(e.log.String(), "the configured embedder cannot be used") {
 		t.Errorf("not logged:\n%s", e.log)
+	}
+}
+
+func TestEmbedderDestinationIsLogged(t *testing.T) {
+	cases := []struct {
+		cfg        config.Embedder
+		info, warn string // "" for warn: no warning
+	}{
+		{config.Embedder{}, "provider=builtin", ""},
+		{config.Embedder{Provider: "ollama", Model: "nomic"}, "url=http://localhost:11434", ""},
+		{config.Embedder{Provider: "ollama", Model: "nomic", URL: "http://[::1]:11434"}, "url=http://[::1]:11434", ""},
+		{config.Embedder{Provider: "openai", Model: "m", APIKeyEnv: "OPENAI_API_KEY"}, "url=https://api.openai.com api_key_env=OPENAI_API_KEY",
+			"to api.openai.com, which is not this machine, with the API key from $OPENAI_API_KEY"},
+		{config.Embedder{Provider: "ollama", Model: "nomic", URL: "http://10.1.2.3:11434"}, "url=http://10.1.2.3:11434",
+			"to 10.1.2.3:11434, which is not this machine, with no API key"},
+		{config.Embedder{Provider: "openai", Model: "m", URL: "http://gpu-box.lan:8000/v1", APIKeyEnv: "LITELLM_API_KEY"}, "provider=openai",
+			"with the API key from $LITELLM_API_KEY, unencrypted (http)"},
+	}
+	for _, c := range cases {
+		var buf strings.Builder
+		logEmbedder(slog.New(slog.NewTextHandler(&buf, nil)), c.cfg)
+		out := buf.String()
+		if !strings.Contains(out, "level=INFO msg=\"search embedder\"") || !strings.Contains(out, c.info) {
+			t.Errorf("%+v: no INFO line with %q:\n%s", c.cfg, c.info, out)
+		}
+		switch {
+		case c.warn == "" && strings.Contains(out, "level=WARN"):
+			t.Errorf("%+v: a loopback embedder is warned about:\n%s", c.cfg, out)
+		case c.warn != "" && (!strings.Contains(out, "level=WARN") || !strings.Contains(out, c.warn) || !strings.Contains(out, "every search query and the text of every indexed chunk")):
+			t.Errorf("%+v: no warning saying %q:\n%s", c.cfg, c.warn, out)
+		}
 	}
 }

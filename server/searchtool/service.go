@@ -91,6 +91,7 @@ func New(opts Options) *Service {
 	}
 	log := opts.Logger.With("subsystem", "search")
 	s := &Service{opts: opts, log: log, t: t, src: opts.Config.Code}
+	logEmbedder(log, opts.Config.Search.Embedder)
 	s.emb, s.embErr = embedderFor(context.Background(), opts.Project, opts.Config.Search.Embedder)
 	if s.embErr != nil {
 		log.Error("the configured embedder cannot be used; search is off until it is fixed", "err", s.embErr)

@@ -1,6 +1,7 @@
 // Package state owns the runtime state file .agentos/.mcp_server_state.json:
-// its schema, its atomic writing and removal, and the staleness check that
-// readers (status, secondary-agent setup, the bridge) rely on.
+// its schema, its atomic writing and removal, and Verify, the one check every
+// reader (the bridge, status, connect, doctor, secondary-agent setup) makes
+// before it trusts the file: it may be stale, or forged.
 package state
 
 import (
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
-	"github.com/agentos-dev/agentos/internal/proc"
 )
 
 // SchemaVersion is the version of the state file's layout.
@@ -92,9 +92,6 @@ func Read(path string) (File, error) {
 	}
 	return f, nil
 }
-
-// Stale reports whether the process that wrote f is gone.
-func (f File) Stale() bool { return !proc.Alive(f.PID) }
 
 // Started parses StartedAt; the zero time when it is malformed.
 func (f File) Started() time.Time {

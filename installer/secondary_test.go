@@ -1,0 +1,78 @@
+package installer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/server/state"
+)
+
+// A secondary agent's HTTP entry points at the URL of a state file only
+// when state.Verify trusts it: here this process plays the primary (it
+// holds the project lock, and a listener answers the liveness check as it).
+func TestSecondaryEntryTrustsOnlyAVerifiedStateFile(t *testing.T) {
+	root := t.TempDir()
+	p, _ := project.At(root)
+	if err := os.MkdirAll(p.Cache(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var impostor atomic.Bool // the listener answers as another project's server
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		live := state.Liveness{Name: "agentos", PID: os.Getpid(), Project: state.Project{Root: root}}
+		if impostor.Load() {
+			live.Project.Root = "/elsewhere"
+		}
+		json.NewEncoder(w).Encode(live)
+	}))
+	defer srv.Close()
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	writeTestFile(t, p.Config(), fmt.Sprintf("server:\n  port_range: \"%d-%d\"\n", port, port))
+	fl := flock.New(p.Lock())
+	if ok, err := fl.TryLock(); !ok || err != nil {
+		t.Fatalf("lock: %v %v", ok, err)
+	}
+	defer fl.Unlock()
+	if err := state.Write(p.StateFile(), state.New("dual", state.Host, port, os.Getpid(), time.Now(), "test", state.Project{Root: root}, "none")); err != nil {
+		t.Fatal(err)
+	}
+	cline, err := agentconfig.Lookup("cline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+
+	entry, note := SecondaryEntry(context.Background(), p, cline, "/bin/agentos")
+	if entry.URL != url || !strings.Contains(note, "Points at the running server") {
+		t.Errorf("trusted file: %+v, %q", entry, note)
+	}
+	// Another project's server answers there. The fallback, the first port of
+	// the range, is the same port here: what differs is that the file was not
+	// trusted, and the note says so.
+	impostor.Store(true)
+	entry, note = SecondaryEntry(context.Background(), p, cline, "/bin/agentos")
+	if entry.URL != url || !strings.Contains(note, "The state file was not used") || !strings.Contains(note, "stale or forged, ignored") {
+		t.Errorf("impostor: %+v, %q", entry, note)
+	}
+	// A forged URL outside the range is never written into an entry.
+	forged := state.New("dual", state.Host, 80, os.Getpid(), time.Now(), "test", state.Project{Root: root}, "none")
+	if err := state.Write(p.StateFile(), forged); err != nil {
+		t.Fatal(err)
+	}
+	entry, note = SecondaryEntry(context.Background(), p, cline, "/bin/agentos")
+	if entry.URL != url || !strings.Contains(note, "outside this project's server.port_range") {
+		t.Errorf("forged: %+v, %q", entry, note)
+	}
+}
