@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -57,9 +56,7 @@ func du(b *testing.B, dir string) (disk, apparent float64) {
 			return err
 		}
 		apparent += float64(fi.Size())
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			disk += float64(st.Blocks) * 512
-		}
+		disk += allocated(fi)
 		return nil
 	})
 	if err != nil {
