@@ -48,7 +48,7 @@ func (e *Refusal) Error() string {
 	case Hidden:
 		return fmt.Sprintf("%q cannot be read: %s is %s", e.Path, e.Rule.Path, e.Rule.Why)
 	case Guarded:
-		return fmt.Sprintf("%q is protected (%s: %s); to change it, %s", e.Path, e.Rule.Path, e.Rule.Why, e.Rule.Change)
+		return fmt.Sprintf("%q is protected (%s: %s); only a person changes it: %s", e.Path, e.Rule.Path, e.Rule.Why, e.Rule.Change)
 	}
 	return fmt.Sprintf("%q is refused", e.Path)
 }

@@ -1,6 +1,7 @@
 package pathpolicy
 
-// How a person changes the files of a rule; each completes "to change it, …".
+// How a person changes the files of a rule; each completes "only a person
+// changes it: …".
 const (
 	byUpgrade   = "run `agentos upgrade` (or `agentos install`), which rewrites it"
 	byEditor    = "edit it in an editor"
