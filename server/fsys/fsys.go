@@ -160,7 +160,7 @@ type Entry struct {
 const description = "Read, write and manage files inside the project. Paths are relative to the project root, with forward slashes. " +
 	"Actions: read (text, paged by start_line/max_lines), write (atomic replace), append, list, stat, exists, " +
 	"glob (e.g. src/**/*.go), mkdir, move, copy, delete. " +
-	"Protected paths are never changed (.git/, agentos's own files under .agentos/ except specs/ and standards/, and the agent clients' MCP, permission and hook files such as .mcp.json and .claude/settings.json); the refusal says how a person changes them. .agentos/.cache/ and hard-linked files are never read. Writes to gitignored paths are refused unless override_gitignore is true. " +
+	"Protected paths are never changed or copied (.git/, agentos's own files under .agentos/ except specs/ and standards/, and the agent clients' MCP, permission and hook files such as .mcp.json and .claude/settings.json); the refusal says how a person changes them. .agentos/.cache/ and hard-linked files are never read. Writes to gitignored paths are refused unless override_gitignore is true. " +
 	"move/copy never replace an existing destination unless overwrite is true; copying or deleting a directory needs recursive."
 
 func definition() mcp.Tool {

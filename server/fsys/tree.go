@@ -103,6 +103,12 @@ func (o *op) copy() (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	// A protected source is refused too: reading it stays allowed, but a
+	// copy of agentos's binary or of a client's settings serves no coding
+	// task.
+	if err := o.guardProtected("path", src.rel, src.rel, src.real); err != nil {
+		return Output{}, err
+	}
 	if err := o.guardProtected("destination", dst.rel, dst.rel, dst.real); err != nil {
 		return Output{}, err
 	}
@@ -217,11 +223,7 @@ func (o *op) walkTree(field, shown, from, to string) ([]treeEntry, error) {
 			return err
 		}
 		sub := relTo(p, from)
-		changed := []string{path.Join(to, sub)}
-		if o.in.Action != actCopy {
-			changed = append(changed, p) // a copy leaves its source as it is
-		}
-		for _, q := range changed {
+		for _, q := range []string{p, path.Join(to, sub)} {
 			var ref *pathpolicy.Refusal
 			if err := o.policy().CheckChange(q); errors.As(err, &ref) {
 				return pathError(toolkit.CodeForbidden, field, "%q cannot be %s: it would change %q, which is protected (%s: %s); only a person changes it: %s",
