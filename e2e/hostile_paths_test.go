@@ -103,7 +103,7 @@ func TestHostilePathsCorpus(t *testing.T) {
 	protected := []string{
 		".git/config", "vendor/lib/.git/HEAD", ".agentos/bin/agentos", ".agentos/config/mcp.yaml",
 		".agentos/manifest.json", ".agentos/state/approvals.txt", ".claude/commands/agentos-spec.md",
-		".claude/skills/agentos/SKILL.md", "cfglink/mcp.yaml", "cfglink",
+		".claude/skills/agentos/SKILL.md", "cfglink/mcp.yaml",
 		".AGENTOS/BIN/agentos", ".Mcp.Json", ".mcp.json.", ".claude/Settings.json", ".agentos/config./mcp.yaml",
 	}
 	for _, rule := range pathpolicy.Rules() {

@@ -41,9 +41,15 @@ func (c *Checker) CheckChange(rel string) error {
 	}
 	// The deepest existing folder on the way that is an anchor decides; a
 	// folder deeper than it cannot be one, or it would have been found first.
+	// The last name is looked at, not followed: a change to a link changes
+	// the link, and the caller checks what it points at separately.
 	parts := strings.Split(rel, "/")
 	for i := len(parts); i > 0; i-- {
-		fi, err := c.r.Stat(strings.Join(parts[:i], "/"))
+		stat := c.r.Stat
+		if i == len(parts) {
+			stat = c.r.Lstat
+		}
+		fi, err := stat(strings.Join(parts[:i], "/"))
 		if err != nil || !fi.IsDir() {
 			continue
 		}

@@ -307,3 +307,15 @@ func BenchmarkOpenFile(b *testing.B) {
 		}
 	})
 }
+
+// A link to a protected folder is the link's own business to change: only
+// the folder it leads to is protected.
+func TestCheckChangeOfALink(t *testing.T) {
+	root, r := project(t, map[string]string{"project/.vscode/settings.json": "{}"})
+	symlink(t, ".vscode", filepath.Join(root, "vlink"))
+	c := NewChecker(r)
+	if err := c.CheckChange("vlink"); err != nil {
+		t.Errorf("the link itself: %v", err)
+	}
+	refusal(t, c.CheckChange("vlink/settings.json"), Guarded)
+}

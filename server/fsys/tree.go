@@ -238,7 +238,7 @@ func (o *op) walkTree(field, shown, from, to string) ([]treeEntry, error) {
 		if o.in.Action == actCopy && d.Type().IsRegular() {
 			f, _, err := pathpolicy.OpenFile(o.r, p)
 			if err != nil {
-				return o.refusal(field, shown, err)
+				return o.refusal(field, p, err) // names the file in the tree
 			}
 			f.Close()
 		}
