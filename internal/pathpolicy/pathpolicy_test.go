@@ -5,9 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -209,18 +207,6 @@ func TestOpenFile(t *testing.T) {
 	}
 	defer f.Close()
 	refusal(t, CheckLinks(f, "hard.txt"), HardLink)
-}
-
-func TestOpenFileDoesNotBlockOnAPipe(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	root, r := project(t, map[string]string{"project/x": "x"})
-	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	_, _, err := OpenFile(r, "fifo")
-	refusal(t, err, NotRegular)
 }
 
 func TestCheckChange(t *testing.T) {
