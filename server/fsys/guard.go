@@ -50,12 +50,18 @@ func (o *op) refusal(field, shown string, err error) error {
 }
 
 // guardWrite refuses a write to protected paths always and to gitignored
-// paths unless the caller overrode it. isDir tells the ignore rules whether
-// the final component is a folder (patterns ending in / match only those).
+// paths unless the caller overrode it.
 func (o *op) guardWrite(field, shown string, isDir bool, paths ...string) error {
 	if err := o.guardProtected(field, shown, paths...); err != nil {
 		return err
 	}
+	return o.guardIgnored(field, shown, isDir, paths...)
+}
+
+// guardIgnored refuses a write to a gitignored path unless the caller
+// overrode it. isDir tells the ignore rules whether the final component is
+// a folder (patterns ending in / match only those).
+func (o *op) guardIgnored(field, shown string, isDir bool, paths ...string) error {
 	if o.in.OverrideGitignore {
 		return nil
 	}

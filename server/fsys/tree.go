@@ -28,7 +28,7 @@ func (o *op) delete() (Output, error) {
 	if err != nil {
 		return Output{}, o.osError("path", t.rel, err)
 	}
-	if err := o.guardWrite("path", t.rel, fi.IsDir(), t.rel, t.link); err != nil {
+	if err := o.guardIgnored("path", t.rel, fi.IsDir(), t.rel, t.link); err != nil {
 		return Output{}, err
 	}
 	if !fi.IsDir() {
@@ -66,10 +66,10 @@ func (o *op) move() (Output, error) {
 	if err != nil {
 		return Output{}, o.osError("path", src.rel, err)
 	}
-	if err := o.guardWrite("path", src.rel, fi.IsDir(), src.rel, src.link); err != nil {
+	if err := o.guardIgnored("path", src.rel, fi.IsDir(), src.rel, src.link); err != nil {
 		return Output{}, err
 	}
-	if err := o.guardWrite("destination", dst.rel, fi.IsDir(), dst.rel, dst.link); err != nil {
+	if err := o.guardIgnored("destination", dst.rel, fi.IsDir(), dst.rel, dst.link); err != nil {
 		return Output{}, err
 	}
 	if err := o.checkPair(src, dst, src.link, dst.link, fi.IsDir()); err != nil {
@@ -122,7 +122,7 @@ func (o *op) copy() (Output, error) {
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		return Output{}, pathError(toolkit.CodeValidation, "path", "%q is not a regular file or directory", src.rel)
 	}
-	if err := o.guardWrite("destination", dst.rel, fi.IsDir(), dst.rel, dst.real); err != nil {
+	if err := o.guardIgnored("destination", dst.rel, fi.IsDir(), dst.rel, dst.real); err != nil {
 		return Output{}, err
 	}
 	if err := o.checkPair(src, dst, src.real, dst.real, fi.IsDir()); err != nil {
@@ -230,7 +230,7 @@ func (o *op) walkTree(field, shown, from, to string) ([]treeEntry, error) {
 					shown, pastTense(o.in.Action), q, ref.Rule.Path, ref.Rule.Why, ref.Rule.Change)
 			}
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
+		if d.Type()&fs.ModeSymlink != 0 && o.in.Action != actDelete {
 			if err := o.guardLink(field, shown, path.Join(to, sub)); err != nil {
 				return err
 			}

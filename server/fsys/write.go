@@ -211,7 +211,7 @@ func (o *op) mkdir() (Output, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return Output{}, o.osError("path", t.rel, err)
 	}
-	if err := o.guardWrite("path", t.rel, true, t.rel, t.real); err != nil {
+	if err := o.guardIgnored("path", t.rel, true, t.rel, t.real); err != nil {
 		return Output{}, err
 	}
 	if err := o.mkdirAll("path", t.rel, t.real); err != nil {
