@@ -10,7 +10,7 @@ import (
 
 // OpenFile opens rel (slash-separated, relative to the root r) for reading if
 // the policy lets an agent read it, and returns the open file and what it is.
-// It is the only way agentos reads a project file for an agent.
+// svc_filesystem and the search indexes read project files through it only.
 //
 // The walk goes one folder at a time, each opened as a root of its own, and
 // checks that every folder and the file opened are the very entries it
@@ -19,8 +19,11 @@ import (
 // names a symbolic link on purpose is the caller's to resolve first.
 func OpenFile(r *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	rel = path.Clean(rel)
-	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+	switch {
+	case rel == "..", strings.HasPrefix(rel, "../"), path.IsAbs(rel):
 		return nil, nil, &Refusal{Kind: Outside, Path: rel}
+	case rel == ".":
+		return nil, nil, &Refusal{Kind: NotRegular, Path: rel}
 	}
 	if rule, ok := Match(rel); ok && rule.Access == Secret {
 		return nil, nil, &Refusal{Kind: Hidden, Path: rel, Rule: rule}
