@@ -589,7 +589,7 @@ func (ix *Index) content(st *state, m *meta, budget int) (string, bool) {
 	}
 	defer f.Close()
 	rec := st.files[m.Path]
-	if err != nil || rec == nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime ||
+	if rec == nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime ||
 		m.EndByte > fi.Size() || m.EndByte < m.StartByte {
 		data, err := io.ReadAll(io.LimitReader(f, scan.DefaultMaxSize*4))
 		if err != nil {
