@@ -27,7 +27,7 @@ var rules = []Rule{
 
 	// agentos's own files. Everything under .agentos/ is agentos's unless a
 	// row below says otherwise, so a file added there later is covered.
-	{".agentos/", Protected, "agentos's own files; the rows below name them", byUpgrade},
+	{".agentos/", Protected, "agentos's own files: whatever under .agentos/ no other row names", byUpgrade},
 	{".agentos/bin/", Protected, "the pinned agentos binary the IDE launches", byUpgrade},
 	{".agentos/scripts/", Protected, "helper scripts agentos installs to be run", byUpgrade},
 	{".agentos/config/", Protected, "the server's configuration: the gates' test command, HTTP auth, the embedder's URL, the indexed folders", byNextStart},
