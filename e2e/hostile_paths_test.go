@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/agentos-dev/agentos/internal/pathpolicy"
+	"github.com/agentos-dev/agentos/server/browser"
 )
 
 // TestHostilePathsCorpus runs what an agent holding only agentos's MCP tools
@@ -27,8 +28,9 @@ import (
 // changing action (with and without override_gitignore), reads of secrets,
 // hard links to a file outside, symbolic links to outside files and folders
 // present at the first scan and appearing while the server runs (by hand and
-// by a git checkout), then searches that must not return the outside file.
-// Ordinary project writes must still succeed. The counts go to the log.
+// by a git checkout), then searches that must not return the outside file,
+// and file:// pages of the browser that would show a secret. Ordinary project
+// writes must still succeed. The counts go to the log.
 func TestHostilePathsCorpus(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS == "windows" {
@@ -182,7 +184,42 @@ func TestHostilePathsCorpus(t *testing.T) {
 		}
 	}
 
-	// 6. Ordinary project work still succeeds.
+	// 6. The browser opens a file:// page as a read: a secret, a hard link, a
+	// link to the secret are refused, and so is a frame of a project page
+	// that shows one. (Without a browser on the machine, this part is left
+	// out; CI has one.)
+	if _, err := browser.FindExecutable(""); err == nil {
+		plant(t, root, map[string]string{"docs/frame.html": `<!doctype html><title>frame</title><iframe src="../.agentos/.cache/auth_token"></iframe>`})
+		fileURL := func(rel string) string {
+			return "file://" + filepath.ToSlash(filepath.Join(root, filepath.FromSlash(rel)))
+		}
+		for _, rel := range []string{".agentos/.cache/auth_token", "hard.txt", "cachelink/auth_token"} {
+			n.expectRefusedBy(t, c, "svc_browser", map[string]any{"action": "navigate", "url": fileURL(rel)}, "FORBIDDEN")
+		}
+		n.total++
+		var out struct {
+			Messages []struct {
+				Text string `json:"text"`
+			} `json:"messages"`
+		}
+		if res := call(t, c, "svc_browser", map[string]any{"action": "navigate", "url": fileURL("docs/frame.html")}, nil); res.IsError {
+			t.Fatalf("navigate to a project page: %v", res.Content)
+		}
+		hostileEventually(t, "the frame to be blocked", func() bool {
+			call(t, c, "svc_browser", map[string]any{"action": "console"}, &out)
+			for _, m := range out.Messages {
+				if strings.Contains(m.Text, "agentos blocked the page") && strings.Contains(m.Text, "auth_token") {
+					return true
+				}
+			}
+			return false
+		})
+		n.refused++
+	} else {
+		t.Logf("no browser: the svc_browser part of the corpus is left out (%v)", err)
+	}
+
+	// 7. Ordinary project work still succeeds.
 	for _, args := range []map[string]any{
 		{"action": "write", "path": "src/feature.go", "content": "package src\n"},
 		{"action": "write", "path": "src/feature_test.go", "content": "package src\n"},
@@ -229,6 +266,23 @@ func (n *corpusCount) expectRefused(t *testing.T, c *client.Client, args map[str
 	n.refused++
 	if got != code || !strings.Contains(msg, want) {
 		t.Errorf("%v: %s %q, want %s with %q", printable(args), got, msg, code, want)
+	}
+}
+
+// expectRefusedBy runs one hostile call of another tool, which must fail
+// with code.
+func (n *corpusCount) expectRefusedBy(t *testing.T, c *client.Client, tool string, args map[string]any, code string) {
+	t.Helper()
+	n.total++
+	res := call(t, c, tool, args, nil)
+	if !res.IsError {
+		n.accepted++
+		t.Errorf("%s %v succeeded, want %s", tool, printable(args), code)
+		return
+	}
+	n.refused++
+	if text := fmt.Sprint(res.Content); !strings.Contains(text, code) {
+		t.Errorf("%s %v: %s, want %s", tool, printable(args), text, code)
 	}
 }
 

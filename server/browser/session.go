@@ -245,10 +245,15 @@ func (t *tab) guard(ctx context.Context, paused iter.Seq2[fetch.EventRequestPaus
 		if ev.Request != nil {
 			url = ev.Request.URL
 		}
-		if p.check(url) == nil {
+		if refused := p.check(url); refused == nil {
 			_, err = chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		} else {
-			t.addConsole(chromedp.ConsoleMessage{Type: chromedp.ConsoleError, Text: "agentos blocked the page " + cut(url, 500) + ": its host is not loopback and not in browser.allowed_hosts"})
+			why := refused.Error()
+			var te *toolkit.Error
+			if errors.As(refused, &te) {
+				why = te.Message
+			}
+			t.addConsole(chromedp.ConsoleMessage{Type: chromedp.ConsoleError, Text: "agentos blocked the page " + cut(url, 500) + ": " + why})
 			_, err = chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 		}
 		if err != nil && ctx.Err() != nil {
