@@ -53,7 +53,7 @@ func TestHostilePathsCorpus(t *testing.T) {
 		"ordinary.go":                  "package main\n\n// Ordinarything is an ordinary function.\nfunc Ordinarything() {}\n",
 		"docs/guide.md":                "# Guide\n",
 		"vendor/lib/.git/HEAD":         "ref: refs/heads/main\n",
-		".agentos/.cache/auth_token":   "not-the-real-token\n",
+		".agentos/.cache/auth_token":   "notTheRealToken\n",
 		".agentos/specs/s/srd.md":      "# spec\n",
 		".claude/settings.json":        "{}\n",
 		".github/workflows/ci.yml":     "on: push\n",
@@ -189,32 +189,42 @@ func TestHostilePathsCorpus(t *testing.T) {
 	// that shows one. (Without a browser on the machine, this part is left
 	// out; CI has one.)
 	if _, err := browser.FindExecutable(""); err == nil {
-		plant(t, root, map[string]string{"docs/frame.html": `<!doctype html><title>frame</title><iframe src="../.agentos/.cache/auth_token"></iframe>`})
+		plant(t, root, map[string]string{
+			"docs/frame.html":  `<!doctype html><title>frame</title><iframe src="../.agentos/.cache/auth_token"></iframe>`,
+			"docs/script.html": `<!doctype html><title>script</title><script src="../.agentos/.cache/auth_token"></script>`,
+		})
 		fileURL := func(rel string) string {
 			return "file://" + filepath.ToSlash(filepath.Join(root, filepath.FromSlash(rel)))
 		}
 		for _, rel := range []string{".agentos/.cache/auth_token", "hard.txt", "cachelink/auth_token"} {
 			n.expectRefusedBy(t, c, "svc_browser", map[string]any{"action": "navigate", "url": fileURL(rel)}, "FORBIDDEN")
 		}
-		n.total++
-		var out struct {
-			Messages []struct {
-				Text string `json:"text"`
-			} `json:"messages"`
-		}
-		if res := call(t, c, "svc_browser", map[string]any{"action": "navigate", "url": fileURL("docs/frame.html")}, nil); res.IsError {
-			t.Fatalf("navigate to a project page: %v", res.Content)
-		}
-		hostileEventually(t, "the frame to be blocked", func() bool {
-			call(t, c, "svc_browser", map[string]any{"action": "console"}, &out)
-			for _, m := range out.Messages {
-				if strings.Contains(m.Text, "agentos blocked the page") && strings.Contains(m.Text, "auth_token") {
-					return true
-				}
+		// A page that frames the secret, or loads it as a script (whose
+		// error message would quote it), gets it blocked.
+		for _, page := range []string{"docs/frame.html", "docs/script.html"} {
+			n.total++
+			if res := call(t, c, "svc_browser", map[string]any{"action": "navigate", "url": fileURL(page)}, nil); res.IsError {
+				t.Fatalf("navigate to %s: %v", page, res.Content)
 			}
-			return false
-		})
-		n.refused++
+			hostileEventually(t, page+"'s load of the secret to be blocked", func() bool {
+				var out struct {
+					Messages []struct {
+						Text string `json:"text"`
+					} `json:"messages"`
+				}
+				call(t, c, "svc_browser", map[string]any{"action": "console"}, &out)
+				for _, m := range out.Messages {
+					if strings.Contains(m.Text, "notTheRealToken") || strings.Contains(m.Text, "is not defined") {
+						t.Fatalf("%s read the secret: %s", page, m.Text)
+					}
+					if strings.Contains(m.Text, "agentos blocked") && strings.Contains(m.Text, "auth_token") {
+						return true
+					}
+				}
+				return false
+			})
+			n.refused++
+		}
 	} else {
 		t.Logf("no browser: the svc_browser part of the corpus is left out (%v)", err)
 	}

@@ -212,9 +212,14 @@ func (s *session) newTab() (*tab, error) {
 		t.gone = gone
 	}
 	// Documents (navigations of the tab and its frames, whoever starts them:
-	// a click, a redirect, a script) are paused until the policy allows them.
+	// a click, a redirect, a script) are paused until the policy allows them,
+	// and so is everything a page loads from a file:// URL (a script, a
+	// style sheet, an image): each is a read of a project file.
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
-	pattern := []*fetch.RequestPattern{{ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
+	pattern := []*fetch.RequestPattern{
+		{ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
+		{URLPattern: "file://*", RequestStage: fetch.RequestStageRequest},
+	}
 	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: pattern}); err != nil {
 		cancel()
 		return nil, toolkit.Errorf(toolkit.CodeBusinessLogic, "could not open a tab: %v", err)
