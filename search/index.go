@@ -21,7 +21,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
+	"io"
 	"path"
 	"path/filepath"
 	"slices"
@@ -107,7 +107,7 @@ func New(opt Options) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{opt: opt, scanner: sc}
-	ix.modules.root = root
+	ix.modules.sc = sc
 	ix.st = ix.newState()
 	return ix, nil
 }
@@ -347,7 +347,7 @@ func (ix *Index) RefreshGraphSignals() {
 
 // modCache maps folders to Go import paths using go.mod files.
 type modCache struct {
-	root string
+	sc   *scan.Scanner // reads go.mod files as every other file, through the path policy
 	mu   sync.Mutex
 	dirs map[string]modInfo // folder -> nearest module
 }
@@ -382,7 +382,7 @@ func (m *modCache) module(dir string) modInfo {
 	}
 	m.mu.Unlock()
 	var mi modInfo
-	if data, err := os.ReadFile(filepath.Join(m.root, filepath.FromSlash(dir), "go.mod")); err == nil {
+	if data, err := m.readGoMod(dir); err == nil {
 		mi = modInfo{dir: dir, path: modulePath(data)}
 	} else if dir != "." && dir != "" {
 		mi = m.module(path.Dir(dir))
@@ -394,6 +394,16 @@ func (m *modCache) module(dir string) modInfo {
 	m.dirs[dir] = mi
 	m.mu.Unlock()
 	return mi
+}
+
+// readGoMod reads the go.mod of folder dir, if it has one.
+func (m *modCache) readGoMod(dir string) ([]byte, error) {
+	f, _, err := m.sc.Open(path.Join(dir, "go.mod"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, scan.DefaultMaxSize))
 }
 
 func modulePath(gomod []byte) string {

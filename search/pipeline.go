@@ -58,7 +58,7 @@ func (ix *Index) read(rel string) (*prepared, error) {
 	data, info, err := ix.scanner.ReadFile(rel)
 	p := &prepared{path: rel, info: info}
 	switch {
-	case errors.Is(err, scan.ErrBinary) || errors.Is(err, scan.ErrTooBig) || errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, scan.ErrBinary) || errors.Is(err, scan.ErrTooBig) || errors.Is(err, scan.ErrNotFollowed) || errors.Is(err, fs.ErrNotExist):
 		p.skip = err
 		return p, nil
 	case err != nil:

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -582,14 +581,15 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 // line boundary. When the file is as indexed, only the chunk's bytes are
 // read; otherwise (it changed since) its lines are looked up afresh.
 func (ix *Index) content(st *state, m *meta, budget int) (string, bool) {
-	f, err := os.Open(filepath.Join(ix.opt.Root, filepath.FromSlash(m.Path)))
+	// Opened as when it was indexed: a file that became a link, or a
+	// second link of something else, since then shows no lines.
+	f, fi, err := ix.scanner.Open(m.Path)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
 	rec := st.files[m.Path]
-	if err != nil || rec == nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime ||
+	if rec == nil || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.ModTime ||
 		m.EndByte > fi.Size() || m.EndByte < m.StartByte {
 		data, err := io.ReadAll(io.LimitReader(f, scan.DefaultMaxSize*4))
 		if err != nil {

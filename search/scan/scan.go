@@ -7,8 +7,12 @@
 // list (node_modules, vendor, dist, build, target, .venv and other tool and
 // hidden folders), by a .gitignore file at any level from the repository root
 // down (nested files apply to their own folder, as git applies them), or by
-// .git/info/exclude. Symbolic links are not followed. Binary content is
-// caught when a file is read (ReadFile).
+// .git/info/exclude. Symbolic links are never followed: not when walking,
+// not in a configured path, not when a file is read. Every file is opened
+// through the project's path policy (internal/pathpolicy), the same check
+// svc_filesystem reads through, so an index never holds a file outside the
+// project root, a hard-linked file or a secret. Binary content is caught when
+// a file is read (ReadFile).
 package scan
 
 import (
@@ -27,6 +31,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 )
 
 // DefaultMaxSize is the largest file indexed unless Options.MaxSize says
@@ -258,9 +264,9 @@ func (s *Scanner) Walk() ([]File, error) {
 	var out []File
 	for _, p := range s.opt.Paths {
 		start := filepath.Join(s.root, filepath.FromSlash(p))
-		fi, err := os.Stat(start)
+		fi, err := s.CheckPath(p)
 		if err != nil {
-			return nil, fmt.Errorf("source path %s: %w", p, err)
+			return nil, err
 		}
 		if !fi.IsDir() {
 			if ok, _ := s.Accept(p); ok && fi.Size() <= s.opt.MaxSize && !seen[p] {
@@ -334,29 +340,82 @@ func (s *Scanner) folderAccepted(p string) (bool, string) {
 	return true, ""
 }
 
+// CheckPath checks a configured path p before it is walked or watched: it
+// must exist and be reached through real folders only. It returns what p is.
+func (s *Scanner) CheckPath(p string) (fs.FileInfo, error) {
+	r, err := os.OpenRoot(s.root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	defer r.Close()
+	var fi fs.FileInfo
+	for _, prefix := range prefixes(p) {
+		if fi, err = r.Lstat(prefix); err != nil {
+			return nil, fmt.Errorf("source path %s: %w", p, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("source path %s: %s is a symbolic link, and the indexes do not follow links; configure the folder it points to: %w",
+				p, prefix, ErrNotFollowed)
+		}
+	}
+	if fi == nil { // the root itself
+		return r.Stat(".")
+	}
+	return fi, nil
+}
+
+// prefixes returns a/b/c's a, a/b and a/b/c; none for ".".
+func prefixes(p string) []string {
+	p = path.Clean(p)
+	if p == "." {
+		return nil
+	}
+	var out []string
+	for i, c := range p {
+		if c == '/' {
+			out = append(out, p[:i])
+		}
+	}
+	return append(out, p)
+}
+
 // Errors from ReadFile for files that are not indexed.
 var (
 	ErrTooBig = errors.New("file is over the size limit")
 	ErrBinary = errors.New("file is binary")
+	// ErrNotFollowed: the file is, or is reached through, a symbolic link,
+	// or it is a secret; the indexes never read those. Other refusals of the
+	// path policy (a second hard link, not a regular file) are reported as
+	// unreadable: the person may expect the file to be found.
+	ErrNotFollowed = errors.New("a symbolic link or a secret, which the indexes never read")
 )
 
+// Open opens a Root-relative file for reading through the project's path
+// policy (pathpolicy.OpenFile), with ErrNotFollowed for a link or a secret.
+func (s *Scanner) Open(rel string) (*os.File, fs.FileInfo, error) {
+	r, err := os.OpenRoot(s.root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("project root: %w", err)
+	}
+	defer r.Close() // an open file outlives the root it was opened through
+	f, fi, err := pathpolicy.OpenFile(r, rel)
+	var ref *pathpolicy.Refusal
+	if errors.As(err, &ref) && (ref.Kind == pathpolicy.Symlink || ref.Kind == pathpolicy.Hidden) {
+		err = fmt.Errorf("%w: %w", ErrNotFollowed, err)
+	}
+	return f, fi, err
+}
+
 // ReadFile reads a Root-relative file that Accept covers, refusing one over
-// the size limit or with binary content (a NUL byte in its first 8000 bytes).
-// It returns the file's size and modification time as read.
+// the size limit or with binary content (a NUL byte in its first 8000 bytes)
+// and one the path policy refuses (see Open). It returns the file's size and
+// modification time as read.
 func (s *Scanner) ReadFile(rel string) ([]byte, File, error) {
-	abs := filepath.Join(s.root, filepath.FromSlash(rel))
-	f, err := os.Open(abs)
+	f, fi, err := s.Open(rel)
 	if err != nil {
 		return nil, File{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, File{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, File{}, fmt.Errorf("%s is not a regular file", rel)
-	}
 	info := File{Path: rel, Size: fi.Size(), ModTime: fi.ModTime()}
 	if fi.Size() > s.opt.MaxSize {
 		return nil, info, ErrTooBig

@@ -127,3 +127,60 @@ func TestPathsAndGitignoreOff(t *testing.T) {
 		t.Errorf("missing source path: no error")
 	}
 }
+
+// Files are read through the path policy: no symbolic link is followed, not
+// to a file outside, not through a folder; a second hard link and a secret
+// are refused; a configured path that is a link is an error, not a walk.
+func TestReadFollowsNoLink(t *testing.T) {
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
+	write(t, outside, "secret.go", []byte("package outside // OUTSIDE-UNIQUE\n"))
+	write(t, root, "src/a.go", []byte("package src\n"))
+	write(t, root, ".agentos/.cache/auth_token", []byte("token\n"))
+	for link, target := range map[string]string{
+		"src/out.go":  filepath.Join(outside, "secret.go"),
+		"src/in.go":   "a.go",
+		"outdir":      outside,
+		"src/token":   filepath.Join(root, ".agentos", ".cache", "auth_token"),
+		"linked-tree": filepath.Join(root, "src"),
+	} {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Root: root, Extensions: []string{".go"}, Hidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := s.Walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(files); !reflect.DeepEqual(got, []string{"src/a.go"}) {
+		t.Errorf("walk = %v, want only src/a.go", got)
+	}
+	if data, _, err := s.ReadFile("src/a.go"); err != nil || string(data) != "package src\n" {
+		t.Fatalf("src/a.go: %q %v", data, err)
+	}
+	for _, rel := range []string{"src/out.go", "src/in.go", "outdir/secret.go", "src/token", "linked-tree/a.go", ".agentos/.cache/auth_token"} {
+		if data, _, err := s.ReadFile(rel); !errors.Is(err, ErrNotFollowed) {
+			t.Errorf("%s: %q %v, want ErrNotFollowed", rel, data, err)
+		}
+	}
+	if err := os.Link(filepath.Join(outside, "secret.go"), filepath.Join(root, "src", "hard.go")); err != nil {
+		t.Skipf("hard links: %v", err)
+	}
+	if data, _, err := s.ReadFile("src/hard.go"); err == nil || errors.Is(err, ErrNotFollowed) {
+		t.Errorf("hard link: %q %v, want an unreadable file", data, err)
+	}
+	// A configured path that is a symbolic link is refused, not walked.
+	for _, p := range []string{"outdir", "linked-tree", "outdir/sub"} {
+		s, err := New(Options{Root: root, Paths: []string{p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files, err := s.Walk(); !errors.Is(err, ErrNotFollowed) {
+			t.Errorf("walk of %s: %v %v, want ErrNotFollowed", p, paths(files), err)
+		}
+	}
+}

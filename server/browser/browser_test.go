@@ -162,7 +162,16 @@ func TestPolicy(t *testing.T) {
 			t.Errorf("%s refused: %v", u, err)
 		}
 	}
+	os.MkdirAll(filepath.Join(root, ".agentos", ".cache"), 0o755)
+	os.WriteFile(filepath.Join(root, ".agentos", ".cache", "auth_token"), []byte("token"), 0o600)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(outside, []byte("secret"), 0o644)
+	os.Link(outside, filepath.Join(root, "hard.txt"))
+	os.Symlink(".agentos/.cache/auth_token", filepath.Join(root, "token-link"))
 	refused := map[string]string{
+		"file://" + filepath.ToSlash(filepath.Join(root, ".agentos", ".cache", "auth_token")): "FORBIDDEN",
+		"file://" + filepath.ToSlash(filepath.Join(root, "token-link")):                       "FORBIDDEN",
+		"file://" + filepath.ToSlash(filepath.Join(root, "hard.txt")):                         "FORBIDDEN",
 		"https://evil.com/":                        "FORBIDDEN",
 		"https://example.com.evil.com/":            "FORBIDDEN",
 		"https://corp.test.evil/":                  "FORBIDDEN",

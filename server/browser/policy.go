@@ -3,9 +3,11 @@ package browser
 import (
 	"net"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
@@ -57,11 +59,15 @@ func (p *policy) check(raw string) error {
 		if u.Host != "" && u.Host != "localhost" {
 			return toolkit.Errorf(toolkit.CodeForbidden, "file URLs on another host (%s) are not allowed", u.Host)
 		}
-		if p.inProject(path) {
-			return nil
+		rel, ok := p.inProject(path)
+		if !ok {
+			return toolkit.Errorf(toolkit.CodeForbidden, "%s is outside the project; only files inside %s may be opened", path, p.root).
+				WithDetails(map[string]any{"field": "url"})
 		}
-		return toolkit.Errorf(toolkit.CodeForbidden, "%s is outside the project; only files inside %s may be opened", path, p.root).
-			WithDetails(map[string]any{"field": "url"})
+		if err := p.readable(rel); err != nil {
+			return toolkit.Errorf(toolkit.CodeForbidden, "%s", err.Error()).WithDetails(map[string]any{"field": "url"})
+		}
+		return nil
 	}
 	return toolkit.Errorf(toolkit.CodeForbidden, "the %s: scheme is not allowed; use http, https (loopback or browser.allowed_hosts), file (inside the project) or about:blank", u.Scheme).
 		WithDetails(map[string]any{"field": "url"})
@@ -87,15 +93,39 @@ func (p *policy) hostAllowed(host string) bool {
 }
 
 // inProject reports whether path, with symlinks resolved, is inside the
-// project root. A path that does not exist is judged as written.
-func (p *policy) inProject(path string) bool {
+// project root, and returns it relative to the root, slash-separated. A path
+// that does not exist is judged as written.
+func (p *policy) inProject(path string) (string, bool) {
 	if !filepath.IsAbs(path) {
-		return false
+		return "", false
 	}
 	path = filepath.Clean(path)
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		path = r
 	}
 	rel, err := filepath.Rel(p.root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// readable applies the project's path policy to a file a page would show:
+// opening it is a read like svc_filesystem's, so a secret or a hard-linked
+// file is refused. Folders (a listing shows names only) and paths that do
+// not exist are left to the browser.
+func (p *policy) readable(rel string) error {
+	r, err := os.OpenRoot(p.root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if fi, err := r.Stat(rel); err != nil || fi.IsDir() {
+		return nil
+	}
+	f, _, err := pathpolicy.OpenFile(r, rel)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

@@ -212,9 +212,14 @@ func (s *session) newTab() (*tab, error) {
 		t.gone = gone
 	}
 	// Documents (navigations of the tab and its frames, whoever starts them:
-	// a click, a redirect, a script) are paused until the policy allows them.
+	// a click, a redirect, a script) are paused until the policy allows them,
+	// and so is everything a page loads from a file:// URL (a script, a
+	// style sheet, an image): each is a read of a project file.
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
-	pattern := []*fetch.RequestPattern{{ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}
+	pattern := []*fetch.RequestPattern{
+		{ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
+		{URLPattern: "file://*", RequestStage: fetch.RequestStageRequest},
+	}
 	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: pattern}); err != nil {
 		cancel()
 		return nil, toolkit.Errorf(toolkit.CodeBusinessLogic, "could not open a tab: %v", err)
@@ -245,10 +250,15 @@ func (t *tab) guard(ctx context.Context, paused iter.Seq2[fetch.EventRequestPaus
 		if ev.Request != nil {
 			url = ev.Request.URL
 		}
-		if p.check(url) == nil {
+		if refused := p.check(url); refused == nil {
 			_, err = chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		} else {
-			t.addConsole(chromedp.ConsoleMessage{Type: chromedp.ConsoleError, Text: "agentos blocked the page " + cut(url, 500) + ": its host is not loopback and not in browser.allowed_hosts"})
+			why := refused.Error()
+			var te *toolkit.Error
+			if errors.As(refused, &te) {
+				why = te.Message
+			}
+			t.addConsole(chromedp.ConsoleMessage{Type: chromedp.ConsoleError, Text: "agentos blocked the page " + cut(url, 500) + ": " + why})
 			_, err = chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 		}
 		if err != nil && ctx.Err() != nil {

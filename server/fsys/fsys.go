@@ -1,8 +1,10 @@
 // Package fsys owns the svc_filesystem MCP tool: reading, writing and managing
 // files of one project on behalf of an agent. It owns confinement to the
 // project root (every file operation goes through an os.Root, and paths are
-// checked up front so refusals carry clear error codes) and the write guards
-// that keep agents out of .git/, .agentos/.cache/ and gitignored paths.
+// checked up front so refusals carry clear error codes) and the gitignore
+// guard on writes. Which files may be read and which changed at all is the
+// project's path policy (internal/pathpolicy), which the search indexes
+// follow too.
 package fsys
 
 import (
@@ -16,6 +18,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
@@ -157,7 +160,7 @@ type Entry struct {
 const description = "Read, write and manage files inside the project. Paths are relative to the project root, with forward slashes. " +
 	"Actions: read (text, paged by start_line/max_lines), write (atomic replace), append, list, stat, exists, " +
 	"glob (e.g. src/**/*.go), mkdir, move, copy, delete. " +
-	"Writes into .git/ and .agentos/.cache/ are refused, and so are writes to gitignored paths unless override_gitignore is true. " +
+	"Protected paths are never changed or copied (.git/, agentos's own files under .agentos/ except specs/ and standards/, and the agent clients' MCP, permission and hook files such as .mcp.json and .claude/settings.json); the refusal says how a person changes them. .agentos/.cache/ and hard-linked files are never read. Writes to gitignored paths are refused unless override_gitignore is true. " +
 	"move/copy never replace an existing destination unless overwrite is true; copying or deleting a directory needs recursive."
 
 func definition() mcp.Tool {
@@ -177,7 +180,7 @@ func definition() mcp.Tool {
 		mcp.WithBoolean("overwrite", mcp.DefaultBool(false),
 			mcp.Description("move/copy: replace an existing destination file. Existing directories are never replaced. write always replaces.")),
 		mcp.WithBoolean("override_gitignore", mcp.DefaultBool(false),
-			mcp.Description("Allow writing to a path the project's .gitignore ignores (refused by default).")),
+			mcp.Description("Allow writing to a path the project's .gitignore ignores (refused by default). Protected paths stay refused.")),
 		mcp.WithInteger("start_line", mcp.Min(1), mcp.DefaultNumber(1),
 			mcp.Description("read: first line to return, 1-based.")),
 		mcp.WithInteger("max_lines", mcp.Min(0),
@@ -196,7 +199,8 @@ type op struct {
 	ctx context.Context
 	r   *os.Root
 	in  input
-	ig  *ignorer // loaded on first use
+	ig  *ignorer            // loaded on first use
+	pc  *pathpolicy.Checker // made on first use
 }
 
 type actionFunc func(*op) (Output, error)

@@ -3,55 +3,65 @@ package fsys
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"path"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
-// protectedReason says why writing rel is refused whatever the options, or
-// returns "" when it is not. Names compare case-insensitively because on
-// case-insensitive file systems .GIT is .git.
-func protectedReason(rel string) string {
-	parts := split(rel)
-	for _, p := range parts {
-		if strings.EqualFold(p, ".git") {
-			return "the .git folder belongs to git"
-		}
-	}
-	if len(parts) >= 2 && strings.EqualFold(parts[0], ".agentos") {
-		switch {
-		case strings.EqualFold(parts[1], ".cache"):
-			return "the .agentos/.cache folder holds the server's private state"
-		case strings.EqualFold(parts[1], "state"):
-			// Workflow sessions and approvals: an agent changes them only
-			// through svc_workflow, whose gates it cannot talk its way past.
-			return "the .agentos/state folder holds workflow sessions and approvals; use svc_workflow"
-		}
-	}
-	return ""
-}
-
-// guardProtected refuses a write that would touch a protected path. paths
-// are the forms of one argument to check (as given, and resolved).
-func guardProtected(field, shown string, paths ...string) error {
+// guardProtected refuses a change to a path the project's path policy
+// protects. paths are the forms of one argument to check (as given, and
+// resolved); shown is the form the message names.
+func (o *op) guardProtected(field, shown string, paths ...string) error {
 	for _, p := range paths {
-		if reason := protectedReason(p); reason != "" {
-			return pathError(toolkit.CodeForbidden, field, "writing to %q is not allowed: %s", shown, reason)
+		if err := o.policy().CheckChange(p); err != nil {
+			return o.refusal(field, shown, err)
 		}
 	}
 	return nil
 }
 
+// policy returns the call's path-policy checker, made on first use.
+func (o *op) policy() *pathpolicy.Checker {
+	if o.pc == nil {
+		o.pc = pathpolicy.NewChecker(o.r)
+	}
+	return o.pc
+}
+
+// refusal turns a refusal of the path policy about shown into the envelope
+// the client sees; any other error goes through osError.
+func (o *op) refusal(field, shown string, err error) error {
+	var ref *pathpolicy.Refusal
+	if !errors.As(err, &ref) {
+		return o.osError(field, shown, err)
+	}
+	named := *ref
+	named.Path = shown
+	code := toolkit.CodeForbidden
+	if ref.Kind == pathpolicy.NotRegular {
+		code = toolkit.CodeValidation
+	}
+	return pathError(code, field, "%s", named.Error())
+}
+
 // guardWrite refuses a write to protected paths always and to gitignored
-// paths unless the caller overrode it. isDir tells the ignore rules whether
-// the final component is a folder (patterns ending in / match only those).
+// paths unless the caller overrode it.
 func (o *op) guardWrite(field, shown string, isDir bool, paths ...string) error {
-	if err := guardProtected(field, shown, paths...); err != nil {
+	if err := o.guardProtected(field, shown, paths...); err != nil {
 		return err
 	}
+	return o.guardIgnored(field, shown, isDir, paths...)
+}
+
+// guardIgnored refuses a write to a gitignored path unless the caller
+// overrode it. isDir tells the ignore rules whether the final component is
+// a folder (patterns ending in / match only those).
+func (o *op) guardIgnored(field, shown string, isDir bool, paths ...string) error {
 	if o.in.OverrideGitignore {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
@@ -190,7 +191,10 @@ func within(p, base string) bool {
 // osError turns a file-system error about a path into the envelope the
 // client sees. Unknown errors stay internal: wrapped, logged, not shown.
 func (o *op) osError(field, shown string, err error) error {
+	var ref *pathpolicy.Refusal
 	switch {
+	case errors.As(err, &ref):
+		return o.refusal(field, shown, err)
 	case errors.Is(err, fs.ErrNotExist):
 		return pathError(toolkit.CodeNotFound, field, "%s %q does not exist", field, shown)
 	case errors.Is(err, syscall.ENOTDIR):

@@ -8,6 +8,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
@@ -33,18 +34,12 @@ func (o *op) read() (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	// Check the type before opening: opening a FIFO would block.
-	fi, err := o.r.Stat(t.real)
-	if err != nil {
-		return Output{}, o.osError("path", t.rel, err)
-	}
-	if fi.IsDir() {
+	if fi, err := o.r.Stat(t.real); err == nil && fi.IsDir() {
 		return Output{}, pathError(toolkit.CodeValidation, "path", "%q is a directory; use action list to see its entries", t.rel)
 	}
-	if !fi.Mode().IsRegular() {
-		return Output{}, pathError(toolkit.CodeValidation, "path", "%q is not a regular file", t.rel)
-	}
-	f, err := o.r.Open(t.real)
+	// The path policy decides what may be read, for this tool and the
+	// search indexes alike.
+	f, fi, err := pathpolicy.OpenFile(o.r, t.real)
 	if err != nil {
 		return Output{}, o.osError("path", t.rel, err)
 	}

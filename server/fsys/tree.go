@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
@@ -20,11 +21,14 @@ func (o *op) delete() (Output, error) {
 	if t.link == "." || t.rel == "." {
 		return Output{}, pathError(toolkit.CodeForbidden, "path", "deleting the project root is not allowed")
 	}
+	if err := o.guardProtected("path", t.rel, t.rel, t.link); err != nil {
+		return Output{}, err
+	}
 	fi, err := o.r.Lstat(t.link)
 	if err != nil {
 		return Output{}, o.osError("path", t.rel, err)
 	}
-	if err := o.guardWrite("path", t.rel, fi.IsDir(), t.rel, t.link); err != nil {
+	if err := o.guardIgnored("path", t.rel, fi.IsDir(), t.rel, t.link); err != nil {
 		return Output{}, err
 	}
 	if !fi.IsDir() {
@@ -52,18 +56,29 @@ func (o *op) move() (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	if err := o.guardProtected("path", src.rel, src.rel, src.link); err != nil {
+		return Output{}, err
+	}
+	if err := o.guardProtected("destination", dst.rel, dst.rel, dst.link); err != nil {
+		return Output{}, err
+	}
 	fi, err := o.r.Lstat(src.link)
 	if err != nil {
 		return Output{}, o.osError("path", src.rel, err)
 	}
-	if err := o.guardWrite("path", src.rel, fi.IsDir(), src.rel, src.link); err != nil {
+	if err := o.guardIgnored("path", src.rel, fi.IsDir(), src.rel, src.link); err != nil {
 		return Output{}, err
 	}
-	if err := o.guardWrite("destination", dst.rel, fi.IsDir(), dst.rel, dst.link); err != nil {
+	if err := o.guardIgnored("destination", dst.rel, fi.IsDir(), dst.rel, dst.link); err != nil {
 		return Output{}, err
 	}
 	if err := o.checkPair(src, dst, src.link, dst.link, fi.IsDir()); err != nil {
 		return Output{}, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if err := o.guardLink("destination", dst.rel, dst.rel, dst.link); err != nil {
+			return Output{}, err
+		}
 	}
 	if fi.IsDir() {
 		// Both ends of every entry moved must stay clear of protected paths.
@@ -88,6 +103,15 @@ func (o *op) copy() (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	// A protected source is refused too: reading it stays allowed, but a
+	// copy of agentos's binary or of a client's settings serves no coding
+	// task.
+	if err := o.guardProtected("path", src.rel, src.rel, src.real); err != nil {
+		return Output{}, err
+	}
+	if err := o.guardProtected("destination", dst.rel, dst.rel, dst.real); err != nil {
+		return Output{}, err
+	}
 	fi, err := o.r.Stat(src.real)
 	if err != nil {
 		return Output{}, o.osError("path", src.rel, err)
@@ -98,7 +122,7 @@ func (o *op) copy() (Output, error) {
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		return Output{}, pathError(toolkit.CodeValidation, "path", "%q is not a regular file or directory", src.rel)
 	}
-	if err := o.guardWrite("destination", dst.rel, fi.IsDir(), dst.rel, dst.real); err != nil {
+	if err := o.guardIgnored("destination", dst.rel, fi.IsDir(), dst.rel, dst.real); err != nil {
 		return Output{}, err
 	}
 	if err := o.checkPair(src, dst, src.real, dst.real, fi.IsDir()); err != nil {
@@ -186,8 +210,9 @@ type treeEntry struct {
 
 // walkTree lists the tree at from (not following symlinks) and refuses it if
 // any entry, at from or at its counterpart under to, is protected: a nested
-// .git or .agentos/.cache must not be deleted, moved or created by a tree
-// operation any more than by a direct one.
+// .git or a client's settings must not be deleted, moved or created by a
+// tree operation any more than by a direct one. A copy also refuses a tree
+// holding a file that may not be read, before copying anything.
 func (o *op) walkTree(field, shown, from, to string) ([]treeEntry, error) {
 	var entries []treeEntry
 	err := fs.WalkDir(o.r.FS(), from, func(p string, d fs.DirEntry, err error) error {
@@ -199,9 +224,23 @@ func (o *op) walkTree(field, shown, from, to string) ([]treeEntry, error) {
 		}
 		sub := relTo(p, from)
 		for _, q := range []string{p, path.Join(to, sub)} {
-			if reason := protectedReason(q); reason != "" {
-				return pathError(toolkit.CodeForbidden, field, "%q cannot be %s: it would change %q, and %s", shown, pastTense(o.in.Action), q, reason)
+			var ref *pathpolicy.Refusal
+			if err := o.policy().CheckChange(q); errors.As(err, &ref) {
+				return pathError(toolkit.CodeForbidden, field, "%q cannot be %s: it would change %q, which is protected (%s: %s); only a person changes it: %s",
+					shown, pastTense(o.in.Action), q, ref.Rule.Path, ref.Rule.Why, ref.Rule.Change)
 			}
+		}
+		if d.Type()&fs.ModeSymlink != 0 && o.in.Action != actDelete {
+			if err := o.guardLink(field, shown, path.Join(to, sub)); err != nil {
+				return err
+			}
+		}
+		if o.in.Action == actCopy && d.Type().IsRegular() {
+			f, _, err := pathpolicy.OpenFile(o.r, p)
+			if err != nil {
+				return o.refusal(field, p, err) // names the file in the tree
+			}
+			f.Close()
 		}
 		if sub != "." {
 			entries = append(entries, treeEntry{rel: sub, mode: d.Type()})
@@ -216,6 +255,18 @@ func (o *op) walkTree(field, shown, from, to string) ([]treeEntry, error) {
 		return nil, o.osError(field, shown, err)
 	}
 	return entries, nil
+}
+
+// guardLink refuses to place a symbolic link at any of paths when a
+// protected path lies below it: the link would give that path a new target.
+func (o *op) guardLink(field, shown string, paths ...string) error {
+	for _, p := range paths {
+		if rule, ok := pathpolicy.Within(p); ok {
+			return pathError(toolkit.CodeForbidden, field,
+				"a symbolic link cannot be placed at %q: %s would then lead wherever it points, and it is protected (%s)", shown, rule.Path, rule.Why)
+		}
+	}
+	return nil
 }
 
 // relTo returns p relative to base, both as fs.WalkDir reports them.
@@ -271,9 +322,10 @@ func (o *op) copyTree(src, dst string, entries []treeEntry) (int, int64, error) 
 	return files, total, nil
 }
 
-// copyFile copies one regular file atomically, keeping its permissions.
+// copyFile copies one regular file atomically, keeping its permissions; the
+// source is opened as any read is, through the path policy.
 func (o *op) copyFile(from, to string, perm fs.FileMode) (int64, error) {
-	f, err := o.r.Open(from)
+	f, _, err := pathpolicy.OpenFile(o.r, from)
 	if err != nil {
 		return 0, o.osError("path", from, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
@@ -55,6 +56,11 @@ func (o *op) appendFile() (Output, error) {
 	if err != nil {
 		return Output{}, o.osError("path", t.rel, err)
 	}
+	// Checked again on the file opened: appending changes it in place.
+	if err := pathpolicy.CheckLinks(f, t.rel); err != nil {
+		f.Close()
+		return Output{}, o.osError("path", t.rel, err)
+	}
 	if _, err := io.WriteString(f, data); err != nil {
 		f.Close()
 		return Output{}, fmt.Errorf("append to %s: %w", t.rel, err)
@@ -93,7 +99,8 @@ func (o *op) prepareWrite() (target, string, error) {
 }
 
 // existingFile returns the file at t now, or nil; a directory or special
-// file is an error (appending to a FIFO would block).
+// file is an error (appending to a FIFO would block), and so is a file with
+// a second hard link, which may be a file outside the project.
 func (o *op) existingFile(t target) (fs.FileInfo, error) {
 	fi, err := o.r.Stat(t.real)
 	switch {
@@ -103,9 +110,12 @@ func (o *op) existingFile(t target) (fs.FileInfo, error) {
 		return nil, o.osError("path", t.rel, err)
 	case fi.IsDir():
 		return nil, pathError(toolkit.CodeValidation, "path", "%q is a directory, not a file", t.rel)
-	case !fi.Mode().IsRegular():
-		return nil, pathError(toolkit.CodeValidation, "path", "%q is not a regular file", t.rel)
 	}
+	f, fi, err := pathpolicy.OpenFile(o.r, t.real)
+	if err != nil {
+		return nil, o.osError("path", t.rel, err)
+	}
+	f.Close()
 	return fi, nil
 }
 
@@ -189,6 +199,9 @@ func (o *op) mkdir() (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	if err := o.guardProtected("path", t.rel, t.rel, t.real); err != nil {
+		return Output{}, err
+	}
 	fi, err := o.r.Stat(t.real)
 	switch {
 	case err == nil && fi.IsDir():
@@ -198,7 +211,7 @@ func (o *op) mkdir() (Output, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return Output{}, o.osError("path", t.rel, err)
 	}
-	if err := o.guardWrite("path", t.rel, true, t.rel, t.real); err != nil {
+	if err := o.guardIgnored("path", t.rel, true, t.rel, t.real); err != nil {
 		return Output{}, err
 	}
 	if err := o.mkdirAll("path", t.rel, t.real); err != nil {

@@ -3,7 +3,6 @@ package searchtool
 import (
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -62,14 +61,16 @@ func (w *watcher) add(abs string, owner uint8) {
 	w.dirs[abs] = owner
 }
 
-// addIndex watches the folders of an index.
+// addIndex watches the folders of an index. A configured path that is or
+// goes through a symbolic link is not watched, as it is not walked: its
+// folders may be outside the project.
 func (w *watcher) addIndex(h *handle, owner uint8) {
 	if h.ix == nil {
 		return
 	}
 	for _, p := range h.ix.Options().Paths {
 		abs := filepath.Join(w.root, filepath.FromSlash(p))
-		fi, err := os.Stat(abs)
+		fi, err := h.probe.CheckPath(p)
 		switch {
 		case err != nil:
 		case fi.IsDir():
@@ -80,9 +81,11 @@ func (w *watcher) addIndex(h *handle, owner uint8) {
 	}
 }
 
-// addTree watches abs and every folder below it that the index walks into.
-// With enqueue, every file found is queued for indexing: a new folder's files
-// may have been written before its watch was in place.
+// addTree watches abs and every folder below it that the index walks into,
+// never following a symbolic link. With enqueue, every file found is queued
+// for indexing: a new folder's files may have been written before its watch
+// was in place. Whatever is queued is read through the path policy, so a
+// link that appears here is never read.
 func (w *watcher) addTree(h *handle, owner uint8, abs string, enqueue bool) {
 	filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -153,3 +153,73 @@ func TestConfigChangeReindexes(t *testing.T) {
 		t.Errorf("after an invalid config: %s", symbols(hits))
 	}
 }
+
+// No index ever reads a file outside the project: not a symbolic link there
+// at the first build, not one that appears while the server runs (a file, a
+// folder, a file replaced by a link), not a second hard link of an outside
+// file, in the code index or the standards index.
+func TestIndexesNeverReadOutside(t *testing.T) {
+	const secret = "ZANZIBARQUUX"
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{
+		"leak.go": "package leak\n\n// Zanzibarquux is " + secret + " from outside the project.\nfunc Zanzibarquux() string { return \"" + secret + "\" }\n",
+		"leak.md": "Keywords: zanzibarquux\n\n# Zanzibarquux\n\n## " + secret + "\n\nThe " + secret + " standard lives outside the project.\n",
+	})
+	p := newProject(t)
+	link := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(filepath.Join(outside, target), filepath.Join(p.Root, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("leak.go", "atstart.go")
+	link(".", "atstartdir")
+	e := startService(t, p, config.Default())
+	e.waitReady(t)
+
+	link("leak.go", "cart/leak.go")
+	link(".", "leakdir")
+	link("leak.md", ".agentos/standards/universal/leak.md")
+	link(".", ".agentos/standards/universal/leakdir")
+	if err := os.Remove(filepath.Join(p.Root, "cart", "cart.go")); err != nil {
+		t.Fatal(err)
+	}
+	link("leak.go", "cart/cart.go")
+	if err := os.Link(filepath.Join(outside, "leak.go"), filepath.Join(p.Root, "cart", "hard.go")); err != nil {
+		t.Fatal(err)
+	}
+	// The watcher handles events in order; once a file written after the
+	// links is searchable, the links have been seen.
+	writeFiles(t, p.Root, map[string]string{"sentinel/sentinel.go": "package sentinel\n\n// Quokkaflange marks that the watcher caught up.\nfunc Quokkaflange() {}\n"})
+	waitFor(t, "a file written after the links", func() bool {
+		return hasSymbol(e.searchCode(t, "quokkaflange watcher caught up"), "sentinel/sentinel.go", "Quokkaflange")
+	})
+	waitFor(t, "cart/cart.go, now a link, dropped", func() bool { return !hasPath(e.searchCode(t, "cart shopper add items total"), "cart/cart.go") })
+
+	leaked := func(hits []Hit) string {
+		for _, h := range hits {
+			if strings.Contains(h.Content, secret) || strings.Contains(strings.ToLower(h.Symbol), "zanzibarquux") {
+				return h.Path
+			}
+		}
+		return ""
+	}
+	if p := leaked(e.searchCode(t, "Zanzibarquux "+secret+" outside the project")); p != "" {
+		t.Errorf("search_code returned the outside file through %s", p)
+	}
+	out := e.mustCall(t, "search_standards", map[string]any{"query": "zanzibarquux standard outside the project"})
+	if p := leaked(*out.Results); p != "" {
+		t.Errorf("search_standards returned the outside file through %s", p)
+	}
+	// A full refresh walks the tree again: still nothing from outside.
+	std, code := e.svc.handles()
+	std.requestRefresh()
+	code.requestRefresh()
+	writeFiles(t, p.Root, map[string]string{"sentinel/second.go": "package sentinel\n\n// Wombatgrizzle marks the refresh.\nfunc Wombatgrizzle() {}\n"})
+	waitFor(t, "a file written after the refresh", func() bool {
+		return hasSymbol(e.searchCode(t, "wombatgrizzle refresh"), "sentinel/second.go", "Wombatgrizzle")
+	})
+	if p := leaked(e.searchCode(t, "Zanzibarquux "+secret+" outside the project")); p != "" {
+		t.Errorf("after a refresh, search_code returned the outside file through %s", p)
+	}
+}
