@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,6 +30,7 @@ type Settings struct {
 	// agent: an agent that chose the test command could choose `true`.
 	TestCommand       string
 	CoverageFile      string
+	TestReport        string  // go-test-json, junit:PATH or exit-status; "" guesses
 	CoverageThreshold float64 // default when the spec names none; 0 → 80
 	Strict            bool    // untraced acceptance criteria fail instead of warn
 	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
@@ -171,18 +173,21 @@ func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now 
 	return v, nil
 }
 
-// testVars fills the test command, coverage report and threshold of an
-// execution workflow: configuration first, then a default for the
-// project's language, and a threshold named in the spec wins over both.
+// testVars fills the test command, its report, the coverage report and the
+// threshold of an execution workflow: configuration first, then a default for
+// the project's language, and a threshold named in the spec wins over both.
 func (e *Engine) testVars(v map[string]string) error {
-	cmd, cov := e.set.TestCommand, e.set.CoverageFile
+	cmd, cov, report := e.set.TestCommand, e.set.CoverageFile, e.set.TestReport
 	if cmd == "" {
-		cmd, cov = defaultTestCommand(e.set.Root)
+		cmd, cov, report = defaultTestCommand(e.set.Root)
 	}
 	if cmd == "" || cov == "" {
 		return refused("no test command is configured: set workflow.test_command and workflow.coverage_file in .agentos/config/mcp.yaml")
 	}
-	v["test_command"], v["coverage_file"] = cmd, cov
+	if report == "" {
+		report = guessTestReport(cmd)
+	}
+	v["test_command"], v["coverage_file"], v["test_report"] = cmd, cov, report
 	threshold := e.set.CoverageThreshold
 	if t, ok := specThreshold(e.set.Root, v["spec_dir"]); ok {
 		threshold = t
@@ -192,16 +197,33 @@ func (e *Engine) testVars(v map[string]string) error {
 }
 
 // defaultTestCommand knows how to test and measure coverage in a Go or
-// Python project; other projects configure it.
-func defaultTestCommand(root string) (cmd, coverage string) {
+// Python project, with a report that names every failed test; other projects
+// configure it.
+func defaultTestCommand(root string) (cmd, coverage, report string) {
 	exists := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
 	switch {
 	case exists("go.mod"):
-		return "go test -coverprofile=.agentos/.cache/coverage.out ./...", ".agentos/.cache/coverage.out"
+		return "go test -json -coverprofile=.agentos/.cache/coverage.out ./...", ".agentos/.cache/coverage.out", gates.ReportGoJSON
 	case exists("pyproject.toml"), exists("setup.py"), exists("pytest.ini"):
-		return "python -m pytest --cov=. --cov-report=json:.agentos/.cache/coverage.json", ".agentos/.cache/coverage.json"
+		return "python -m pytest --junitxml=.agentos/.cache/junit.xml --cov=. --cov-report=json:.agentos/.cache/coverage.json",
+			".agentos/.cache/coverage.json", gates.ReportJUnit + ":.agentos/.cache/junit.xml"
 	}
-	return "", ""
+	return "", "", ""
+}
+
+var junitFlag = regexp.MustCompile(`--junit-?xml[= ]("[^"]+"|'[^']+'|\S+)`)
+
+// guessTestReport reads a configured test command for a report it asks
+// for: go test's -json, pytest's --junitxml=PATH. Anything else is read by
+// its exit status only, and the gate says so.
+func guessTestReport(cmd string) string {
+	if m := junitFlag.FindStringSubmatch(cmd); m != nil {
+		return gates.ReportJUnit + ":" + strings.Trim(m[1], `"'`)
+	}
+	if strings.Contains(cmd, "go test") && regexp.MustCompile(`(^|\s)-json(\s|$)`).MatchString(cmd) {
+		return gates.ReportGoJSON
+	}
+	return gates.ReportExitStatus
 }
 
 var thresholdLine = regexp.MustCompile(`(?i)coverage[^\n%]{0,60}?(\d{1,3}(?:\.\d+)?)\s*%`)
@@ -492,9 +514,16 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		checks = def.Phases[s.Current-1].Gate
 	}
 	threshold, _ := strconv.ParseFloat(s.Vars["coverage_threshold"], 64)
+	vars := s.Vars
+	if def != nil && def.PhasesFromTasks != nil && vars["test_report"] == "" {
+		// A session started before the gates read test reports.
+		vars = maps.Clone(vars)
+		vars["test_report"] = guessTestReport(vars["test_command"])
+	}
 	env := gates.Env{
 		Root:              e.set.Root,
-		Vars:              s.Vars,
+		Vars:              vars,
+		Tests:             &gates.TestRun{},
 		Evidence:          evidence,
 		Approved:          s.Approval,
 		TasksPhase:        tasksPhase,

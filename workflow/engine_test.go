@@ -218,3 +218,18 @@ func TestUpgradeWorkflowReadsReports(t *testing.T) {
 		t.Errorf("status %s", sess.Status)
 	}
 }
+
+func TestGuessTestReport(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"go test -json -cover ./...":               "go-test-json",
+		"go test -coverprofile=c.out ./...":        "exit-status",
+		"pytest --junitxml=out/junit.xml --cov":    "junit:out/junit.xml",
+		"python -m pytest --junit-xml \"r 1.xml\"": "junit:r 1.xml",
+		"npm test":               "exit-status",
+		"go test -jsonfoo ./...": "exit-status",
+	} {
+		if got := guessTestReport(cmd); got != want {
+			t.Errorf("guessTestReport(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}

@@ -29,6 +29,7 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 		StateDir:          p.StateDir(),
 		TestCommand:       cfg.Workflow.TestCommand,
 		CoverageFile:      cfg.Workflow.CoverageFile,
+		TestReport:        cfg.Workflow.TestReport,
 		CoverageThreshold: cfg.Workflow.CoverageThreshold,
 		Strict:            cfg.Workflow.Strict,
 		SpecTemplates:     templates,

@@ -11,7 +11,8 @@
 //	files_exist          paths: [...]                 regular, non-empty files inside the project
 //	markdown_sections    file, sections: [...]         required headings present and filled in
 //	tasks_format         file                          tasks.md follows the format below (ParseTasks)
-//	command              run, timeout, workdir         the command exits 0 (timeout 10m, at most 1h)
+//	command              run, timeout, workdir,        the command exits 0 (timeout 10m, at most 1h) and,
+//	                     report, produces              with a report, no test failed; produced files are fresh
 //	coverage             file, format, threshold       a report's total coverage meets the threshold
 //	acceptance_criteria  file                          a tasks.md phase's criteria are checked and traced to tests
 //	evidence             fields: [{name, type, ...}]   what the agent supplied has the declared shape
@@ -24,6 +25,25 @@
 // of a type named after the check (FilesDetails, MarkdownDetails, TasksDetails,
 // CommandDetails, CoverageDetails, CriteriaDetails, EvidenceDetails,
 // ApprovalDetails).
+//
+// # Test reports
+//
+// A command's `report:` says where the check learns which tests ran:
+//
+//	go-test-json   the `go test -json` events on the command's output
+//	junit:PATH     a JUnit XML file the command writes: pytest --junitxml,
+//	               Maven Surefire, Gradle, jest-junit, vitest --reporter=junit
+//	exit-status    nothing but the exit status, and the result says so
+//
+// With a report, any failed test, failed package or build, test that started
+// and never finished, or a report that lists no test fails the check whatever
+// the exit status (a TestMain that calls os.Exit(0) after m.Run() hides
+// nothing), and the result names the failed tests. A failure sticks: a later
+// "pass" event for the same test does not undo it. The JUnit file and every
+// `produces:` path are removed before the command runs and must exist
+// afterwards, dated after its start, so a report left from an earlier run (or
+// written by an agent) is never read as this run's. The tests of the report go
+// to Env.Tests for the acceptance_criteria check.
 //
 // Coverage formats: a Go coverprofile (statement-weighted, duplicate blocks
 // merged as go tool cover does), Cobertura XML, JaCoCo XML, LCOV, and

@@ -74,6 +74,10 @@ func (c *Check) UnmarshalYAML(n *yaml.Node) error {
 			out.Command, err = yamlString(v, key)
 		case "workdir":
 			out.Workdir, err = yamlString(v, key)
+		case "report":
+			out.Report, err = yamlString(v, key)
+		case "produces":
+			out.Produces, err = yamlStrings(v, key)
 		case "format":
 			out.Format, err = yamlString(v, key)
 		case "timeout":
