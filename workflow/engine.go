@@ -32,6 +32,9 @@ type Settings struct {
 	CoverageFile      string
 	TestReport        string  // go-test-json, junit:PATH or exit-status; "" guesses
 	CoverageThreshold float64 // default when the spec names none; 0 → 80
+	// RulesDirs are the folders a gate's run may not change (absolute):
+	// the state, the configuration, the workflow definitions. Empty: StateDir.
+	RulesDirs []string
 	Strict            bool    // untraced acceptance criteria fail instead of warn
 	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
 	SpecTemplates fs.FS
@@ -55,6 +58,9 @@ func NewEngine(lib *Library, set Settings) *Engine {
 	}
 	if set.CoverageThreshold == 0 {
 		set.CoverageThreshold = 80
+	}
+	if len(set.RulesDirs) == 0 {
+		set.RulesDirs = []string{set.StateDir}
 	}
 	return &Engine{lib: lib, store: NewStore(filepath.Join(set.StateDir, "workflows")), set: set}
 }
@@ -442,7 +448,7 @@ func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[stri
 		if next := s.nextTask(); next != nil {
 			return refused("task %s of phase %d is not done; complete the tasks in order first", next.ID, s.Current)
 		}
-		report = e.evaluate(ctx, s, evidence)
+		report = e.evaluate(ctx, s, evidence, actor)
 		e.record(s, report, actor, "complete_phase")
 		return nil
 	})
@@ -464,7 +470,7 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 		if next := s.nextTask(); next != nil {
 			return refused("task %s of phase %d is not done", next.ID, s.Current)
 		}
-		report = e.evaluate(ctx, s, p.LastGate.Evidence)
+		report = e.evaluate(ctx, s, p.LastGate.Evidence, actor)
 		e.record(s, report, actor, "retry_phase")
 		return nil
 	})
@@ -503,8 +509,9 @@ func failedChecks(r *GateReport) string {
 	return strings.Join(failed, "; ")
 }
 
-// evaluate runs every check of the current phase's gate.
-func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]any) *GateReport {
+// evaluate runs every check of the current phase's gate, then checks that
+// the run left the rules as they were.
+func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]any, actor Actor) *GateReport {
 	def, _ := e.lib.Get(s.Workflow)
 	var checks []gates.Check
 	tasksPhase := 0
@@ -536,12 +543,76 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		report.Checks = append(report.Checks, gates.Result{Type: "definition", Message: "the workflow " + s.Workflow + " is no longer defined", Remediation: "restore its definition under .agentos/workflows/"})
 		return report
 	}
+	snap, err := snapshotRules(e.set.RulesDirs)
+	if err != nil {
+		report.Passed = false
+		report.Checks = append(report.Checks, gates.Result{Type: rulesCheck, Message: "The rules cannot be recorded before the gate runs: " + err.Error() + ".",
+			Remediation: "Make .agentos/ readable, then run the gate again."})
+		return report
+	}
 	for _, c := range checks {
 		r := c.Run(ctx, env)
 		report.Passed = report.Passed && r.Passed
 		report.Checks = append(report.Checks, r)
 	}
+	if r, ok := e.checkRules(s, snap, actor); !ok {
+		report.Passed = false
+		report.Checks = append(report.Checks, r)
+	}
 	return report
+}
+
+// rulesCheck is the type of the result that reports a gate's run changing
+// the rules.
+const rulesCheck = "rules_unchanged"
+
+// checkRules compares the rules with snap; on a change it undoes what it
+// can, writes the audit log and returns the failed result.
+func (e *Engine) checkRules(s *Session, snap *rulesSnapshot, actor Actor) (gates.Result, bool) {
+	changes, err := snap.compare(e.store.own)
+	if err != nil {
+		return gates.Result{Type: rulesCheck, Message: "The rules cannot be compared after the gate ran: " + err.Error() + ".",
+			Remediation: "Make .agentos/ readable, then run the gate again."}, false
+	}
+	if len(changes) == 0 {
+		return gates.Result{}, true
+	}
+	snap.restore(changes)
+	var names, kept []string
+	for _, c := range changes {
+		rel := filepath.ToSlash(relTo(e.set.Root, c.path))
+		how := c.what + ", undone"
+		if !c.restored {
+			how = c.what + ", NOT undone"
+			kept = append(kept, rel)
+		}
+		names = append(names, rel+" ("+how+")")
+	}
+	listed := names
+	if len(listed) > 5 {
+		listed = append(listed[:5:5], fmt.Sprintf("and %d more", len(names)-5))
+	}
+	msg := fmt.Sprintf("The gate's run changed %d %s it is judged by: %s.", len(changes), pluralWord(len(changes), "file", "files"), strings.Join(listed, ", "))
+	fix := "Remove whatever in the project's code or tests writes under .agentos/ (state, config, workflows), then run the gate again."
+	if len(kept) > 0 {
+		fix = "Restore " + strings.Join(kept, ", ") + " by hand (agentos upgrade restores config and workflows), and remove whatever in the project's code or tests writes under .agentos/."
+	}
+	e.audit(s.ID, actor, "rules_changed", s.Current, s.Current, "gate failed", strings.Join(names, "; "))
+	return gates.Result{Type: rulesCheck, Message: msg, Remediation: fix, Details: map[string]any{"files": names}}, false
+}
+
+func relTo(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil {
+		return rel
+	}
+	return path
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // onCompleted records what a finished workflow established: a completed
@@ -708,6 +779,7 @@ func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string
 	if err := os.MkdirAll(filepath.Dir(e.approvalPath(spec)), 0o755); err != nil {
 		return err
 	}
+	defer e.store.own.note(e.approvalPath(spec))
 	return atomicfile.WriteFile(e.approvalPath(spec), append(data, '\n'), 0o644)
 }
 
