@@ -35,7 +35,7 @@ type Settings struct {
 	// RulesDirs are the folders a gate's run may not change (absolute):
 	// the state, the configuration, the workflow definitions. Empty: StateDir.
 	RulesDirs []string
-	Strict            bool    // untraced acceptance criteria fail instead of warn
+	Strict    bool // untraced acceptance criteria fail instead of warn
 	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
 	SpecTemplates fs.FS
 	Now           func() time.Time
@@ -194,11 +194,17 @@ func (e *Engine) testVars(v map[string]string) error {
 		report = guessTestReport(cmd)
 	}
 	v["test_command"], v["coverage_file"], v["test_report"] = cmd, cov, report
-	threshold := e.set.CoverageThreshold
-	if t, ok := specThreshold(e.set.Root, v["spec_dir"]); ok {
-		threshold = t
+	// The threshold the person saw when approving wins; a spec approved
+	// before approvals recorded one is read from its field.
+	if a, err := e.readSpecApproval(v["spec"]); err == nil && a.CoverageThreshold != nil {
+		v["coverage_threshold"] = strconv.FormatFloat(*a.CoverageThreshold, 'f', -1, 64)
+		return nil
 	}
-	v["coverage_threshold"] = strconv.FormatFloat(threshold, 'f', -1, 64)
+	t, err := e.SpecThreshold(v["spec_dir"])
+	if err != nil {
+		return err
+	}
+	v["coverage_threshold"] = strconv.FormatFloat(t.Percent, 'f', -1, 64)
 	return nil
 }
 
@@ -232,25 +238,61 @@ func guessTestReport(cmd string) string {
 	return gates.ReportExitStatus
 }
 
-var thresholdLine = regexp.MustCompile(`(?i)coverage[^\n%]{0,60}?(\d{1,3}(?:\.\d+)?)\s*%`)
+// thresholdField is the spec's coverage threshold: a line of its own in
+// README.md, "Coverage threshold: 90%" (the template asks for it). Only this
+// labelled field counts; a percentage in prose never does.
+var thresholdField = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?coverage threshold(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.*?)\s*$`)
 
-// specThreshold finds a coverage threshold written in the spec ("coverage ≥ 90%").
-func specThreshold(root, specDir string) (float64, bool) {
+var thresholdValue = regexp.MustCompile(`^(\d{1,3}(?:\.\d+)?)\s*%?$`)
+
+// Threshold is the coverage threshold that applies to a spec and where it
+// comes from, shown to the person who approves the spec.
+type Threshold struct {
+	Percent float64
+	Source  string // "README.md line 7" or "workflow.coverage_threshold (no threshold in the spec)"
+}
+
+func (t Threshold) String() string {
+	return strconv.FormatFloat(t.Percent, 'f', -1, 64) + "% (" + t.Source + ")"
+}
+
+// SpecThreshold reads the coverage threshold field of the spec in specDir
+// (relative to the root); without one the configured default applies. A
+// field given twice, or not a percentage from 0 to 100, is an error naming
+// its line.
+func (e *Engine) SpecThreshold(specDir string) (Threshold, error) {
+	def := Threshold{Percent: e.set.CoverageThreshold, Source: "workflow.coverage_threshold (no threshold in the spec)"}
 	if specDir == "" {
-		return 0, false
+		return def, nil
 	}
-	for _, name := range []string{"README.md", "srd.md", "specs.md"} {
-		data, err := os.ReadFile(filepath.Join(root, specDir, name))
-		if err != nil {
+	data, err := os.ReadFile(filepath.Join(e.set.Root, specDir, "README.md"))
+	if err != nil {
+		return def, nil
+	}
+	var found *Threshold
+	for i, line := range strings.Split(string(data), "\n") {
+		m := thresholdField.FindStringSubmatch(line)
+		if m == nil {
 			continue
 		}
-		if m := thresholdLine.FindSubmatch(data); m != nil {
-			if t, err := strconv.ParseFloat(string(m[1]), 64); err == nil && t > 0 && t <= 100 {
-				return t, true
-			}
+		where := fmt.Sprintf("%s/README.md line %d", specDir, i+1)
+		if found != nil {
+			return def, refused("%s names the coverage threshold again (first at %s): keep one \"Coverage threshold: N%%\" line", where, found.Source)
 		}
+		v := thresholdValue.FindStringSubmatch(strings.Trim(m[1], "*_` "))
+		t := 0.0
+		if v != nil {
+			t, _ = strconv.ParseFloat(v[1], 64)
+		}
+		if v == nil || t <= 0 || t > 100 {
+			return def, refused("%s: the coverage threshold %q is not a percentage above 0 and at most 100: write it like \"Coverage threshold: 85%%\", or delete the line to use the project's default", where, m[1])
+		}
+		found = &Threshold{Percent: t, Source: strings.TrimPrefix(where, specDir+"/")}
 	}
-	return 0, false
+	if found == nil {
+		return def, nil
+	}
+	return *found, nil
 }
 
 func (e *Engine) checkNotRunning(def *Definition, vars map[string]string) error {
@@ -621,7 +663,11 @@ func (e *Engine) onCompleted(s *Session) {
 	if s.Approval == nil || s.Vars["spec_dir"] == "" {
 		return
 	}
-	e.writeSpecApproval(filepath.Base(s.Vars["spec_dir"]), *s.Approval, s.ID)
+	var threshold *float64
+	if t, err := strconv.ParseFloat(s.Vars["coverage_threshold"], 64); err == nil {
+		threshold = &t
+	}
+	e.writeSpecApproval(filepath.Base(s.Vars["spec_dir"]), *s.Approval, s.ID, threshold)
 }
 
 // Pause stops a session from advancing until Resume.
@@ -717,6 +763,15 @@ func (e *Engine) Approve(id, by, note string) (*Session, error) {
 		if !e.phaseNeedsApproval(s) {
 			return refused("session %s is in phase %d (%s), which does not ask for approval", s.ID, s.Current, s.phase(s.Current).Name)
 		}
+		if dir := s.Vars["spec_dir"]; dir != "" {
+			t, err := e.SpecThreshold(dir)
+			if err != nil {
+				return err
+			}
+			// What the person approves is the threshold now, whatever the
+			// spec says later.
+			s.Vars["coverage_threshold"], s.Vars["coverage_threshold_source"] = strconv.FormatFloat(t.Percent, 'f', -1, 64), t.Source
+		}
 		s.Approval = &gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}
 		s.Changes = nil
 		e.audit(s.ID, CLIActor, "approve", s.Current, s.Current, "approved", by)
@@ -768,14 +823,28 @@ type specApproval struct {
 	At      time.Time `json:"at"`
 	Note    string    `json:"note,omitempty"`
 	Session string    `json:"session,omitempty"`
+	// CoverageThreshold is the threshold shown to the person who approved.
+	CoverageThreshold *float64 `json:"coverage_threshold,omitempty"`
+}
+
+func (e *Engine) readSpecApproval(spec string) (specApproval, error) {
+	var a specApproval
+	if spec == "" {
+		return a, os.ErrNotExist
+	}
+	data, err := os.ReadFile(e.approvalPath(spec))
+	if err != nil {
+		return a, err
+	}
+	return a, json.Unmarshal(data, &a)
 }
 
 func (e *Engine) approvalPath(spec string) string {
 	return filepath.Join(e.set.StateDir, "approvals", spec+".json")
 }
 
-func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string) error {
-	data, _ := json.MarshalIndent(specApproval{Spec: spec, By: a.By, At: a.At, Note: a.Note, Session: session}, "", "  ")
+func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string, threshold *float64) error {
+	data, _ := json.MarshalIndent(specApproval{Spec: spec, By: a.By, At: a.At, Note: a.Note, Session: session, CoverageThreshold: threshold}, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(e.approvalPath(spec)), 0o755); err != nil {
 		return err
 	}
@@ -784,15 +853,20 @@ func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string
 }
 
 // ApproveSpec records a person's approval of a spec folder written without
-// spec_creation_v1. Only the CLI calls it.
-func (e *Engine) ApproveSpec(spec, by, note string) error {
+// spec_creation_v1, with the coverage threshold that applies to it. Only the
+// CLI calls it.
+func (e *Engine) ApproveSpec(spec, by, note string) (Threshold, error) {
 	if !idPattern.MatchString(spec) && !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`).MatchString(spec) {
-		return invalid("spec", "%q is not a spec folder name", spec)
+		return Threshold{}, invalid("spec", "%q is not a spec folder name", spec)
 	}
 	if fi, err := os.Stat(filepath.Join(e.set.Root, ".agentos", "specs", spec)); err != nil || !fi.IsDir() {
-		return notFound("no spec folder .agentos/specs/%s", spec)
+		return Threshold{}, notFound("no spec folder .agentos/specs/%s", spec)
 	}
-	return e.writeSpecApproval(spec, gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}, "")
+	t, err := e.SpecThreshold(".agentos/specs/" + spec)
+	if err != nil {
+		return t, err
+	}
+	return t, e.writeSpecApproval(spec, gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}, "", &t.Percent)
 }
 
 func (e *Engine) checkApproved(spec, specDir string) error {

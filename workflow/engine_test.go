@@ -313,3 +313,48 @@ func TestGateRunCannotChangeTheRules(t *testing.T) {
 		t.Errorf("the engine's own writes reported as changes: %v %+v", err, changes)
 	}
 }
+
+func TestCoverageThresholdIsAnExplicitFieldFixedAtApproval(t *testing.T) {
+	e, root := testEngine(t)
+	spec := "2026-01-01-th"
+	dir := filepath.Join(root, ".agentos", "specs", spec)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "tasks.md"), []byte("## Phase 1: One\n\n- [ ] 1.1 Do it\n  - Work\n  - Estimate: 1h\n  - [ ] AC-th-1.1.1: done\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module m\n"), 0o644)
+	readme := func(s string) { os.WriteFile(filepath.Join(dir, "README.md"), []byte(s), 0o644) }
+	cases := []struct {
+		readme, want, err string
+	}{
+		{"# T\n\nWe aim for coverage of at least 1% in prose.\n", "80% (workflow.coverage_threshold (no threshold in the spec))", ""},
+		{"# T\n\nStatus: draft\n**Coverage threshold:** 92.5%\n", "92.5% (README.md line 4)", ""},
+		{"Coverage threshold: 90%\n\ncoverage threshold: 1%\n", "", "names the coverage threshold again (first at README.md line 1)"},
+		{"Coverage threshold: [[fill: e.g. 85%]]\n", "", "line 1: the coverage threshold \"[[fill: e.g. 85%]]\" is not a percentage"},
+		{"Coverage threshold: 0\n", "", "not a percentage above 0"},
+	}
+	for _, c := range cases {
+		readme(c.readme)
+		got, err := e.SpecThreshold(".agentos/specs/" + spec)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: err %v, want %q", c.readme, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got.String() != c.want {
+			t.Errorf("%q: %v %v, want %s", c.readme, got, err, c.want)
+		}
+	}
+	readme("# T\n\nCoverage threshold: 95%\n")
+	if got, err := e.ApproveSpec(spec, "alice", ""); err != nil || got.Percent != 95 {
+		t.Fatalf("approve: %v %v", got, err)
+	}
+	// Edited after approval: the approved threshold stands.
+	readme("# T\n\nCoverage threshold: 1%\n")
+	s, err := e.Start(context.Background(), "spec_execution_v1", map[string]string{"spec": spec}, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Vars["coverage_threshold"] != "95" {
+		t.Errorf("threshold %s, want the approved 95", s.Vars["coverage_threshold"])
+	}
+}
