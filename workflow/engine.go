@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -170,6 +171,10 @@ func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now 
 			return nil, fmt.Errorf("%s: vars.%s: %w", def.Source, k, err)
 		}
 		v[k] = val
+	}
+	if dir := v["spec_dir"]; dir != "" {
+		// Criterion IDs carry it: AC-{spec_name}-1.1.1.
+		v["spec_name"] = gates.SpecName(dir)
 	}
 	if def.PhasesFromTasks != nil {
 		if err := e.testVars(v); err != nil {
@@ -389,6 +394,7 @@ func (e *Engine) scaffold(rel string) error {
 		if err != nil {
 			return err
 		}
+		data = bytes.ReplaceAll(data, []byte("{spec_name}"), []byte(gates.SpecName(rel)))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}

@@ -60,6 +60,8 @@ type Check struct {
 	File string `yaml:"file,omitempty" json:"file,omitempty"`
 	// markdown_sections
 	Sections []string `yaml:"sections,omitempty" json:"sections,omitempty"`
+	// tasks_format: the requirements file whose FR-n every task list must serve
+	Requirements string `yaml:"requirements,omitempty" json:"requirements,omitempty"`
 
 	// command: Command is the `run:` string, run through the platform shell.
 	Command string        `yaml:"run,omitempty" json:"run,omitempty"`
@@ -129,7 +131,7 @@ type Result struct {
 var builtinKeys = map[string]struct{ allowed, required []string }{
 	TypeFilesExist:         {[]string{"paths"}, []string{"paths"}},
 	TypeMarkdownSections:   {[]string{"file", "sections"}, []string{"file", "sections"}},
-	TypeTasksFormat:        {[]string{"file"}, []string{"file"}},
+	TypeTasksFormat:        {[]string{"file", "requirements"}, []string{"file"}},
 	TypeCommand:            {[]string{"run", "timeout", "workdir", "report", "produces"}, []string{"run"}},
 	TypeCoverage:           {[]string{"file", "format", "threshold"}, []string{"file"}},
 	TypeAcceptanceCriteria: {[]string{"file"}, []string{"file"}},
@@ -148,6 +150,7 @@ func (c Check) setKeys() []string {
 	add(c.Paths != nil, "paths")
 	add(c.File != "", "file")
 	add(c.Sections != nil, "sections")
+	add(c.Requirements != "", "requirements")
 	add(c.Command != "", "run")
 	add(c.Timeout != 0, "timeout")
 	add(c.Workdir != "", "workdir")
@@ -190,7 +193,7 @@ func (c Check) Validate() error {
 			return fmt.Errorf("%s check needs %q", aType(c.Type), k)
 		}
 	}
-	for _, p := range append(append(slices.Clone(c.Paths), c.Produces...), c.File, c.Workdir, c.Command, c.Report) {
+	for _, p := range append(append(slices.Clone(c.Paths), c.Produces...), c.File, c.Workdir, c.Command, c.Report, c.Requirements) {
 		if err := checkPlaceholderSyntax(p); err != nil {
 			return err
 		}

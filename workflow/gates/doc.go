@@ -10,7 +10,8 @@
 //
 //	files_exist          paths: [...]                 regular, non-empty files inside the project
 //	markdown_sections    file, sections: [...]         required headings present and filled in
-//	tasks_format         file                          tasks.md follows the format below (ParseTasks)
+//	tasks_format         file, requirements            tasks.md follows the format below (ParseTasks), its
+//	                                                   criterion IDs name the spec, and it serves every FR-n
 //	command              run, timeout, workdir,        the command exits 0 (timeout 10m, at most 1h) and,
 //	                     report, produces              with a report, no test failed; produced files are fresh
 //	coverage             file, format, threshold       a report's total coverage meets the threshold
@@ -104,11 +105,26 @@
 //
 // # Traceability
 //
-// The acceptance_criteria check looks for every criterion ID in the project's
-// test files (*_test.go, test_*.py, *_test.py, *.test.ts, *.spec.ts, *.test.js,
-// *.spec.js and their tsx/jsx/mjs forms, *Test.java, *Tests.java, *Test.kt and
-// every file under a folder named tests, test or __tests__; .git, node_modules,
-// vendor and .agentos are skipped). An ID matches case-insensitively as written
-// (AC-1.2.1) or with its dashes and dots as underscores (TestAC_1_2_1), so a
-// test name can carry it.
+// Criterion IDs name their spec: AC-login-1.1.1 in the folder
+// 2026-11-22-login (SpecName; the spec template writes them so). The
+// tasks_format check requires every criterion to have such an ID, and with
+// `requirements: srd.md` every FR-n of that file to be named by a task.
+//
+// The acceptance_criteria check traces each ID to the tests. When a command
+// earlier in the gate read a test report (Env.Tests), an ID is traced only by
+// a test that names it — in its doc comment or body (// AC-login-1.1.1), or in
+// its name (TestAC_login_1_1_1, a subtest, a JUnit case's name) — and that ran
+// and passed in this run. For Go, a test that names it but can never fail (no
+// t.Error, t.Fatal, t.Fail… and no helper given its *testing.T) does not trace
+// it. Python tests are found by `def test_…` blocks (with the comments and
+// decorators above them) and matched to JUnit cases by module and name. Without
+// a report, an ID is traced when a test file (*_test.go, test_*.py,
+// *.test.ts, *Test.java … and every file under tests/, test/, __tests__/)
+// mentions it, and the result says so.
+//
+// A spec whose IDs name it is strict: a criterion without an ID, untraced, or
+// traced only by tests that check nothing fails the check. A spec written
+// before (AC-1.1.1) gets warnings instead, unless workflow.strict is set. An
+// ID matches case-insensitively as written or with its dashes and dots as
+// underscores.
 package gates

@@ -70,6 +70,8 @@ func (c *Check) UnmarshalYAML(n *yaml.Node) error {
 			out.File, err = yamlString(v, key)
 		case "sections":
 			out.Sections, err = yamlStrings(v, key)
+		case "requirements":
+			out.Requirements, err = yamlString(v, key)
 		case "run":
 			out.Command, err = yamlString(v, key)
 		case "workdir":
