@@ -58,7 +58,7 @@ func traceByRun(ctx context.Context, root string, ids []string, tests []TestCase
 		for _, ref := range refs[id] {
 			ran := passed[ref.pkg+"\x00"+ref.name]
 			if !ran && strings.HasSuffix(ref.file, ".py") {
-				ran = pyRan(passed, tests, ref)
+				ran = pyRan(tests, ref)
 			}
 			if !ran {
 				continue
@@ -87,7 +87,7 @@ func pyBaseName(name string) string {
 
 // pyRan reports whether the Python test ref passed: a JUnit case of its name
 // whose classname is its module (tests.test_a) or a class in it.
-func pyRan(passed map[string]bool, tests []TestCase, ref testRef) bool {
+func pyRan(tests []TestCase, ref testRef) bool {
 	for _, tc := range tests {
 		if tc.Status != TestPassed || pyBaseName(tc.Name) != ref.name {
 			continue
