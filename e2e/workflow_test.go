@@ -86,17 +86,17 @@ const goodTasks = `# Tasks: greeting
 
 ## Phase 1: Greeting
 
-- [x] 1.1 Write the greeting function
+- [x] 1.1 Write the greeting function (FR-1)
   - Add Greet to greet.go
   - Estimate: 1h
   - Acceptance criteria:
-    - [x] AC-1.1.1: Greet returns "hello, NAME"
+    - [x] AC-greeting-1.1.1: Greet returns "hello, NAME"
 
 - [x] 1.2 Cover the empty name
   - Handle an empty name
   - Estimate: 30m
   - Acceptance criteria:
-    - [x] AC-1.2.1: Greet("") returns "hello, world"
+    - [x] AC-greeting-1.2.1: Greet("") returns "hello, world"
 `
 
 func TestSpecCreationEndToEnd(t *testing.T) {
@@ -199,7 +199,7 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 func goProject(t *testing.T, root string) {
 	write(t, root, "go.mod", "module example.com/greet\n\ngo 1.22\n")
 	write(t, root, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-1.1.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
 }
 
 func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
@@ -228,19 +228,19 @@ func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.2"})
 
 	// A failing test blocks.
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-1.1.1 AC-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hi, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hi, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if out.Gate.Passed || !strings.Contains(failedTypes(out), "command") {
 		t.Fatalf("failing tests did not block: %+v", out.Gate)
 	}
 	// Passing tests, but coverage below 90% and criteria unticked: blocks.
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-1.1.1 AC-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if f := failedTypes(out); out.Gate.Passed || !strings.Contains(f, "coverage") || !strings.Contains(f, "acceptance_criteria") || strings.Contains(f, "command") {
 		t.Fatalf("want coverage and criteria to fail, tests to pass: %+v", out.Gate)
 	}
 	// Full coverage and ticked criteria: the phase passes and the workflow completes.
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-1.1.1 AC-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" || Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" || Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", goodTasks)
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if !out.Gate.Passed || out.Session.Status != "completed" {
@@ -349,10 +349,10 @@ func TestWorkflowSurvivesSIGKILL(t *testing.T) {
 	root := newProject(t)
 	goProject(t, root)
 	spec := "2026-01-01-kill"
-	write(t, root, ".agentos/specs/"+spec+"/tasks.md", goodTasks)
+	write(t, root, ".agentos/specs/"+spec+"/tasks.md", strings.ReplaceAll(goodTasks, "AC-greeting-", "AC-kill-"))
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root)
 	// Tests that cover everything, and take a while so the kill lands mid-gate.
-	write(t, root, "slow_test.go", "package greet\n\nimport (\"testing\"; \"time\")\n\n// AC-1.2.1\nfunc TestSlow(t *testing.T) { Greet(\"\"); time.Sleep(3 * time.Second) }\n")
+	write(t, root, "slow_test.go", "package greet\n\nimport (\"testing\"; \"time\")\n\n// AC-kill-1.1.1 AC-kill-1.2.1\nfunc TestSlow(t *testing.T) {\n\tif Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n\ttime.Sleep(3 * time.Second)\n}\n")
 
 	p := startServe(t, root, "--transport", "http")
 	st := waitState(t, root, p.cmd.Process.Pid)

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,8 +31,12 @@ type Settings struct {
 	// agent: an agent that chose the test command could choose `true`.
 	TestCommand       string
 	CoverageFile      string
+	TestReport        string  // go-test-json, junit:PATH or exit-status; "" guesses
 	CoverageThreshold float64 // default when the spec names none; 0 → 80
-	Strict            bool    // untraced acceptance criteria fail instead of warn
+	// RulesDirs are the folders a gate's run may not change (absolute):
+	// the state, the configuration, the workflow definitions. Empty: StateDir.
+	RulesDirs []string
+	Strict    bool // untraced acceptance criteria fail instead of warn
 	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
 	SpecTemplates fs.FS
 	Now           func() time.Time
@@ -53,6 +59,9 @@ func NewEngine(lib *Library, set Settings) *Engine {
 	}
 	if set.CoverageThreshold == 0 {
 		set.CoverageThreshold = 80
+	}
+	if len(set.RulesDirs) == 0 {
+		set.RulesDirs = []string{set.StateDir}
 	}
 	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows")), set: set}
 }
@@ -163,6 +172,10 @@ func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now 
 		}
 		v[k] = val
 	}
+	if dir := v["spec_dir"]; dir != "" {
+		// Criterion IDs carry it: AC-{spec_name}-1.1.1.
+		v["spec_name"] = gates.SpecName(dir)
+	}
 	if def.PhasesFromTasks != nil {
 		if err := e.testVars(v); err != nil {
 			return nil, err
@@ -171,58 +184,120 @@ func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now 
 	return v, nil
 }
 
-// testVars fills the test command, coverage report and threshold of an
-// execution workflow: configuration first, then a default for the
-// project's language, and a threshold named in the spec wins over both.
+// testVars fills the test command, its report, the coverage report and the
+// threshold of an execution workflow: configuration first, then a default for
+// the project's language, and a threshold named in the spec wins over both.
 func (e *Engine) testVars(v map[string]string) error {
-	cmd, cov := e.set.TestCommand, e.set.CoverageFile
+	cmd, cov, report := e.set.TestCommand, e.set.CoverageFile, e.set.TestReport
 	if cmd == "" {
-		cmd, cov = defaultTestCommand(e.set.Root)
+		cmd, cov, report = defaultTestCommand(e.set.Root)
 	}
 	if cmd == "" || cov == "" {
 		return refused("no test command is configured: set workflow.test_command and workflow.coverage_file in .agentos/config/mcp.yaml")
 	}
-	v["test_command"], v["coverage_file"] = cmd, cov
-	threshold := e.set.CoverageThreshold
-	if t, ok := specThreshold(e.set.Root, v["spec_dir"]); ok {
-		threshold = t
+	if report == "" {
+		report = guessTestReport(cmd)
 	}
-	v["coverage_threshold"] = strconv.FormatFloat(threshold, 'f', -1, 64)
+	v["test_command"], v["coverage_file"], v["test_report"] = cmd, cov, report
+	// The threshold the person saw when approving wins; a spec approved
+	// before approvals recorded one is read from its field.
+	if a, err := e.readSpecApproval(v["spec"]); err == nil && a.CoverageThreshold != nil {
+		v["coverage_threshold"] = strconv.FormatFloat(*a.CoverageThreshold, 'f', -1, 64)
+		return nil
+	}
+	t, err := e.SpecThreshold(v["spec_dir"])
+	if err != nil {
+		return err
+	}
+	v["coverage_threshold"] = strconv.FormatFloat(t.Percent, 'f', -1, 64)
 	return nil
 }
 
 // defaultTestCommand knows how to test and measure coverage in a Go or
-// Python project; other projects configure it.
-func defaultTestCommand(root string) (cmd, coverage string) {
+// Python project, with a report that names every failed test; other projects
+// configure it.
+func defaultTestCommand(root string) (cmd, coverage, report string) {
 	exists := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
 	switch {
 	case exists("go.mod"):
-		return "go test -coverprofile=.agentos/.cache/coverage.out ./...", ".agentos/.cache/coverage.out"
+		return "go test -json -coverprofile=.agentos/.cache/coverage.out ./...", ".agentos/.cache/coverage.out", gates.ReportGoJSON
 	case exists("pyproject.toml"), exists("setup.py"), exists("pytest.ini"):
-		return "python -m pytest --cov=. --cov-report=json:.agentos/.cache/coverage.json", ".agentos/.cache/coverage.json"
+		return "python -m pytest --junitxml=.agentos/.cache/junit.xml --cov=. --cov-report=json:.agentos/.cache/coverage.json",
+			".agentos/.cache/coverage.json", gates.ReportJUnit + ":.agentos/.cache/junit.xml"
 	}
-	return "", ""
+	return "", "", ""
 }
 
-var thresholdLine = regexp.MustCompile(`(?i)coverage[^\n%]{0,60}?(\d{1,3}(?:\.\d+)?)\s*%`)
+var junitFlag = regexp.MustCompile(`--junit-?xml[= ]("[^"]+"|'[^']+'|\S+)`)
 
-// specThreshold finds a coverage threshold written in the spec ("coverage ≥ 90%").
-func specThreshold(root, specDir string) (float64, bool) {
-	if specDir == "" {
-		return 0, false
+// guessTestReport reads a configured test command for a report it asks
+// for: go test's -json, pytest's --junitxml=PATH. Anything else is read by
+// its exit status only, and the gate says so.
+func guessTestReport(cmd string) string {
+	if m := junitFlag.FindStringSubmatch(cmd); m != nil {
+		return gates.ReportJUnit + ":" + strings.Trim(m[1], `"'`)
 	}
-	for _, name := range []string{"README.md", "srd.md", "specs.md"} {
-		data, err := os.ReadFile(filepath.Join(root, specDir, name))
-		if err != nil {
+	if strings.Contains(cmd, "go test") && regexp.MustCompile(`(^|\s)-json(\s|$)`).MatchString(cmd) {
+		return gates.ReportGoJSON
+	}
+	return gates.ReportExitStatus
+}
+
+// thresholdField is the spec's coverage threshold: a line of its own in
+// README.md, "Coverage threshold: 90%" (the template asks for it). Only this
+// labelled field counts; a percentage in prose never does.
+var thresholdField = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?coverage threshold(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.*?)\s*$`)
+
+var thresholdValue = regexp.MustCompile(`^(\d{1,3}(?:\.\d+)?)\s*%?$`)
+
+// Threshold is the coverage threshold that applies to a spec and where it
+// comes from, shown to the person who approves the spec.
+type Threshold struct {
+	Percent float64
+	Source  string // "README.md line 7" or "workflow.coverage_threshold (no threshold in the spec)"
+}
+
+func (t Threshold) String() string {
+	return strconv.FormatFloat(t.Percent, 'f', -1, 64) + "% (" + t.Source + ")"
+}
+
+// SpecThreshold reads the coverage threshold field of the spec in specDir
+// (relative to the root); without one the configured default applies. A
+// field given twice, or not a percentage from 0 to 100, is an error naming
+// its line.
+func (e *Engine) SpecThreshold(specDir string) (Threshold, error) {
+	def := Threshold{Percent: e.set.CoverageThreshold, Source: "workflow.coverage_threshold (no threshold in the spec)"}
+	if specDir == "" {
+		return def, nil
+	}
+	data, err := os.ReadFile(filepath.Join(e.set.Root, specDir, "README.md"))
+	if err != nil {
+		return def, nil
+	}
+	var found *Threshold
+	for i, line := range strings.Split(string(data), "\n") {
+		m := thresholdField.FindStringSubmatch(line)
+		if m == nil {
 			continue
 		}
-		if m := thresholdLine.FindSubmatch(data); m != nil {
-			if t, err := strconv.ParseFloat(string(m[1]), 64); err == nil && t > 0 && t <= 100 {
-				return t, true
-			}
+		where := fmt.Sprintf("%s/README.md line %d", specDir, i+1)
+		if found != nil {
+			return def, refused("%s names the coverage threshold again (first at %s): keep one \"Coverage threshold: N%%\" line", where, found.Source)
 		}
+		v := thresholdValue.FindStringSubmatch(strings.Trim(m[1], "*_` "))
+		t := 0.0
+		if v != nil {
+			t, _ = strconv.ParseFloat(v[1], 64)
+		}
+		if v == nil || t <= 0 || t > 100 {
+			return def, refused("%s: the coverage threshold %q is not a percentage above 0 and at most 100: write it like \"Coverage threshold: 85%%\", or delete the line to use the project's default", where, m[1])
+		}
+		found = &Threshold{Percent: t, Source: strings.TrimPrefix(where, specDir+"/")}
 	}
-	return 0, false
+	if found == nil {
+		return def, nil
+	}
+	return *found, nil
 }
 
 func (e *Engine) checkNotRunning(def *Definition, vars map[string]string) error {
@@ -319,6 +394,7 @@ func (e *Engine) scaffold(rel string) error {
 		if err != nil {
 			return err
 		}
+		data = bytes.ReplaceAll(data, []byte("{spec_name}"), []byte(gates.SpecName(rel)))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
@@ -420,7 +496,7 @@ func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[stri
 		if next := s.nextTask(); next != nil {
 			return refused("task %s of phase %d is not done; complete the tasks in order first", next.ID, s.Current)
 		}
-		report = e.evaluate(ctx, s, evidence)
+		report = e.evaluate(ctx, s, evidence, actor)
 		e.record(s, report, actor, "complete_phase")
 		return nil
 	})
@@ -442,7 +518,7 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 		if next := s.nextTask(); next != nil {
 			return refused("task %s of phase %d is not done", next.ID, s.Current)
 		}
-		report = e.evaluate(ctx, s, p.LastGate.Evidence)
+		report = e.evaluate(ctx, s, p.LastGate.Evidence, actor)
 		e.record(s, report, actor, "retry_phase")
 		return nil
 	})
@@ -481,8 +557,9 @@ func failedChecks(r *GateReport) string {
 	return strings.Join(failed, "; ")
 }
 
-// evaluate runs every check of the current phase's gate.
-func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]any) *GateReport {
+// evaluate runs every check of the current phase's gate, then checks that
+// the run left the rules as they were.
+func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]any, actor Actor) *GateReport {
 	def, _ := e.lib.Get(s.Workflow)
 	var checks []gates.Check
 	tasksPhase := 0
@@ -492,9 +569,16 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		checks = def.Phases[s.Current-1].Gate
 	}
 	threshold, _ := strconv.ParseFloat(s.Vars["coverage_threshold"], 64)
+	vars := s.Vars
+	if def != nil && def.PhasesFromTasks != nil && vars["test_report"] == "" {
+		// A session started before the gates read test reports.
+		vars = maps.Clone(vars)
+		vars["test_report"] = guessTestReport(vars["test_command"])
+	}
 	env := gates.Env{
 		Root:              e.set.Root,
-		Vars:              s.Vars,
+		Vars:              vars,
+		Tests:             &gates.TestRun{},
 		Evidence:          evidence,
 		Approved:          s.Approval,
 		TasksPhase:        tasksPhase,
@@ -507,12 +591,76 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		report.Checks = append(report.Checks, gates.Result{Type: "definition", Message: "the workflow " + s.Workflow + " is no longer defined", Remediation: "restore its definition under .agentos/workflows/"})
 		return report
 	}
+	snap, err := snapshotRules(e.set.RulesDirs)
+	if err != nil {
+		report.Passed = false
+		report.Checks = append(report.Checks, gates.Result{Type: rulesCheck, Message: "The rules cannot be recorded before the gate runs: " + err.Error() + ".",
+			Remediation: "Make .agentos/ readable, then run the gate again."})
+		return report
+	}
 	for _, c := range checks {
 		r := c.Run(ctx, env)
 		report.Passed = report.Passed && r.Passed
 		report.Checks = append(report.Checks, r)
 	}
+	if r, ok := e.checkRules(s, snap, actor); !ok {
+		report.Passed = false
+		report.Checks = append(report.Checks, r)
+	}
 	return report
+}
+
+// rulesCheck is the type of the result that reports a gate's run changing
+// the rules.
+const rulesCheck = "rules_unchanged"
+
+// checkRules compares the rules with snap; on a change it undoes what it
+// can, writes the audit log and returns the failed result.
+func (e *Engine) checkRules(s *Session, snap *rulesSnapshot, actor Actor) (gates.Result, bool) {
+	changes, err := snap.compare(e.store.own)
+	if err != nil {
+		return gates.Result{Type: rulesCheck, Message: "The rules cannot be compared after the gate ran: " + err.Error() + ".",
+			Remediation: "Make .agentos/ readable, then run the gate again."}, false
+	}
+	if len(changes) == 0 {
+		return gates.Result{}, true
+	}
+	snap.restore(changes)
+	var names, kept []string
+	for _, c := range changes {
+		rel := filepath.ToSlash(relTo(e.set.Root, c.path))
+		how := c.what + ", undone"
+		if !c.restored {
+			how = c.what + ", NOT undone"
+			kept = append(kept, rel)
+		}
+		names = append(names, rel+" ("+how+")")
+	}
+	listed := names
+	if len(listed) > 5 {
+		listed = append(listed[:5:5], fmt.Sprintf("and %d more", len(names)-5))
+	}
+	msg := fmt.Sprintf("The gate's run changed %d %s it is judged by: %s.", len(changes), pluralWord(len(changes), "file", "files"), strings.Join(listed, ", "))
+	fix := "Remove whatever in the project's code or tests writes under .agentos/ (state, config, workflows), then run the gate again."
+	if len(kept) > 0 {
+		fix = "Restore " + strings.Join(kept, ", ") + " by hand (agentos upgrade restores config and workflows), and remove whatever in the project's code or tests writes under .agentos/."
+	}
+	e.audit(s.ID, actor, "rules_changed", s.Current, s.Current, "gate failed", strings.Join(names, "; "))
+	return gates.Result{Type: rulesCheck, Message: msg, Remediation: fix, Details: map[string]any{"files": names}}, false
+}
+
+func relTo(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil {
+		return rel
+	}
+	return path
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // onCompleted records what a finished workflow established: a completed
@@ -521,7 +669,11 @@ func (e *Engine) onCompleted(s *Session) {
 	if s.Approval == nil || s.Vars["spec_dir"] == "" {
 		return
 	}
-	e.writeSpecApproval(filepath.Base(s.Vars["spec_dir"]), *s.Approval, s.ID)
+	var threshold *float64
+	if t, err := strconv.ParseFloat(s.Vars["coverage_threshold"], 64); err == nil {
+		threshold = &t
+	}
+	e.writeSpecApproval(filepath.Base(s.Vars["spec_dir"]), *s.Approval, s.ID, threshold)
 }
 
 // Pause stops a session from advancing until Resume.
@@ -624,6 +776,15 @@ func (e *Engine) Approve(id, by, note string) (*Session, error) {
 		if !e.phaseNeedsApproval(s) {
 			return refused("session %s is in phase %d (%s), which does not ask for approval", s.ID, s.Current, s.phase(s.Current).Name)
 		}
+		if dir := s.Vars["spec_dir"]; dir != "" {
+			t, err := e.SpecThreshold(dir)
+			if err != nil {
+				return err
+			}
+			// What the person approves is the threshold now, whatever the
+			// spec says later.
+			s.Vars["coverage_threshold"], s.Vars["coverage_threshold_source"] = strconv.FormatFloat(t.Percent, 'f', -1, 64), t.Source
+		}
 		s.Approval = &gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}
 		s.Changes = nil
 		e.audit(s.ID, CLIActor, "approve", s.Current, s.Current, "approved", by)
@@ -675,30 +836,50 @@ type specApproval struct {
 	At      time.Time `json:"at"`
 	Note    string    `json:"note,omitempty"`
 	Session string    `json:"session,omitempty"`
+	// CoverageThreshold is the threshold shown to the person who approved.
+	CoverageThreshold *float64 `json:"coverage_threshold,omitempty"`
+}
+
+func (e *Engine) readSpecApproval(spec string) (specApproval, error) {
+	var a specApproval
+	if spec == "" {
+		return a, os.ErrNotExist
+	}
+	data, err := os.ReadFile(e.approvalPath(spec))
+	if err != nil {
+		return a, err
+	}
+	return a, json.Unmarshal(data, &a)
 }
 
 func (e *Engine) approvalPath(spec string) string {
 	return filepath.Join(e.set.StateDir, "approvals", spec+".json")
 }
 
-func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string) error {
-	data, _ := json.MarshalIndent(specApproval{Spec: spec, By: a.By, At: a.At, Note: a.Note, Session: session}, "", "  ")
+func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string, threshold *float64) error {
+	data, _ := json.MarshalIndent(specApproval{Spec: spec, By: a.By, At: a.At, Note: a.Note, Session: session, CoverageThreshold: threshold}, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(e.approvalPath(spec)), 0o755); err != nil {
 		return err
 	}
+	defer e.store.own.note(e.approvalPath(spec))
 	return atomicfile.WriteFile(e.approvalPath(spec), append(data, '\n'), 0o644)
 }
 
 // ApproveSpec records a person's approval of a spec folder written without
-// spec_creation_v1. Only the CLI calls it.
-func (e *Engine) ApproveSpec(spec, by, note string) error {
+// spec_creation_v1, with the coverage threshold that applies to it. Only the
+// CLI calls it.
+func (e *Engine) ApproveSpec(spec, by, note string) (Threshold, error) {
 	if !idPattern.MatchString(spec) && !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`).MatchString(spec) {
-		return invalid("spec", "%q is not a spec folder name", spec)
+		return Threshold{}, invalid("spec", "%q is not a spec folder name", spec)
 	}
 	if fi, err := os.Stat(filepath.Join(e.set.Root, ".agentos", "specs", spec)); err != nil || !fi.IsDir() {
-		return notFound("no spec folder .agentos/specs/%s", spec)
+		return Threshold{}, notFound("no spec folder .agentos/specs/%s", spec)
 	}
-	return e.writeSpecApproval(spec, gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}, "")
+	t, err := e.SpecThreshold(".agentos/specs/" + spec)
+	if err != nil {
+		return t, err
+	}
+	return t, e.writeSpecApproval(spec, gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}, "", &t.Percent)
 }
 
 func (e *Engine) checkApproved(spec, specDir string) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -216,5 +217,144 @@ func TestUpgradeWorkflowReadsReports(t *testing.T) {
 	}
 	if sess, _ := e.Get(s.ID); sess.Status != StatusCompleted {
 		t.Errorf("status %s", sess.Status)
+	}
+}
+
+func TestGuessTestReport(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"go test -json -cover ./...":               "go-test-json",
+		"go test -coverprofile=c.out ./...":        "exit-status",
+		"pytest --junitxml=out/junit.xml --cov":    "junit:out/junit.xml",
+		"python -m pytest --junit-xml \"r 1.xml\"": "junit:r 1.xml",
+		"npm test":               "exit-status",
+		"go test -jsonfoo ./...": "exit-status",
+	} {
+		if got := guessTestReport(cmd); got != want {
+			t.Errorf("guessTestReport(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+func TestGateRunCannotChangeTheRules(t *testing.T) {
+	root := t.TempDir()
+	agentos := filepath.Join(root, ".agentos")
+	files := map[string]string{
+		"config/mcp.yaml":                  "workflow:\n  coverage_threshold: 90\n",
+		"workflows/own_v1/workflow.yaml":   "name: own_v1\n",
+		"state/approvals/other-spec.json":  "{}\n",
+		"state/workflows/keep/audit.jsonl": "",
+	}
+	for name, content := range files {
+		p := filepath.Join(agentos, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	// The command stands for a test whose init() forges an approval, lowers
+	// the threshold and deletes a workflow.
+	cheat := "mkdir -p .agentos/state/approvals && echo '{\"by\":\"me\"}' > .agentos/state/approvals/forged.json && " +
+		"echo 'workflow: {coverage_threshold: 1}' > .agentos/config/mcp.yaml && rm .agentos/workflows/own_v1/workflow.yaml"
+	def := "name: cheat_v1\nversion: 1.0.0\nphases:\n  - name: One\n    gate:\n      - type: command\n        run: \"" + strings.ReplaceAll(cheat, `"`, `\"`) + "\"\n"
+	builtin, _ := assets.Sub(assets.Workflows)
+	lib, err := LoadLibrary(builtin, fstest.MapFS{"cheat_v1/workflow.yaml": {Data: []byte(def)}})
+	if err != nil || len(lib.Invalid()) > 0 {
+		t.Fatal(err, lib.Invalid())
+	}
+	state := filepath.Join(agentos, "state")
+	e := NewEngine(lib, Settings{Root: root, StateDir: state, RulesDirs: []string{state, filepath.Join(agentos, "config"), filepath.Join(agentos, "workflows")}})
+	ctx := context.Background()
+	s, err := e.Start(ctx, "cheat_v1", nil, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := e.CompletePhase(ctx, s.ID, nil, agent, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Passed {
+		t.Fatal("a gate whose run changed the rules passed")
+	}
+	last := r.Checks[len(r.Checks)-1]
+	if last.Type != rulesCheck || !strings.Contains(last.Message, "changed 3 files") {
+		t.Fatalf("rules result: %+v", last)
+	}
+	for _, want := range []string{".agentos/config/mcp.yaml (changed, undone)", ".agentos/state/approvals/forged.json (added, undone)", ".agentos/workflows/own_v1/workflow.yaml (removed, undone)"} {
+		if !strings.Contains(last.Message, want) {
+			t.Errorf("message lacks %q: %s", want, last.Message)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(state, "approvals", "forged.json")); err == nil {
+		t.Error("the forged approval is still there")
+	}
+	for name, content := range files {
+		if got, _ := os.ReadFile(filepath.Join(agentos, filepath.FromSlash(name))); string(got) != content {
+			t.Errorf("%s = %q, not restored to %q", name, got, content)
+		}
+	}
+	audit, _ := e.Store().ReadAudit(s.ID)
+	if !slices.ContainsFunc(audit, func(a AuditEntry) bool {
+		return a.Action == "rules_changed" && strings.Contains(a.Detail, "forged.json")
+	}) {
+		t.Errorf("no rules_changed entry in the audit log: %+v", audit)
+	}
+
+	// The engine's own writes meanwhile (another session advancing) are not tampering.
+	other, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "other"}, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshotRules(e.set.RulesDirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.CompleteTask(other.ID, "1.1", "", agent, false); err != nil {
+		t.Fatal(err)
+	}
+	if changes, err := snap.compare(e.store.own); err != nil || len(changes) != 0 {
+		t.Errorf("the engine's own writes reported as changes: %v %+v", err, changes)
+	}
+}
+
+func TestCoverageThresholdIsAnExplicitFieldFixedAtApproval(t *testing.T) {
+	e, root := testEngine(t)
+	spec := "2026-01-01-th"
+	dir := filepath.Join(root, ".agentos", "specs", spec)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "tasks.md"), []byte("## Phase 1: One\n\n- [ ] 1.1 Do it\n  - Work\n  - Estimate: 1h\n  - [ ] AC-th-1.1.1: done\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module m\n"), 0o644)
+	readme := func(s string) { os.WriteFile(filepath.Join(dir, "README.md"), []byte(s), 0o644) }
+	cases := []struct {
+		readme, want, err string
+	}{
+		{"# T\n\nWe aim for coverage of at least 1% in prose.\n", "80% (workflow.coverage_threshold (no threshold in the spec))", ""},
+		{"# T\n\nStatus: draft\n**Coverage threshold:** 92.5%\n", "92.5% (README.md line 4)", ""},
+		{"Coverage threshold: 90%\n\ncoverage threshold: 1%\n", "", "names the coverage threshold again (first at README.md line 1)"},
+		{"Coverage threshold: [[fill: e.g. 85%]]\n", "", "line 1: the coverage threshold \"[[fill: e.g. 85%]]\" is not a percentage"},
+		{"Coverage threshold: 0\n", "", "not a percentage above 0"},
+	}
+	for _, c := range cases {
+		readme(c.readme)
+		got, err := e.SpecThreshold(".agentos/specs/" + spec)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: err %v, want %q", c.readme, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got.String() != c.want {
+			t.Errorf("%q: %v %v, want %s", c.readme, got, err, c.want)
+		}
+	}
+	readme("# T\n\nCoverage threshold: 95%\n")
+	if got, err := e.ApproveSpec(spec, "alice", ""); err != nil || got.Percent != 95 {
+		t.Fatalf("approve: %v %v", got, err)
+	}
+	// Edited after approval: the approved threshold stands.
+	readme("# T\n\nCoverage threshold: 1%\n")
+	s, err := e.Start(context.Background(), "spec_execution_v1", map[string]string{"spec": spec}, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Vars["coverage_threshold"] != "95" {
+		t.Errorf("threshold %s, want the approved 95", s.Vars["coverage_threshold"])
 	}
 }

@@ -27,8 +27,10 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 	return NewEngine(lib, Settings{
 		Root:              p.Root,
 		StateDir:          p.StateDir(),
+		RulesDirs:         []string{p.StateDir(), p.ConfigDir(), p.Workflows()},
 		TestCommand:       cfg.Workflow.TestCommand,
 		CoverageFile:      cfg.Workflow.CoverageFile,
+		TestReport:        cfg.Workflow.TestReport,
 		CoverageThreshold: cfg.Workflow.CoverageThreshold,
 		Strict:            cfg.Workflow.Strict,
 		SpecTemplates:     templates,

@@ -28,12 +28,14 @@ type Store struct {
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
+	// own tells the rules check of a gate what the store wrote meanwhile.
+	own *ownWrites
 }
 
 // NewStore returns a store of the project at root whose sessions live in dir
 // (created on first write).
 func NewStore(root, dir string) *Store {
-	return &Store{root: root, dir: dir, locks: map[string]*sync.Mutex{}}
+	return &Store{root: root, dir: dir, locks: map[string]*sync.Mutex{}, own: &ownWrites{}}
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
@@ -156,6 +158,7 @@ func (s *Store) lock(id string) (func(), error) {
 		m.Unlock()
 		return nil, fmt.Errorf("lock session %s: %w", id, err)
 	}
+	s.own.note(fl.Path())
 	return func() { fl.Unlock(); m.Unlock() }, nil
 }
 
@@ -164,7 +167,9 @@ func (s *Store) write(sess *Session) error {
 	if err != nil {
 		return fmt.Errorf("encode session: %w", err)
 	}
-	return atomicfile.WriteFile(filepath.Join(s.sessionDir(sess.ID), "state.json"), append(data, '\n'), 0o644)
+	path := filepath.Join(s.sessionDir(sess.ID), "state.json")
+	defer s.own.note(path)
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // AuditEntry is one line of a session's audit log.
@@ -180,10 +185,12 @@ type AuditEntry struct {
 
 // Audit appends an entry to the session's audit log.
 func (s *Store) Audit(id string, e AuditEntry) error {
-	f, err := os.OpenFile(filepath.Join(s.sessionDir(id), "audit.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	path := filepath.Join(s.sessionDir(id), "audit.jsonl")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", id, err)
 	}
+	defer s.own.note(path)
 	defer f.Close()
 	line, _ := json.Marshal(e)
 	if _, err := f.Write(append(line, '\n')); err != nil {
@@ -256,5 +263,9 @@ func (s *Store) Delete(id string) error {
 	if _, err := os.Stat(filepath.Join(s.sessionDir(id), "state.json")); err != nil {
 		return ErrNoSession
 	}
-	return os.RemoveAll(s.sessionDir(id))
+	err = os.RemoveAll(s.sessionDir(id))
+	for _, name := range []string{"state.json", "audit.jsonl", "lock"} {
+		s.own.note(filepath.Join(s.sessionDir(id), name))
+	}
+	return err
 }

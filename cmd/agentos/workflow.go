@@ -104,10 +104,11 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 				return err
 			}
 			if spec != "" {
-				if err := e.ApproveSpec(spec, approver(by), note); err != nil {
+				t, err := e.ApproveSpec(spec, approver(by), note)
+				if err != nil {
 					return cliError(err)
 				}
-				fmt.Fprintf(s.Out, "Approved spec %s.\n", spec)
+				fmt.Fprintf(s.Out, "Approved spec %s. Coverage threshold for its execution: %s.\n", spec, t)
 				return nil
 			}
 			if len(args) != 1 {
@@ -118,6 +119,9 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 				return cliError(err)
 			}
 			fmt.Fprintf(s.Out, "Approved %s (%s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, sess.Current)
+			if t := sess.Vars["coverage_threshold"]; t != "" {
+				fmt.Fprintf(s.Out, "Coverage threshold for the spec's execution: %s%% (%s).\n", t, sess.Vars["coverage_threshold_source"])
+			}
 			return nil
 		},
 	}

@@ -83,6 +83,12 @@ type Workflow struct {
 	// a default for Go and Python projects.
 	TestCommand  string `yaml:"test_command"`
 	CoverageFile string `yaml:"coverage_file"`
+	// TestReport is where the gate reads which tests passed and failed:
+	// go-test-json (the command's output), junit:PATH (a JUnit XML file the
+	// command writes) or exit-status; empty: go-test-json or junit for the
+	// Go and Python defaults, else guessed from the command (go test -json,
+	// --junitxml=PATH), else exit-status.
+	TestReport string `yaml:"test_report"`
 	// CoverageThreshold is the minimum coverage percentage when the spec
 	// names none.
 	CoverageThreshold float64 `yaml:"coverage_threshold"`
@@ -161,6 +167,7 @@ var schema = map[string]kind{
 	"workflow":                    mapping,
 	"workflow.test_command":       scalarString,
 	"workflow.coverage_file":      scalarString,
+	"workflow.test_report":        scalarString,
 	"workflow.coverage_threshold": scalarNumber,
 	"workflow.strict":             scalarBool,
 	"search":                      mapping,
@@ -311,6 +318,9 @@ func (c Config) Validate() error {
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))
+	}
+	if r := c.Workflow.TestReport; r != "" && r != "go-test-json" && r != "exit-status" && (!strings.HasPrefix(r, "junit:") || strings.TrimSpace(r[len("junit:"):]) == "") {
+		errs = append(errs, fmt.Errorf("workflow.test_report must be go-test-json, junit:PATH or exit-status, not %q", r))
 	}
 	if n := c.Browser.MaxSessions; n < 1 || n > 100 {
 		errs = append(errs, fmt.Errorf("browser.max_sessions must be between 1 and 100, not %d", n))

@@ -335,6 +335,9 @@ func describe(c gates.Check) string {
 	case "tasks_format":
 		return c.File + " parses into phases of numbered tasks with estimates and acceptance criteria"
 	case "command":
+		if c.Report != "" {
+			return "the server runs `" + c.Command + "`; it must exit 0 and every test in its report must pass"
+		}
 		return "the server runs `" + c.Command + "`; it must exit 0"
 	case "coverage":
 		return "the server reads " + c.File + "; coverage must meet the threshold"

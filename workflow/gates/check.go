@@ -60,11 +60,19 @@ type Check struct {
 	File string `yaml:"file,omitempty" json:"file,omitempty"`
 	// markdown_sections
 	Sections []string `yaml:"sections,omitempty" json:"sections,omitempty"`
+	// tasks_format: the requirements file whose FR-n every task list must serve
+	Requirements string `yaml:"requirements,omitempty" json:"requirements,omitempty"`
 
 	// command: Command is the `run:` string, run through the platform shell.
 	Command string        `yaml:"run,omitempty" json:"run,omitempty"`
 	Timeout time.Duration `yaml:"-" json:"timeout,omitempty"` // `timeout: 10m`; 0 means DefaultCommandTimeout
 	Workdir string        `yaml:"workdir,omitempty" json:"workdir,omitempty"`
+	// Report is the test report the command's result is read from:
+	// go-test-json, junit:PATH or exit-status; "" reads the exit status only.
+	Report string `yaml:"report,omitempty" json:"report,omitempty"`
+	// Produces lists files the command must write: removed before it runs,
+	// required after, dated after its start.
+	Produces []string `yaml:"produces,omitempty" json:"produces,omitempty"`
 
 	// coverage
 	Format    string   `yaml:"format,omitempty" json:"format,omitempty"`       // "" means auto
@@ -102,6 +110,9 @@ type Env struct {
 	Strict bool
 	// CoverageThreshold applies when a coverage check gives none; 0 means 80.
 	CoverageThreshold float64
+	// Tests receives what a command check with a report learned about the
+	// tests it ran, for the checks after it; nil keeps nothing.
+	Tests *TestRun
 }
 
 // Result is the outcome of one check.
@@ -120,8 +131,8 @@ type Result struct {
 var builtinKeys = map[string]struct{ allowed, required []string }{
 	TypeFilesExist:         {[]string{"paths"}, []string{"paths"}},
 	TypeMarkdownSections:   {[]string{"file", "sections"}, []string{"file", "sections"}},
-	TypeTasksFormat:        {[]string{"file"}, []string{"file"}},
-	TypeCommand:            {[]string{"run", "timeout", "workdir"}, []string{"run"}},
+	TypeTasksFormat:        {[]string{"file", "requirements"}, []string{"file"}},
+	TypeCommand:            {[]string{"run", "timeout", "workdir", "report", "produces"}, []string{"run"}},
 	TypeCoverage:           {[]string{"file", "format", "threshold"}, []string{"file"}},
 	TypeAcceptanceCriteria: {[]string{"file"}, []string{"file"}},
 	TypeEvidence:           {[]string{"fields"}, []string{"fields"}},
@@ -139,9 +150,12 @@ func (c Check) setKeys() []string {
 	add(c.Paths != nil, "paths")
 	add(c.File != "", "file")
 	add(c.Sections != nil, "sections")
+	add(c.Requirements != "", "requirements")
 	add(c.Command != "", "run")
 	add(c.Timeout != 0, "timeout")
 	add(c.Workdir != "", "workdir")
+	add(c.Report != "", "report")
+	add(c.Produces != nil, "produces")
 	add(c.Format != "", "format")
 	add(c.Threshold != nil, "threshold")
 	add(c.Fields != nil, "fields")
@@ -179,7 +193,7 @@ func (c Check) Validate() error {
 			return fmt.Errorf("%s check needs %q", aType(c.Type), k)
 		}
 	}
-	for _, p := range append(slices.Clone(c.Paths), c.File, c.Workdir, c.Command) {
+	for _, p := range append(append(slices.Clone(c.Paths), c.Produces...), c.File, c.Workdir, c.Command, c.Report, c.Requirements) {
 		if err := checkPlaceholderSyntax(p); err != nil {
 			return err
 		}
@@ -215,6 +229,16 @@ func (c Check) Validate() error {
 		}
 		if c.Timeout < 0 || c.Timeout > MaxCommandTimeout {
 			return fmt.Errorf("timeout %s is out of range: give one above 0 and at most %s", c.Timeout, MaxCommandTimeout)
+		}
+		if c.Report != "" && !strings.Contains(c.Report, "{") {
+			if _, _, err := parseReportSpec(c.Report); err != nil {
+				return err
+			}
+		}
+		for _, p := range c.Produces {
+			if strings.TrimSpace(p) == "" {
+				return errors.New("a command's produces path is empty")
+			}
 		}
 	case TypeCoverage:
 		if c.Format != "" && !slices.Contains(CoverageFormats, c.Format) {

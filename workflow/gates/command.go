@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -21,6 +22,13 @@ type CommandDetails struct {
 	TimedOut    bool   `json:"timed_out,omitempty"`
 	OutputBytes int64  `json:"output_bytes"`         // all the output, of which Result.Output is the tail
 	OutputCut   bool   `json:"output_cut,omitempty"` // Result.Output is only the tail
+	// Report is the test report read: go-test-json, junit or exit-status;
+	// empty when the check declares none.
+	Report string `json:"report,omitempty"`
+	Tests  int    `json:"tests,omitempty"`  // tests the report lists
+	Failed int    `json:"failed,omitempty"` // failed tests, packages and builds
+	// FailedTests names the first maxFailedListed of them.
+	FailedTests []string `json:"failed_tests,omitempty"`
 }
 
 // waitDelay bounds how long the output of a finished or stopped command may
@@ -42,18 +50,31 @@ func (c Check) runCommand(ctx context.Context, env Env) Result {
 			return failf(c.Type, fmt.Sprintf("Create the folder %s or fix workdir.", rel), "The command's workdir %s is not an existing folder.", rel)
 		}
 	}
+	report, reportFile, produced, r, ok := c.prepareOutputs(env)
+	if !ok {
+		return r
+	}
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultCommandTimeout
 	}
-	d := CommandDetails{Command: command, Workdir: rel, ExitCode: -1}
+	d := CommandDetails{Command: command, Workdir: rel, ExitCode: -1, Report: report}
+	tail := &tailBuffer{max: OutputTailBytes}
+	var sink io.Writer = tail
+	var goTests *goTestSink
+	if report == ReportGoJSON {
+		goTests = newGoTestSink(tail)
+		sink = goTests
+	}
 	start := time.Now()
-	out, exitCode, timedOut, runErr := runShell(ctx, dir, command, timeout)
+	total, exitCode, timedOut, runErr := runShell(ctx, dir, command, timeout, sink)
+	if goTests != nil {
+		goTests.flush()
+	}
 	d.DurationMS = time.Since(start).Milliseconds()
 	d.ExitCode, d.TimedOut = exitCode, timedOut
-	d.OutputBytes, d.OutputCut = out.total, out.total > int64(OutputTailBytes)
+	d.OutputBytes, d.OutputCut = total, total > int64(OutputTailBytes)
 	shown := clip(command, 120)
-	var r Result
 	switch {
 	case timedOut:
 		r = failf(c.Type, fmt.Sprintf("Make the command finish sooner, or raise its timeout (now %s, at most %s).", timeout, MaxCommandTimeout),
@@ -62,29 +83,115 @@ func (c Check) runCommand(ctx context.Context, env Env) Result {
 		r = failf(c.Type, "Run the gate again.", "The command was cancelled before it finished: %s.", shown)
 	case runErr != nil:
 		r = failf(c.Type, "Check that the command and its shell exist, then run the gate again.", "The command could not be run: %s.", trimDot(runErr.Error()))
-	case exitCode != 0:
-		r = failf(c.Type, "Fix what the output shows, then run the gate again.", "The command exited with status %d: %s.", exitCode, shown)
 	default:
-		r = pass(c.Type, "The command succeeded in %s: %s.", time.Duration(d.DurationMS)*time.Millisecond, shown)
+		r = c.judgeRun(ctx, env, &d, shown, start, goTests, reportFile, produced)
 	}
 	r.Details = d
-	r.Output = out.String()
+	r.Output = tail.String()
 	return r
+}
+
+// outputFile is a file a command must write, resolved.
+type outputFile struct{ abs, rel string }
+
+// prepareOutputs resolves the report and the files the command must write,
+// and removes those files, so that what is there afterwards comes from this
+// run.
+func (c Check) prepareOutputs(env Env) (report string, reportFile outputFile, produced []outputFile, r Result, ok bool) {
+	var paths []string
+	if c.Report != "" {
+		spec, err := Placeholders(c.Report, env.Vars)
+		if err != nil {
+			return "", reportFile, nil, failf(c.Type, "Fix the report's placeholders in the workflow definition.", "The command's test report cannot be prepared: %s.", trimDot(err.Error())), false
+		}
+		kind, path, err := parseReportSpec(spec)
+		if err != nil {
+			return "", reportFile, nil, failf(c.Type, "Fix the test report in the workflow definition or in workflow.test_report.", "The command's test report cannot be used: %s.", trimDot(err.Error())), false
+		}
+		report = kind
+		if path != "" {
+			paths = append(paths, path)
+		}
+	}
+	paths = append(paths, c.Produces...)
+	for i, p := range paths {
+		abs, rel, err := resolve(env.Root, p, env.Vars)
+		if err != nil {
+			return "", reportFile, nil, failf(c.Type, "Point the command's outputs at files inside the project.", "The command's output %s cannot be used: %s.", p, trimDot(err.Error())), false
+		}
+		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", reportFile, nil, failf(c.Type, fmt.Sprintf("Make %s writable, then run the gate again.", rel), "The old %s cannot be removed before the run: %s.", rel, trimDot(err.Error())), false
+		}
+		if i == 0 && report == ReportJUnit {
+			reportFile = outputFile{abs, rel}
+		} else {
+			produced = append(produced, outputFile{abs, rel})
+		}
+	}
+	return report, reportFile, produced, Result{}, true
+}
+
+// judgeRun decides a command that ran to its end: its outputs must be fresh,
+// its exit status 0, and its test report must list no failure.
+func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown string, start time.Time, goTests *goTestSink, reportFile outputFile, produced []outputFile) Result {
+	var o testOutcome
+	switch d.Report {
+	case ReportGoJSON:
+		o = goTests.outcome()
+	case ReportJUnit:
+		if problem := freshFile(reportFile.abs, reportFile.rel, start); problem != "" {
+			return failf(c.Type, fmt.Sprintf("Make the test command write its JUnit report to %s (e.g. pytest --junitxml=%s), then run the gate again.", reportFile.rel, reportFile.rel),
+				"The test report cannot be trusted: %s (exit status %d): %s.", problem, d.ExitCode, shown)
+		}
+		var err error
+		if o, err = readJUnit(ctx, reportFile.abs); err != nil {
+			return failf(c.Type, "Make the test command write a JUnit XML report, then run the gate again.", "The test report %s cannot be read: %s.", reportFile.rel, trimDot(err.Error()))
+		}
+	}
+	d.Tests, d.Failed = len(o.tests), len(o.failed)
+	d.FailedTests = o.failed[:min(len(o.failed), maxFailedListed)]
+	if d.Report != "" && d.Report != ReportExitStatus {
+		env.Tests.record(d.Report, o.tests)
+	}
+	switch {
+	case len(o.failed) > 0:
+		return failf(c.Type, "Fix the failing tests (their output is below), then run the gate again.",
+			"%s failed (exit status %d): %s.", plural(len(o.failed), "test", "tests"), d.ExitCode, listNames(o.failed, 5))
+	case d.ExitCode != 0:
+		return failf(c.Type, "Fix what the output shows, then run the gate again.", "The command exited with status %d: %s.", d.ExitCode, shown)
+	case o.problem != "":
+		return failf(c.Type, "Write tests for the work, and make the test command run them, then run the gate again.", "The test run cannot be trusted: %s: %s.", o.problem, shown)
+	}
+	for _, f := range produced {
+		if problem := freshFile(f.abs, f.rel, start); problem != "" {
+			return failf(c.Type, fmt.Sprintf("Make the command write %s each time it runs, then run the gate again.", f.rel), "The command's output cannot be trusted: %s: %s.", problem, shown)
+		}
+	}
+	took := time.Duration(d.DurationMS) * time.Millisecond
+	switch d.Report {
+	case "":
+		return pass(c.Type, "The command succeeded in %s: %s.", took, shown)
+	case ReportExitStatus:
+		r := pass(c.Type, "The command succeeded in %s (only its exit status was read): %s.", took, shown)
+		r.Warnings = []string{"Only the exit status was read, so a test runner that exits 0 after a failure would pass: set workflow.test_report to a machine-readable report (go-test-json, or junit:PATH for pytest, Maven, Gradle, Jest or Vitest)."}
+		return r
+	}
+	return pass(c.Type, "%s passed in %s (%s report): %s.", plural(len(o.tests), "test", "tests"), took, d.Report, shown)
 }
 
 // runShell runs command through the platform shell in dir, bounded by ctx
 // and timeout. On timeout or cancellation it kills the command's whole process
 // tree; once the command exits it also kills whatever it left running, so no
 // child outlives the check or holds its output open.
-func runShell(ctx context.Context, dir, command string, timeout time.Duration) (out *tailBuffer, exitCode int, timedOut bool, err error) {
-	out = &tailBuffer{max: OutputTailBytes}
+func runShell(ctx context.Context, dir, command string, timeout time.Duration, sink io.Writer) (total int64, exitCode int, timedOut bool, err error) {
+	out := &countingWriter{w: sink}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The output goes through a pipe of our own rather than one exec manages,
 	// so Wait returns when the command exits even if a child holds the pipe.
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return out, -1, false, err
+		return 0, -1, false, err
 	}
 	defer pr.Close()
 	cmd := shellCommand(cctx, command)
@@ -95,7 +202,7 @@ func runShell(ctx context.Context, dir, command string, timeout time.Duration) (
 	g, err := newProcGroup(cmd)
 	if err != nil {
 		pw.Close()
-		return out, -1, false, err
+		return 0, -1, false, err
 	}
 	cmd.Cancel = g.kill
 	// On Linux the kernel kills the shell when the thread that started it
@@ -109,7 +216,7 @@ func runShell(ctx context.Context, dir, command string, timeout time.Duration) (
 	pw.Close()
 	if err != nil {
 		g.release()
-		return out, -1, false, err
+		return 0, -1, false, err
 	}
 	copied := make(chan struct{})
 	go func() {
@@ -130,12 +237,23 @@ func runShell(ctx context.Context, dir, command string, timeout time.Duration) (
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
-		return out, 0, timedOut, nil
+		return out.n, 0, timedOut, nil
 	case errors.As(err, &exitErr):
-		return out, exitErr.ExitCode(), timedOut, nil
+		return out.n, exitErr.ExitCode(), timedOut, nil
 	default:
-		return out, -1, timedOut, err
+		return out.n, -1, timedOut, err
 	}
+}
+
+// countingWriter counts what passes through it to w.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.w.Write(p)
 }
 
 // tailBuffer keeps the last max bytes written to it and counts them all.

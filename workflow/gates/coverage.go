@@ -635,6 +635,12 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 		r.Details = d
 		return r
 	}
+	if missing := filesNotInProject(env.Root, rep); len(missing) > 0 {
+		r := failf(c.Type, "Regenerate the report from this project's tests with "+hint+", then run the gate again.",
+			"The coverage report %s names %s that the project does not have: %s.", rel, plural(len(missing), "file", "files"), listNames(missing, 5))
+		r.Details = d
+		return r
+	}
 	if d.Percent >= threshold {
 		r := pass(c.Type, "Coverage is %.2f%%, meeting the %s%% threshold.", d.Percent, fmtPercent(threshold))
 		r.Details = d
@@ -647,6 +653,52 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 	r := failf(c.Type, fix+", regenerate the report and run the gate again.", "Coverage is %.2f%%, below the %s%% threshold.", d.Percent, fmtPercent(threshold))
 	r.Details = d
 	return r
+}
+
+// maxCoverageFilesChecked caps the files of a report looked up in the project.
+const maxCoverageFilesChecked = 5000
+
+// filesNotInProject returns the files a Go, LCOV or coverage.py report names
+// that are not in the project, so a report made up or copied from another
+// project is not read as this one's. A Go profile names files by import
+// path: the module path from go.mod is taken off. JaCoCo and Cobertura name
+// files relative to source roots the report may not list, so they are not
+// looked up.
+func filesNotInProject(root string, rep CoverageReport) []string {
+	if rep.Format != FormatGo && rep.Format != FormatLCOV && rep.Format != FormatCoveragePy {
+		return nil
+	}
+	module := ""
+	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+				module = strings.Trim(f[1], `"`)
+			}
+		}
+	}
+	exists := func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.Mode().IsRegular()
+	}
+	var missing []string
+	for i, f := range rep.Files {
+		if i == maxCoverageFilesChecked {
+			break
+		}
+		name := filepath.FromSlash(f.File)
+		switch {
+		case filepath.IsAbs(name):
+			if rel, err := filepath.Rel(root, name); err == nil && !strings.HasPrefix(rel, "..") && exists(name) {
+				continue
+			}
+		case exists(filepath.Join(root, name)):
+			continue
+		case module != "" && strings.HasPrefix(f.File, module+"/") && exists(filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(f.File, module+"/")))):
+			continue
+		}
+		missing = append(missing, f.File)
+	}
+	return missing
 }
 
 func fmtPercent(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

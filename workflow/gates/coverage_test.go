@@ -103,6 +103,10 @@ func TestCoverageCheck(t *testing.T) {
 		"build/lcov.info":  read("lcov.info"),
 		"garbage.out":      read("garbage.txt"),
 		"reports/cov.json": read("coverage.json"),
+		// The files the reports name.
+		"go.mod": "module example.com/m\n", "a.go": "package m\n", "b.go": "package m\n",
+		"src/a.js": "", "src/b.js": "", "src/c.js": "", "app/a.py": "", "app/b.py": "",
+		"made-up.out": "mode: set\nexample.com/m/a.go:1.1,2.2 1 1\nexample.com/m/fake.go:1.1,2.2 1 1\n",
 	})
 	vars := map[string]string{"coverage_file": "build/lcov.info"}
 	tests := []struct {
@@ -126,6 +130,7 @@ func TestCoverageCheck(t *testing.T) {
 		{"missing python report", Check{File: "coverage.json"}, Env{}, false, 0, "does not exist", "coverage json -o coverage.json"},
 		{"unparsable", Check{File: "garbage.out"}, Env{}, false, 0, "The coverage report garbage.out cannot be used: the report's format is not recognised", "Regenerate it with go test -coverprofile=garbage.out ./..."},
 		{"wrong format", Check{File: "coverage.out", Format: FormatCobertura}, Env{}, false, 0, "cannot be used", "Cobertura"},
+		{"files not in the project", Check{File: "made-up.out"}, Env{}, false, 80, "The coverage report made-up.out names 1 file that the project does not have: example.com/m/fake.go.", "Regenerate the report"},
 		{"outside", Check{File: "../coverage.out"}, Env{}, false, 0, "outside the project", "inside the project"},
 	}
 	for _, tt := range tests {

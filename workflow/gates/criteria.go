@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -85,32 +86,86 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 		r.Details = d
 		return r
 	}
-	var untraced []CriterionRef
-	if len(withID) > 0 {
-		found, files, truncated, err := traceIDs(ctx, env.Root, withID)
-		if err != nil {
-			return failf(c.Type, "Run the gate again.", "The acceptance_criteria check was cancelled while searching the tests.")
-		}
-		d.TestFiles, d.Truncated = files, truncated
-		for _, ref := range withID {
-			if !found[strings.ToLower(ref.ID)] {
-				untraced = append(untraced, ref)
+	// A spec whose IDs name it (AC-login-1.1.1, as the template writes them)
+	// is held to the strict rules; older specs only when the config says so.
+	name := SpecName(filepath.Dir(rel))
+	strict := env.Strict
+	var noID []CriterionRef
+	for _, ph := range phases {
+		for _, t := range ph.Tasks {
+			for _, cr := range t.Criteria {
+				if cr.Namespace() == name {
+					strict = true
+				}
+				if cr.ID == "" {
+					noID = append(noID, CriterionRef{Task: t.ID, Text: cr.Text, Line: cr.Line})
+				}
 			}
 		}
 	}
-	d.Unchecked, d.Untraced = capRefs(unchecked), capRefs(untraced)
+	report, tests := env.Tests.Results()
 	var warnings []string
-	if len(untraced) > 0 && !env.Strict {
-		for _, ref := range d.Untraced {
-			warnings = append(warnings, fmt.Sprintf("Criterion %s of task %s (line %d) is not referenced by any test file.", ref.ID, ref.Task, ref.Line))
+	var untraced, hollow []CriterionRef
+	hollowBy := map[string][]testRef{}
+	if len(withID) > 0 {
+		ids := make([]string, len(withID))
+		for i, ref := range withID {
+			ids[i] = strings.ToLower(ref.ID)
+		}
+		if report != "" {
+			traces, files, err := traceByRun(ctx, env.Root, ids, tests)
+			if err != nil {
+				return failf(c.Type, "Run the gate again.", "The acceptance_criteria check was cancelled while reading the tests.")
+			}
+			d.TestFiles = files
+			for i, ref := range withID {
+				tr := traces[ids[i]]
+				switch {
+				case tr.passed:
+				case len(tr.hollow) > 0:
+					hollow = append(hollow, ref)
+					hollowBy[ids[i]] = tr.hollow
+				default:
+					untraced = append(untraced, ref)
+				}
+			}
+		} else {
+			found, files, truncated, err := traceIDs(ctx, env.Root, withID)
+			if err != nil {
+				return failf(c.Type, "Run the gate again.", "The acceptance_criteria check was cancelled while searching the tests.")
+			}
+			d.TestFiles, d.Truncated = files, truncated
+			for _, ref := range withID {
+				if !found[strings.ToLower(ref.ID)] {
+					untraced = append(untraced, ref)
+				}
+			}
+			if strict {
+				warnings = append(warnings, "No test report was read in this gate, so a criterion counts as traced when a test file names it, whether or not that test ran or passed.")
+			}
+		}
+	}
+	d.Unchecked, d.Untraced = capRefs(unchecked), capRefs(append(slices.Clone(untraced), hollow...))
+	how := "is not referenced by any test file"
+	if report != "" {
+		how = "is not named by a test that passed in this run"
+	}
+	if !strict {
+		for _, ref := range capRefs(untraced) {
+			warnings = append(warnings, fmt.Sprintf("Criterion %s of task %s (line %d) %s.", ref.ID, ref.Task, ref.Line, how))
+		}
+	}
+	if !strict {
+		for _, ref := range capRefs(hollow) {
+			warnings = append(warnings, fmt.Sprintf("Criterion %s (line %d) is named only by tests that check nothing: %s.", ref.ID, ref.Line, hollowLabels(hollowBy[strings.ToLower(ref.ID)])))
 		}
 	}
 	if d.Truncated {
 		warnings = append(warnings, fmt.Sprintf("The search for criterion IDs stopped after %d test files.", maxTestFiles))
 	}
-	failing := len(unchecked) > 0 || (env.Strict && len(untraced) > 0)
+	failing := len(unchecked) > 0 || (strict && (len(untraced) > 0 || len(hollow) > 0 || len(noID) > 0))
 	if !failing {
-		r := pass(c.Type, "All %s %s are checked%s.", plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, traceNote(len(withID), len(untraced)))
+		r := pass(c.Type, "All %s %s are checked%s.", plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, traceNote(len(withID), len(untraced)+len(hollow), report != ""))
 		r.Details, r.Warnings = d, warnings
 		return r
 	}
@@ -119,23 +174,52 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 		parts = append(parts, fmt.Sprintf("%d of %s %s are not checked: %s", len(unchecked), plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, labels(unchecked)))
 		fixes = append(fixes, fmt.Sprintf("make each unchecked criterion true and mark it [x] in %s", rel))
 	}
-	if env.Strict && len(untraced) > 0 {
-		parts = append(parts, fmt.Sprintf("%s no test file mentions: %s", plural(len(untraced), "criterion ID", "criterion IDs"), labels(untraced)))
-		fixes = append(fixes, fmt.Sprintf("name each criterion ID in the test that proves it (a comment such as // %s, or a test named like TestAC_1_1_1)", untraced[0].ID))
+	if strict && len(noID) > 0 {
+		parts = append(parts, fmt.Sprintf("%s no ID, so no test can prove %s: %s", plural(len(noID), "criterion has", "criteria have"), map[bool]string{true: "it", false: "them"}[len(noID) == 1], labels(noID)))
+		fixes = append(fixes, fmt.Sprintf("give each criterion an ID like AC-%s-%s.1", name, noID[0].Task))
+	}
+	if strict && len(untraced) > 0 {
+		what := "no test file mentions"
+		if report != "" {
+			what = "no test that passed in this run names"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s: %s", plural(len(untraced), "criterion ID", "criterion IDs"), what, labels(untraced)))
+		fixes = append(fixes, fmt.Sprintf("name each criterion ID in the test that proves it (a comment such as // %s in the test, or a test named like Test%s) and make that test pass", untraced[0].ID, underscored(untraced[0].ID)))
+	}
+	if strict && len(hollow) > 0 {
+		id := strings.ToLower(hollow[0].ID)
+		parts = append(parts, fmt.Sprintf("%s named only by tests that check nothing (no t.Error, t.Fatal or helper given t): %s by %s",
+			plural(len(hollow), "criterion is", "criteria are"), labels(hollow), hollowLabels(hollowBy[id])))
+		fixes = append(fixes, fmt.Sprintf("make %s fail when %s does not hold", hollowBy[id][0].name, hollow[0].ID))
 	}
 	r := failf(c.Type, upperFirst(strings.Join(fixes, ", and ")+"."), "%s.", upperFirst(strings.Join(parts, "; ")))
 	r.Details, r.Warnings = d, warnings
 	return r
 }
 
-func traceNote(ids, untraced int) string {
+func hollowLabels(refs []testRef) string {
+	var names []string
+	for _, r := range refs {
+		names = append(names, r.label())
+	}
+	return listNames(names, 3)
+}
+
+// underscored writes an ID as a Go identifier can hold it: AC_login_1_1_1.
+func underscored(id string) string { return strings.NewReplacer("-", "_", ".", "_").Replace(id) }
+
+func traceNote(ids, untraced int, ran bool) string {
+	by, notBy := "referenced by tests", "referenced by any test"
+	if ran {
+		by, notBy = "named by tests that passed in this run", "named by a test that passed in this run"
+	}
 	switch {
 	case ids == 0:
 		return ""
 	case untraced == 0:
-		return fmt.Sprintf(" and all %s are referenced by tests", plural(ids, "criterion ID", "criterion IDs"))
+		return fmt.Sprintf(" and all %s are %s", plural(ids, "criterion ID", "criterion IDs"), by)
 	default:
-		return fmt.Sprintf(", but %d of %s are not referenced by any test", untraced, plural(ids, "criterion ID", "criterion IDs"))
+		return fmt.Sprintf(", but %d of %s are not %s", untraced, plural(ids, "criterion ID", "criterion IDs"), notBy)
 	}
 }
 

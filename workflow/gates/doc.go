@@ -10,8 +10,10 @@
 //
 //	files_exist          paths: [...]                 regular, non-empty files inside the project
 //	markdown_sections    file, sections: [...]         required headings present and filled in
-//	tasks_format         file                          tasks.md follows the format below (ParseTasks)
-//	command              run, timeout, workdir         the command exits 0 (timeout 10m, at most 1h)
+//	tasks_format         file, requirements            tasks.md follows the format below (ParseTasks), its
+//	                                                   criterion IDs name the spec, and it serves every FR-n
+//	command              run, timeout, workdir,        the command exits 0 (timeout 10m, at most 1h) and,
+//	                     report, produces              with a report, no test failed; produced files are fresh
 //	coverage             file, format, threshold       a report's total coverage meets the threshold
 //	acceptance_criteria  file                          a tasks.md phase's criteria are checked and traced to tests
 //	evidence             fields: [{name, type, ...}]   what the agent supplied has the declared shape
@@ -24,6 +26,25 @@
 // of a type named after the check (FilesDetails, MarkdownDetails, TasksDetails,
 // CommandDetails, CoverageDetails, CriteriaDetails, EvidenceDetails,
 // ApprovalDetails).
+//
+// # Test reports
+//
+// A command's `report:` says where the check learns which tests ran:
+//
+//	go-test-json   the `go test -json` events on the command's output
+//	junit:PATH     a JUnit XML file the command writes: pytest --junitxml,
+//	               Maven Surefire, Gradle, jest-junit, vitest --reporter=junit
+//	exit-status    nothing but the exit status, and the result says so
+//
+// With a report, any failed test, failed package or build, test that started
+// and never finished, or a report that lists no test fails the check whatever
+// the exit status (a TestMain that calls os.Exit(0) after m.Run() hides
+// nothing), and the result names the failed tests. A failure sticks: a later
+// "pass" event for the same test does not undo it. The JUnit file and every
+// `produces:` path are removed before the command runs and must exist
+// afterwards, dated after its start, so a report left from an earlier run (or
+// written by an agent) is never read as this run's. The tests of the report go
+// to Env.Tests for the acceptance_criteria check.
 //
 // Coverage formats: a Go coverprofile (statement-weighted, duplicate blocks
 // merged as go tool cover does), Cobertura XML, JaCoCo XML, LCOV, and
@@ -84,11 +105,26 @@
 //
 // # Traceability
 //
-// The acceptance_criteria check looks for every criterion ID in the project's
-// test files (*_test.go, test_*.py, *_test.py, *.test.ts, *.spec.ts, *.test.js,
-// *.spec.js and their tsx/jsx/mjs forms, *Test.java, *Tests.java, *Test.kt and
-// every file under a folder named tests, test or __tests__; .git, node_modules,
-// vendor and .agentos are skipped). An ID matches case-insensitively as written
-// (AC-1.2.1) or with its dashes and dots as underscores (TestAC_1_2_1), so a
-// test name can carry it.
+// Criterion IDs name their spec: AC-login-1.1.1 in the folder
+// 2026-11-22-login (SpecName; the spec template writes them so). The
+// tasks_format check requires every criterion to have such an ID, and with
+// `requirements: srd.md` every FR-n of that file to be named by a task.
+//
+// The acceptance_criteria check traces each ID to the tests. When a command
+// earlier in the gate read a test report (Env.Tests), an ID is traced only by
+// a test that names it — in its doc comment or body (// AC-login-1.1.1), or in
+// its name (TestAC_login_1_1_1, a subtest, a JUnit case's name) — and that ran
+// and passed in this run. For Go, a test that names it but can never fail (no
+// t.Error, t.Fatal, t.Fail… and no helper given its *testing.T) does not trace
+// it. Python tests are found by `def test_…` blocks (with the comments and
+// decorators above them) and matched to JUnit cases by module and name. Without
+// a report, an ID is traced when a test file (*_test.go, test_*.py,
+// *.test.ts, *Test.java … and every file under tests/, test/, __tests__/)
+// mentions it, and the result says so.
+//
+// A spec whose IDs name it is strict: a criterion without an ID, untraced, or
+// traced only by tests that check nothing fails the check. A spec written
+// before (AC-1.1.1) gets warnings instead, unless workflow.strict is set. An
+// ID matches case-insensitively as written or with its dashes and dots as
+// underscores.
 package gates

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -36,7 +37,7 @@ type Task struct {
 
 // Criterion is one acceptance criterion of a task.
 type Criterion struct {
-	ID      string `json:"id,omitempty"` // "AC-1.1.1"; empty when the criterion has none
+	ID      string `json:"id,omitempty"` // "AC-login-1.1.1" or "AC-1.1.1"; empty when the criterion has none
 	Text    string `json:"text"`
 	Checked bool   `json:"checked"`
 	Line    int    `json:"line"`
@@ -82,8 +83,10 @@ var (
 	taskIDRe     = regexp.MustCompile(`(?i)^(task\s+)?(\d+)\.(\d+)(?:[:)\-–—]|\.(?:\s|$)|\s|$)\s*(.*)$`)
 	estimateRe   = regexp.MustCompile(`(?i)^(?:estimated?(?:\s+(?:time|effort|duration))?|time(?:\s+estimate)?|effort|duration)\s*[:=]\s*(.*)$`)
 	acMarkerRe   = regexp.MustCompile(`(?i)^(?:acceptance\s+criteria|definition\s+of\s+done|done\s+when)\s*(?::\s*(.*))?$`)
-	criterionRe  = regexp.MustCompile(`^\[?((?i:AC)-\d+(?:\.\d+)*|[A-Z]{2,5}-\d+(?:\.\d+)+)\]?(?:(?:\s*[:\-–—]\s*|\s+)(.*))?$`)
-	acTaskRe     = regexp.MustCompile(`(?i)^AC-(\d+\.\d+)\.\d+$`)
+	criterionRe  = regexp.MustCompile(`^\[?((?i:AC)-(?:[A-Za-z0-9][A-Za-z0-9-]*-)?\d+(?:\.\d+)*|[A-Z]{2,5}-\d+(?:\.\d+)+)\]?(?:(?:\s*[:\-–—]\s*|\s+)(.*))?$`)
+	acTaskRe     = regexp.MustCompile(`(?i)^AC-(?:[a-z0-9][a-z0-9-]*-)?(\d+\.\d+)\.\d+$`)
+	acNSRe       = regexp.MustCompile(`(?i)^AC-([a-z0-9][a-z0-9-]*)-\d+(?:\.\d+)*$`)
+	specDateRe   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-`)
 	trailParenRe = regexp.MustCompile(`\s*\(([^()]*)\)\s*$`)
 )
 
@@ -322,8 +325,23 @@ func (p *taskParser) criterion(line int, body string, checked, isBox bool) {
 		p.seenIDs[key] = line
 	}
 	if m := acTaskRe.FindStringSubmatch(c.ID); m != nil && m[1] != p.task.ID {
-		p.problem(line, "criterion %s belongs to task %s, so its ID should start with AC-%s", c.ID, p.task.ID, p.task.ID)
+		p.problem(line, "criterion %s belongs to task %s, so its number should start with %s", c.ID, p.task.ID, p.task.ID)
 	}
+}
+
+// Namespace returns the spec name in a criterion ID such as AC-login-1.1.1
+// ("login"), or "" for an ID without one (AC-1.1.1).
+func (c Criterion) Namespace() string {
+	if m := acNSRe.FindStringSubmatch(c.ID); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// SpecName is the name criterion IDs of the spec in folder dir carry: the
+// folder's name without a leading date, "login" for 2026-11-22-login.
+func SpecName(dir string) string {
+	return strings.ToLower(specDateRe.ReplaceAllString(filepath.Base(filepath.Clean(dir)), ""))
 }
 
 func (p *taskParser) closeTask() {
@@ -429,6 +447,15 @@ func (c Check) runTasksFormat(ctx context.Context, env Env) Result {
 		return res
 	}
 	plan, problems := ParseTasks(src)
+	problems = append(problems, criterionIDProblems(plan, SpecName(filepath.Dir(rel)))...)
+	if c.Requirements != "" {
+		more, r, ok := c.requirementProblems(env, src)
+		if !ok {
+			return r
+		}
+		problems = append(problems, more...)
+	}
+	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	d := TasksDetails{File: rel, Phases: len(plan.Phases), EstimateMinutes: plan.EstimateMinutes()}
 	for _, ph := range plan.Phases {
 		d.Tasks += len(ph.Tasks)
@@ -465,4 +492,65 @@ func formatMinutes(m int) string {
 	default:
 		return fmt.Sprintf("%dh%dm", m/60, m%60)
 	}
+}
+
+// criterionIDProblems holds a new spec's criteria to IDs no other spec uses:
+// every criterion has one, and it carries the spec's name (AC-login-1.1.1 in
+// the folder 2026-11-22-login), so tests written for another spec's AC-1.1.1
+// cannot trace it.
+func criterionIDProblems(plan Plan, name string) []Problem {
+	var out []Problem
+	for _, ph := range plan.Phases {
+		for _, t := range ph.Tasks {
+			for i, cr := range t.Criteria {
+				want := fmt.Sprintf("AC-%s-%s.%d", name, t.ID, i+1)
+				switch ns := cr.Namespace(); {
+				case cr.ID == "":
+					out = append(out, Problem{cr.Line, fmt.Sprintf("a criterion of task %s has no ID; start it with \"%s:\" so a test can name it", t.ID, want)})
+				case ns == "" && strings.HasPrefix(strings.ToUpper(cr.ID), "AC-"):
+					out = append(out, Problem{cr.Line, fmt.Sprintf("criterion %s does not name the spec; write it %s-%s so another spec's tests cannot trace it", cr.ID, "AC-"+name, cr.ID[3:])})
+				case ns == "":
+					out = append(out, Problem{cr.Line, fmt.Sprintf("criterion %s is not an acceptance criterion ID; write it like %s", cr.ID, want)})
+				case ns != name:
+					out = append(out, Problem{cr.Line, fmt.Sprintf("criterion %s names the spec %q, but this is the spec %q; write it like %s", cr.ID, ns, name, want)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+var frRe = regexp.MustCompile(`(?i)\bFR-(\d+)\b`)
+
+// requirementProblems reports every functional requirement (FR-n) of the
+// requirements file that no task of tasks.md (src) names, in its title,
+// bullets or criteria.
+func (c Check) requirementProblems(env Env, src []byte) ([]Problem, Result, bool) {
+	reqCheck := Check{Type: c.Type, File: c.Requirements}
+	reqs, reqRel, r, ok := reqCheck.readDoc(env, "tasks_format")
+	if !ok {
+		return nil, r, false
+	}
+	named := map[string]bool{}
+	for _, l := range splitMarkdown(src) {
+		for _, m := range frRe.FindAllStringSubmatch(l.text, -1) {
+			named[strings.TrimLeft(m[1], "0")] = true
+		}
+	}
+	var out []Problem
+	seen := map[string]bool{}
+	for _, l := range splitMarkdown(reqs) {
+		if l.code {
+			continue
+		}
+		for _, m := range frRe.FindAllStringSubmatch(l.text, -1) {
+			n := strings.TrimLeft(m[1], "0")
+			if seen[n] || named[n] {
+				continue
+			}
+			seen[n] = true
+			out = append(out, Problem{0, fmt.Sprintf("%s (%s line %d) is served by no task: name it in the task that implements it, like \"- [ ] 1.1 Title (FR-%s)\"", strings.ToUpper(m[0]), reqRel, l.num, m[1])})
+		}
+	}
+	return out, Result{}, true
 }

@@ -232,13 +232,41 @@ func TestTasksTemplateFails(t *testing.T) {
 
 func TestTasksFormatCheck(t *testing.T) {
 	good := strings.Replace(goodTasks, "- [ ] 3.1 not a task: outside every phase? no, after a closing heading\n", "", 1)
+	good = strings.NewReplacer("AC-", "AC-login-", "a criterion without an ID", "AC-login-1.2.2: one more").Replace(good)
 	root := project(t, map[string]string{
 		"spec/tasks.md": good,
 		"spec/bad.md":   "## Phase 1: A\n- [ ] 1.2 T\n",
+		"spec/srd.md":   "## Functional requirements\n- FR-1: store users\n- FR-2: log in\n",
+		"spec/ids.md":   "## Phase 1: A\n- [ ] 1.1 T (FR-1)\n  - w\n  - Estimate: 1h\n  - [ ] AC-1.1.1: old form\n  - [ ] AC-other-1.1.2: another spec\n  - [ ] no ID\n  - [ ] AC-spec-1.1.4: right\n",
 	})
 	env := Env{Root: root, Vars: map[string]string{"spec_dir": "spec"}}
 
-	r := runCheck(t, Check{Type: TypeTasksFormat, File: "{spec_dir}/tasks.md"}, env)
+	// Criterion IDs name the spec (the folder, without a date), so no other
+	// spec's tests can trace them; and every FR of srd.md is served by a task.
+	r := runCheck(t, Check{Type: TypeTasksFormat, File: "{spec_dir}/ids.md", Requirements: "{spec_dir}/srd.md"}, env)
+	var got []string
+	for _, p := range r.Details.(TasksDetails).Problems {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"FR-2 (spec/srd.md line 3) is served by no task",
+		"line 5: criterion AC-1.1.1 does not name the spec; write it AC-spec-1.1.1",
+		"line 6: criterion AC-other-1.1.2 names the spec \"other\", but this is the spec \"spec\"",
+		"line 7: a criterion of task 1.1 has no ID; start it with \"AC-spec-1.1.3:\"",
+	}
+	if r.Passed || len(got) != len(want) {
+		t.Fatalf("problems %q", got)
+	}
+	for i := range want {
+		contains(t, "problem", got[i], want[i])
+	}
+	if SpecName("a/2026-11-22-user-login") != "user-login" {
+		t.Error(SpecName("a/2026-11-22-user-login"))
+	}
+	writeFiles(t, root, map[string]string{"login/2026-11-22-login/tasks.md": good})
+	env.Vars["spec_dir"] = "login/2026-11-22-login"
+
+	r = runCheck(t, Check{Type: TypeTasksFormat, File: "{spec_dir}/tasks.md"}, env)
 	if !r.Passed {
 		t.Fatalf("good tasks.md failed: %+v", r)
 	}
@@ -247,6 +275,7 @@ func TestTasksFormatCheck(t *testing.T) {
 		t.Errorf("details %+v", d)
 	}
 	contains(t, "message", r.Message, "2 phases", "3 tasks", "5 acceptance criteria", "11h30m")
+	env.Vars["spec_dir"] = "spec"
 
 	r = runCheck(t, Check{Type: TypeTasksFormat, File: "{spec_dir}/bad.md"}, env)
 	if r.Passed {

@@ -70,10 +70,16 @@ func (c *Check) UnmarshalYAML(n *yaml.Node) error {
 			out.File, err = yamlString(v, key)
 		case "sections":
 			out.Sections, err = yamlStrings(v, key)
+		case "requirements":
+			out.Requirements, err = yamlString(v, key)
 		case "run":
 			out.Command, err = yamlString(v, key)
 		case "workdir":
 			out.Workdir, err = yamlString(v, key)
+		case "report":
+			out.Report, err = yamlString(v, key)
+		case "produces":
+			out.Produces, err = yamlStrings(v, key)
 		case "format":
 			out.Format, err = yamlString(v, key)
 		case "timeout":
