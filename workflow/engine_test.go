@@ -120,7 +120,7 @@ func TestRecoveryActions(t *testing.T) {
 		t.Errorf("new owner: %v", err)
 	}
 	// Approval outside an approval phase is refused.
-	if _, err := e.Approve(s.ID, "alice", ""); KindOf(err) != KindRefused {
+	if _, err := e.Approve(s.ID, Approver{By: "alice", Via: ViaTerminal, Actor: CLIActor}, "", nil); KindOf(err) != KindRefused {
 		t.Errorf("approve in phase 1: %v", err)
 	}
 	audit, _ := e.Store().ReadAudit(s.ID)

@@ -25,13 +25,14 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 		return nil, err
 	}
 	return NewEngine(lib, Settings{
-		Root:              p.Root,
-		StateDir:          p.StateDir(),
-		TestCommand:       cfg.Workflow.TestCommand,
-		CoverageFile:      cfg.Workflow.CoverageFile,
-		CoverageThreshold: cfg.Workflow.CoverageThreshold,
-		Strict:            cfg.Workflow.Strict,
-		SpecTemplates:     templates,
-		OnChange:          onChange,
+		Root:                 p.Root,
+		StateDir:             p.StateDir(),
+		TestCommand:          cfg.Workflow.TestCommand,
+		CoverageFile:         cfg.Workflow.CoverageFile,
+		CoverageThreshold:    cfg.Workflow.CoverageThreshold,
+		Strict:               cfg.Workflow.Strict,
+		TerminalApprovalOnly: cfg.Workflow.Approval == config.ApprovalTerminal,
+		SpecTemplates:        templates,
+		OnChange:             onChange,
 	}), nil
 }

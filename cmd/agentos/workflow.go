@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/user"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -82,48 +83,88 @@ approve a spec, or request changes.`,
 				return cliError(err)
 			}
 			audit, _ := e.Store().ReadAudit(sess.ID)
+			approval, void := e.ApprovalState(sess)
 			if asJSON {
-				return printJSON(s, map[string]any{"session": sess, "audit": audit})
+				out := map[string]any{"session": sess, "audit": audit, "approval": approval}
+				if void != nil {
+					out["approval_void"] = void.Error()
+				}
+				return printJSON(s, out)
 			}
 			printSession(s, sess, audit)
+			printApproval(s, e, sess, approval, void)
 			return nil
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	var by, note, spec, reason string
+	var yes bool
 	approve := &cobra.Command{
 		Use:   "approve [SESSION]",
 		Short: "Approve a spec at its approval gate (only a person can)",
 		Long: `Approve records your approval of the session's spec, so the agent can complete the
 Approval & Finalization phase. With --spec NAME it approves a spec folder under
-.agentos/specs/ that was written without spec_creation_v1.`,
+.agentos/specs/ that was written without spec_creation_v1, or approves a spec
+again after it changed.
+
+It first shows what the approval binds: every file of the spec with its SHA-256,
+the workflows that will judge the work, the test command and the coverage
+threshold. Changing any of them later voids the approval. In a terminal you
+confirm by typing "approve"; without a terminal it refuses unless --yes is
+given, and the approval is then recorded as non-interactive.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
 			}
-			if spec != "" {
-				if err := e.ApproveSpec(spec, approver(by), note); err != nil {
-					return cliError(err)
-				}
-				fmt.Fprintf(s.Out, "Approved spec %s.\n", spec)
-				return nil
-			}
-			if len(args) != 1 {
+			if spec == "" && len(args) != 1 {
 				return withCode(exitUsage, errors.New("name the session to approve, or --spec NAME"))
 			}
-			sess, err := e.Approve(args[0], approver(by), note)
+			var dir string
+			var shown *workflow.Binding
+			if spec != "" {
+				if dir, err = workflow.SpecDir(spec); err == nil {
+					shown, err = e.BindingFor(dir)
+				}
+			} else {
+				dir, shown, err = e.PendingApproval(args[0])
+			}
 			if err != nil {
 				return cliError(err)
 			}
-			fmt.Fprintf(s.Out, "Approved %s (%s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, sess.Current)
+			fmt.Fprintf(s.Out, "Approving the spec in %s.\n%s", dir, e.Describe(dir, shown))
+			via := workflow.ViaTerminal
+			switch {
+			case yes:
+				via = workflow.ViaNonInteractive
+			case !isTerminal(s.InFile):
+				return withCode(exitUsage, errors.New("nothing was approved: there is no terminal to confirm in. A person approves in a terminal; --yes approves without asking and is recorded as non-interactive"))
+			default:
+				if ok, err := confirmTyped(s, "approve", "approved"); !ok {
+					return err
+				}
+			}
+			who := workflow.Approver{By: approver(by), Via: via, Actor: workflow.CLIActor}
+			if spec != "" {
+				if err := e.ApproveSpec(spec, who, note, shown); err != nil {
+					return cliError(err)
+				}
+				fmt.Fprintf(s.Out, "Approved spec %s (%s).\n", spec, via)
+				return nil
+			}
+			sess, err := e.Approve(args[0], who, note, shown)
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Approved %s (%s, %s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, via, sess.Current)
 			return nil
 		},
 	}
 	approve.Flags().StringVar(&by, "by", "", "who approves (default: your user name)")
 	approve.Flags().StringVar(&note, "note", "", "a note kept with the approval")
 	approve.Flags().StringVar(&spec, "spec", "", "approve this spec folder instead of a session")
+	approve.Flags().BoolVarP(&yes, "yes", "y", false, "approve without a typed confirmation (recorded as non-interactive)")
 	reject := &cobra.Command{
 		Use:   "reject SESSION --reason TEXT",
 		Short: "Request changes at an approval gate",
@@ -133,7 +174,7 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 			if err != nil {
 				return err
 			}
-			sess, err := e.Reject(args[0], approver(by), reason)
+			sess, err := e.Reject(args[0], workflow.Approver{By: approver(by), Via: workflow.ViaTerminal, Actor: workflow.CLIActor}, reason)
 			if err != nil {
 				return cliError(err)
 			}
@@ -143,7 +184,6 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 	}
 	reject.Flags().StringVar(&reason, "reason", "", "what should change (required)")
 	reject.Flags().StringVar(&by, "by", "", "who asks (default: your user name)")
-	var yes bool
 	reset := &cobra.Command{
 		Use:   "reset SESSION",
 		Short: "Start a session over from phase 1 (its files are kept), or remove one that cannot be read",
@@ -169,7 +209,60 @@ removes it (its state and audit log) after asking, or with --yes.`,
 		},
 	}
 	reset.Flags().BoolVarP(&yes, "yes", "y", false, "remove a session that cannot be read without asking")
-	cmd.AddCommand(list, show, approve, reject, reset)
+	rollback := &cobra.Command{
+		Use:   "rollback SESSION PHASE",
+		Short: "Return a session to an earlier phase (also an approved or completed one)",
+		Long: `Rollback returns a session to an earlier phase: that phase and every later one
+start over; the files are kept. Agents may roll back their own sessions, but
+not an approved or completed one: that takes a person, here. Rolling back an
+approved spec withdraws its approval.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			phase, err := strconv.Atoi(args[1])
+			if err != nil {
+				return withCode(exitUsage, fmt.Errorf("PHASE must be a phase number, not %q", args[1]))
+			}
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Rollback(args[0], phase, workflow.CLIActor, true)
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Rolled %s back to phase %d (%s).\n", sess.ID, sess.Current, sess.PhaseLabel())
+			return nil
+		},
+	}
+	deleteCmd := &cobra.Command{
+		Use:   "delete SESSION",
+		Short: "Delete a session and its audit log (also an approved or completed one)",
+		Long: `Delete removes a session's state and audit log after asking, or with --yes; the
+files it made and an approval it recorded stay. Agents may delete their own
+sessions, but not an approved or completed one: that takes a person, here.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			if _, err := e.Get(args[0]); err != nil && workflow.KindOf(err) == workflow.KindNotFound {
+				return cliError(err)
+			}
+			if !yes {
+				if ok, err := confirm(s, "Delete session "+args[0]+" and its audit log?", "deleted"); !ok {
+					return err
+				}
+			}
+			if err := e.Delete(args[0], workflow.CLIActor, true); err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Deleted session %s.\n", args[0])
+			return nil
+		},
+	}
+	deleteCmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd)
 	return cmd
 }
 
@@ -233,9 +326,6 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 			}
 		}
 	}
-	if sess.Approval != nil {
-		fmt.Fprintf(s.Out, "approved by %s at %s\n", sess.Approval.By, sess.Approval.At.Format("2006-01-02 15:04"))
-	}
 	if sess.Changes != nil {
 		fmt.Fprintf(s.Out, "changes requested by %s: %s\n", sess.Changes.By, sess.Changes.Reason)
 	}
@@ -251,6 +341,30 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 			}
 			fmt.Fprintln(s.Out, strings.TrimRight(line, " "))
 		}
+	}
+}
+
+// printApproval shows what a session's approval (or, for an execution
+// session, its spec's) binds, and whether it still holds.
+func printApproval(s *streams, e *workflow.Engine, sess *workflow.Session, a *workflow.ApprovalRecord, void error) {
+	switch {
+	case a == nil && void == nil:
+		return
+	case a == nil:
+		fmt.Fprintf(s.Out, "\napproval: none: %s\n", void)
+		return
+	}
+	fmt.Fprintf(s.Out, "\napproved by %s via %s at %s", a.By, a.Via, a.At.Format("2006-01-02 15:04"))
+	if a.Note != "" {
+		fmt.Fprintf(s.Out, " (%s)", a.Note)
+	}
+	if void != nil {
+		fmt.Fprintf(s.Out, "\napproval no longer holds: %s\n", void)
+	} else {
+		fmt.Fprintln(s.Out, "; it holds: the spec and the rules are as approved")
+	}
+	if a.Binding != nil {
+		fmt.Fprint(s.Out, e.Describe(sess.Vars["spec_dir"], a.Binding))
 	}
 }
 
