@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/workflow/gates"
 )
 
@@ -33,6 +34,9 @@ type Settings struct {
 	// TerminalApprovalOnly refuses approvals answered in an IDE's
 	// elicitation prompt (workflow.approval: terminal).
 	TerminalApprovalOnly bool
+	// Key signs sessions and their audit logs, so a change made outside
+	// agentos is noticed; nil signs and checks nothing (ForProject sets it).
+	Key *machinekey.Key
 	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
 	SpecTemplates fs.FS
 	Now           func() time.Time
@@ -56,7 +60,7 @@ func NewEngine(lib *Library, set Settings) *Engine {
 	if set.CoverageThreshold == 0 {
 		set.CoverageThreshold = 80
 	}
-	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows")), set: set}
+	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows"), set.Key), set: set}
 }
 
 // Library returns the engine's workflow definitions.
@@ -341,13 +345,21 @@ func (e *Engine) Get(id string) (*Session, error) {
 	return s, err
 }
 
-// mutate runs fn on a session under its lock, after the checks every agent
-// change must pass, and records the change.
+// mutate runs fn on a session under its lock, after the checks every
+// change must pass, and records the change. A session that is not as this
+// machine's agentos signed it is read-only (see accept and reset).
 func (e *Engine) mutate(id string, actor Actor, force bool, fn func(*Session) error) (*Session, error) {
+	return e.change(id, actor, force, false, fn)
+}
+
+func (e *Engine) change(id string, actor Actor, force, untrusted bool, fn func(*Session) error) (*Session, error) {
 	if _, err := e.Get(id); err != nil {
 		return nil, err
 	}
 	sess, err := e.store.Update(id, func(s *Session) error {
+		if s.Integrity != nil && !untrusted {
+			return s.Integrity.refusal(s.ID)
+		}
 		if actor != CLIActor && !s.Owner.Same(actor) && !force {
 			return refused("session %s belongs to %s; read it freely. To change it anyway, pass force: true (recorded in the audit log); transfer_owner with force: true makes it yours", s.ID, s.Owner)
 		}
@@ -636,6 +648,8 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 		return err
 	case actor != CLIActor && !s.Owner.Same(actor) && !force:
 		return refused("session %s belongs to %s; delete it only with force: true (recorded in the audit log)", s.ID, s.Owner)
+	case actor != CLIActor && s.Integrity != nil:
+		return s.Integrity.refusal(s.ID)
 	default:
 		if err := undoNeedsPerson(s, actor, "delete it", "agentos workflow delete "+s.ID); err != nil {
 			return err
@@ -648,9 +662,13 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 	return nil
 }
 
-// Reset starts a session over from phase 1.
+// Reset starts a session over from phase 1. It is how a person discards a
+// session changed outside agentos: its audit log is kept, as it is.
 func (e *Engine) Reset(id string) (*Session, error) {
-	return e.mutate(id, CLIActor, true, func(s *Session) error {
+	return e.change(id, CLIActor, true, true, func(s *Session) error {
+		if err := e.acceptAudit(s); err != nil {
+			return err
+		}
 		from := s.Current
 		e.withdrawApproval(s)
 		resetFrom(s, 1)

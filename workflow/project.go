@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -24,6 +25,10 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 	if err != nil {
 		return nil, err
 	}
+	key, err := machinekey.Load()
+	if err != nil {
+		return nil, err
+	}
 	return NewEngine(lib, Settings{
 		Root:                 p.Root,
 		StateDir:             p.StateDir(),
@@ -33,6 +38,7 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 		Strict:               cfg.Workflow.Strict,
 		TerminalApprovalOnly: cfg.Workflow.Approval == config.ApprovalTerminal,
 		SpecTemplates:        templates,
+		Key:                  key,
 		OnChange:             onChange,
 	}), nil
 }

@@ -46,6 +46,15 @@ type Session struct {
 	CreatedAt    time.Time       `json:"created_at"`
 	UpdatedAt    time.Time       `json:"updated_at"`
 	Revision     int             `json:"revision"` // bumped on every change
+	// AuditAccepted is how many lines of the audit log a person accepted as
+	// they were (agentos workflow accept, reset); later lines must be signed
+	// by this machine.
+	AuditAccepted int   `json:"audit_accepted,omitempty"`
+	Seal          *Seal `json:"seal,omitempty"`
+	// Integrity is set, on reading, when the session is not as this
+	// machine's agentos signed it; such a session is read-only until a
+	// person accepts or resets it.
+	Integrity *Integrity `json:"-"`
 }
 
 // PhaseState is a phase's progress.

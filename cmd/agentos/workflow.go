@@ -60,7 +60,11 @@ approve a spec, or request changes.`,
 			w := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "SESSION\tWORKFLOW\tSTATUS\tPHASE\tOWNER")
 			for _, sess := range sessions {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, sess.Status, sess.PhaseLabel(), sess.Owner.Client)
+				status := sess.Status
+				if sess.Integrity != nil {
+					status += " (" + sess.Integrity.Verdict + ")"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, status, sess.PhaseLabel(), sess.Owner.Client)
 			}
 			for _, c := range corrupt {
 				fmt.Fprintf(w, "%s\t?\t%s\t?\t?\n", c.ID, workflow.StatusUnreadable)
@@ -85,7 +89,7 @@ approve a spec, or request changes.`,
 			audit, _ := e.Store().ReadAudit(sess.ID)
 			approval, void := e.ApprovalState(sess)
 			if asJSON {
-				out := map[string]any{"session": sess, "audit": audit, "approval": approval}
+				out := map[string]any{"session": sess, "audit": audit, "approval": approval, "integrity": sess.Integrity}
 				if void != nil {
 					out["approval_void"] = void.Error()
 				}
@@ -262,7 +266,44 @@ sessions, but not an approved or completed one: that takes a person, here.`,
 		},
 	}
 	deleteCmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
-	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd)
+	accept := &cobra.Command{
+		Use:   "accept SESSION",
+		Short: "Accept a session changed outside agentos or written on another machine",
+		Long: `agentos signs each session's state.json and audit log with a key kept in your
+config folder. A session that no longer matches its signature (edited by hand),
+that another machine signed (a teammate's, through git), or that predates
+signing is read-only. Accept shows it, asks, and signs it on this machine as it
+now is, so it can advance again. To discard such a session instead, use reset.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Get(args[0])
+			if err != nil {
+				return cliError(err)
+			}
+			audit, _ := e.Store().ReadAudit(sess.ID)
+			printSession(s, sess, audit)
+			if sess.Integrity == nil {
+				fmt.Fprintf(s.Out, "\nSession %s is as agentos on this machine signed it; there is nothing to accept.\n", sess.ID)
+				return nil
+			}
+			if !yes {
+				if ok, err := confirm(s, "\nAccept session "+sess.ID+" as it is shown above and sign it on this machine?", "accepted"); !ok {
+					return err
+				}
+			}
+			if _, err := e.Accept(sess.ID); err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Accepted session %s; it can advance again.\n", sess.ID)
+			return nil
+		},
+	}
+	accept.Flags().BoolVarP(&yes, "yes", "y", false, "accept without asking")
+	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd, accept)
 	return cmd
 }
 
@@ -305,6 +346,9 @@ func approver(by string) string {
 
 func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntry) {
 	fmt.Fprintf(s.Out, "%s  %s %s  %s  owner %s\n", sess.ID, sess.Workflow, sess.Version, sess.Status, sess.Owner)
+	if sess.Integrity != nil {
+		fmt.Fprintf(s.Out, "%s: %s\n", sess.Integrity.Verdict, sess.Integrity.Advice(sess.ID))
+	}
 	if dir := sess.Vars["spec_dir"]; dir != "" {
 		fmt.Fprintf(s.Out, "spec: %s\n", dir)
 	}
