@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,15 +48,12 @@ func (b *Binding) Changes(now *Binding) []string {
 	out = appendMapChanges(out, "", b.Files, now.Files)
 	out = appendMapChanges(out, "workflow ", b.Workflows, now.Workflows)
 	if b.SettingsSHA256 != now.SettingsSHA256 {
-		keys := map[string]bool{}
+		keys := maps.Clone(now.Settings)
 		for k := range b.Settings {
-			keys[k] = true
-		}
-		for k := range now.Settings {
-			keys[k] = true
+			keys[k] = ""
 		}
 		changed := false
-		for _, k := range sortedKeys(boolKeys(keys)) {
+		for _, k := range sortedKeys(keys) {
 			if b.Settings[k] != now.Settings[k] {
 				out = append(out, fmt.Sprintf("setting workflow.%s changed from %q to %q", k, b.Settings[k], now.Settings[k]))
 				changed = true
@@ -64,14 +62,6 @@ func (b *Binding) Changes(now *Binding) []string {
 		if !changed {
 			out = append(out, "the workflow settings changed")
 		}
-	}
-	return out
-}
-
-func boolKeys(m map[string]bool) map[string]string {
-	out := make(map[string]string, len(m))
-	for k := range m {
-		out[k] = ""
 	}
 	return out
 }
