@@ -46,15 +46,21 @@ func TestGateCheatsAreRefused(t *testing.T) {
 	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 90%\n\n## Objectives\nGreet users by name.\n")
 	fsWrite(t, c, dir+"/tasks.md", goodTasks) // every criterion ticked, no test written yet
 	// A person approves the spec in a terminal; the threshold is fixed then.
-	if r := runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root); !strings.Contains(r.stdout, "Coverage threshold for its execution: 90% (README.md line 3)") {
+	if r := runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes"); !strings.Contains(r.stdout, "Coverage threshold for its execution: 90% (README.md line 3)") {
 		t.Errorf("approval does not show the threshold: %s", r.stdout)
 	}
-	// Editing the spec afterwards does not lower it.
+	// Editing the spec afterwards does not lower it: the edit voids the
+	// approval, and the spec as approved is judged by the approved 90%.
+	approved := "# Greeting\n\nCoverage threshold: 90%\n\n## Objectives\nGreet users by name.\n"
 	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 1%\n\n## Objectives\nGreet users by name; coverage of 1% is plenty.\n")
+	if _, msg := wf(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}); !strings.Contains(msg, "is void") || !strings.Contains(msg, "README.md changed") {
+		t.Errorf("execution started on a spec edited after approval: %s", msg)
+	}
+	fsWrite(t, c, dir+"/README.md", approved)
 	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}})
 	id := out.Session.ID
 	if got := out.Session.Vars["coverage_threshold"]; got != "90" {
-		t.Errorf("threshold %s after the spec was edited, want the approved 90", got)
+		t.Errorf("threshold %s, want the approved 90", got)
 	}
 	for _, task := range []string{"1.1", "1.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})

@@ -32,6 +32,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// The machine's signing key of workflow state: never the real user's.
+	os.Setenv("AGENTOS_CONFIG_HOME", filepath.Join(dir, "config"))
 	binary = filepath.Join(dir, "agentos")
 	if runtime.GOOS == "windows" {
 		binary += ".exe"

@@ -181,7 +181,7 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 	if out = mustWF(t, c, map[string]any{"action": "get_state", "session_id": id}); !strings.Contains(out.NextAction, "name the users") {
 		t.Errorf("change request not shown to the agent: %s", out.NextAction)
 	}
-	runOK(t, root, "workflow", "approve", id, "--by", "alice", "--dir", root)
+	runOK(t, root, "workflow", "approve", id, "--by", "alice", "--dir", root, "--yes")
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if !out.Gate.Passed || out.Session.Status != "completed" || !strings.Contains(out.NextAction, "spec_execution_v1") {
 		t.Fatalf("after approval: %+v %s", out.Session, out.NextAction)
@@ -215,7 +215,7 @@ func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
 	if _, errText := wf(t, c, start); !strings.Contains(errText, "not been approved") {
 		t.Fatalf("an unapproved spec started: %s", errText)
 	}
-	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	out := mustWF(t, c, start)
 	id := out.Session.ID
 	if out.Session.Vars["coverage_threshold"] != "90" {
@@ -350,7 +350,7 @@ func TestWorkflowSurvivesSIGKILL(t *testing.T) {
 	goProject(t, root)
 	spec := "2026-01-01-kill"
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", strings.ReplaceAll(goodTasks, "AC-greeting-", "AC-kill-"))
-	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	// Tests that cover everything, and take a while so the kill lands mid-gate.
 	write(t, root, "slow_test.go", "package greet\n\nimport (\"testing\"; \"time\")\n\n// AC-kill-1.1.1 AC-kill-1.2.1\nfunc TestSlow(t *testing.T) {\n\tif Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n\ttime.Sleep(3 * time.Second)\n}\n")
 

@@ -7,6 +7,8 @@ package workflow
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,6 +44,9 @@ type Definition struct {
 
 	files  fs.FS  // the workflow's folder, for instructions
 	Source string `yaml:"-"` // "builtin" or the project path it came from
+	// Digest is the SHA-256 of the workflow.yaml it was read from: what an
+	// approval binds of the rules that will judge the work.
+	Digest string `yaml:"-"`
 }
 
 // Input is a value given when a session starts.
@@ -87,6 +92,8 @@ func ParseDefinition(data []byte, files fs.FS, source string) (*Definition, erro
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	d.files, d.Source = files, source
+	sum := sha256.Sum256(data)
+	d.Digest = hex.EncodeToString(sum[:])
 	if err := d.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}

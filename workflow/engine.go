@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/workflow/gates"
 )
 
@@ -37,6 +37,12 @@ type Settings struct {
 	// the state, the configuration, the workflow definitions. Empty: StateDir.
 	RulesDirs []string
 	Strict    bool // untraced acceptance criteria fail instead of warn
+	// TerminalApprovalOnly refuses approvals answered in an IDE's
+	// elicitation prompt (workflow.approval: terminal).
+	TerminalApprovalOnly bool
+	// Key signs sessions and their audit logs, so a change made outside
+	// agentos is noticed; nil signs and checks nothing (ForProject sets it).
+	Key *machinekey.Key
 	// SpecTemplates are copied into a new spec folder (a workflow with scaffold).
 	SpecTemplates fs.FS
 	Now           func() time.Time
@@ -63,7 +69,7 @@ func NewEngine(lib *Library, set Settings) *Engine {
 	if len(set.RulesDirs) == 0 {
 		set.RulesDirs = []string{set.StateDir}
 	}
-	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows")), set: set}
+	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows"), set.Key), set: set}
 }
 
 // Library returns the engine's workflow definitions.
@@ -100,8 +106,9 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	if err := e.checkNotRunning(def, vars); err != nil {
 		return nil, err
 	}
+	var approved *ApprovalRecord
 	if def.RequiresApprovedSpec {
-		if err := e.checkApproved(inputs["spec"], vars["spec_dir"]); err != nil {
+		if approved, err = e.verifySpecApproval(inputs["spec"], vars["spec_dir"]); err != nil {
 			return nil, err
 		}
 	}
@@ -117,7 +124,7 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	actor.Since = now.UTC()
 	sess := &Session{
 		ID: id, Workflow: def.Name, Version: def.Version, Status: StatusActive, Current: 1,
-		Phases: phases, Inputs: inputs, Vars: vars, Owner: actor,
+		Phases: phases, Inputs: inputs, Vars: vars, Owner: actor, SpecApproval: approved,
 		CreatedAt: now.UTC(), UpdatedAt: now.UTC(),
 	}
 	sess.Phases[0].Status = Active
@@ -201,7 +208,7 @@ func (e *Engine) testVars(v map[string]string) error {
 	v["test_command"], v["coverage_file"], v["test_report"] = cmd, cov, report
 	// The threshold the person saw when approving wins; a spec approved
 	// before approvals recorded one is read from its field.
-	if a, err := e.readSpecApproval(v["spec"]); err == nil && a.CoverageThreshold != nil {
+	if a, err := e.SpecApproval(v["spec"]); err == nil && a != nil && a.CoverageThreshold != nil {
 		v["coverage_threshold"] = strconv.FormatFloat(*a.CoverageThreshold, 'f', -1, 64)
 		return nil
 	}
@@ -414,15 +421,23 @@ func (e *Engine) Get(id string) (*Session, error) {
 	return s, err
 }
 
-// mutate runs fn on a session under its lock, after the checks every agent
-// change must pass, and records the change.
+// mutate runs fn on a session under its lock, after the checks every
+// change must pass, and records the change. A session that is not as this
+// machine's agentos signed it is read-only (see accept and reset).
 func (e *Engine) mutate(id string, actor Actor, force bool, fn func(*Session) error) (*Session, error) {
+	return e.change(id, actor, force, false, fn)
+}
+
+func (e *Engine) change(id string, actor Actor, force, untrusted bool, fn func(*Session) error) (*Session, error) {
 	if _, err := e.Get(id); err != nil {
 		return nil, err
 	}
 	sess, err := e.store.Update(id, func(s *Session) error {
+		if s.Integrity != nil && !untrusted {
+			return s.Integrity.refusal(s.ID)
+		}
 		if actor != CLIActor && !s.Owner.Same(actor) && !force {
-			return refused("session %s belongs to %s; read it freely, but change it only with force: true or after transfer_owner", s.ID, s.Owner)
+			return refused("session %s belongs to %s; read it freely. To change it anyway, pass force: true (recorded in the audit log); transfer_owner with force: true makes it yours", s.ID, s.Owner)
 		}
 		if err := fn(s); err != nil {
 			return err
@@ -496,6 +511,9 @@ func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[stri
 		if next := s.nextTask(); next != nil {
 			return refused("task %s of phase %d is not done; complete the tasks in order first", next.ID, s.Current)
 		}
+		if err := e.checkStillApproved(s); err != nil {
+			return err
+		}
 		report = e.evaluate(ctx, s, evidence, actor)
 		e.record(s, report, actor, "complete_phase")
 		return nil
@@ -517,6 +535,9 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 		}
 		if next := s.nextTask(); next != nil {
 			return refused("task %s of phase %d is not done", next.ID, s.Current)
+		}
+		if err := e.checkStillApproved(s); err != nil {
+			return err
 		}
 		report = e.evaluate(ctx, s, p.LastGate.Evidence, actor)
 		e.record(s, report, actor, "retry_phase")
@@ -669,11 +690,12 @@ func (e *Engine) onCompleted(s *Session) {
 	if s.Approval == nil || s.Vars["spec_dir"] == "" {
 		return
 	}
-	var threshold *float64
+	a := s.Approval
+	rec := &ApprovalRecord{Spec: filepath.Base(s.Vars["spec_dir"]), By: a.By, Via: a.Via, At: a.At, Note: a.Note, Session: s.ID, Binding: s.Binding}
 	if t, err := strconv.ParseFloat(s.Vars["coverage_threshold"], 64); err == nil {
-		threshold = &t
+		rec.CoverageThreshold = &t
 	}
-	e.writeSpecApproval(filepath.Base(s.Vars["spec_dir"]), *s.Approval, s.ID, threshold)
+	e.writeApproval(rec)
 }
 
 // Pause stops a session from advancing until Resume.
@@ -709,7 +731,11 @@ func (e *Engine) Rollback(id string, to int, actor Actor, force bool) (*Session,
 		if to < 1 || to >= s.Current {
 			return invalid("phase", "rollback goes back to an earlier phase: 1 to %d", s.Current-1)
 		}
+		if err := undoNeedsPerson(s, actor, "roll it back", fmt.Sprintf("agentos workflow rollback %s %d", s.ID, to)); err != nil {
+			return err
+		}
 		from := s.Current
+		e.withdrawApproval(s)
 		resetFrom(s, to)
 		e.audit(s.ID, actor, "rollback", from, to, "", "")
 		return nil
@@ -727,7 +753,22 @@ func resetFrom(s *Session, n int) {
 	}
 	s.Current, s.Status = n, StatusActive
 	s.Phases[n-1].Status = Active
-	s.Approval, s.Changes = nil, nil
+	s.Approval, s.Binding, s.Changes = nil, nil, nil
+}
+
+// undoNeedsPerson refuses an agent undoing what a person approved or what
+// has been completed: that takes a person at the CLI, whatever client name
+// or force the agent sends. A client name is not proof of anything —
+// another MCP session can send the same one.
+func undoNeedsPerson(s *Session, actor Actor, what, command string) error {
+	if actor == CLIActor || (s.Approval == nil && s.Status != StatusCompleted) {
+		return nil
+	}
+	state := "approved"
+	if s.Status == StatusCompleted {
+		state = "completed"
+	}
+	return refused("session %s is %s: only a person can %s, with `%s` in a terminal", s.ID, state, what, command)
 }
 
 // TransferOwner hands the session to another agent.
@@ -758,7 +799,13 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 	case err != nil:
 		return err
 	case actor != CLIActor && !s.Owner.Same(actor) && !force:
-		return refused("session %s belongs to %s; delete it only with force: true", s.ID, s.Owner)
+		return refused("session %s belongs to %s; delete it only with force: true (recorded in the audit log)", s.ID, s.Owner)
+	case actor != CLIActor && s.Integrity != nil:
+		return s.Integrity.refusal(s.ID)
+	default:
+		if err := undoNeedsPerson(s, actor, "delete it", "agentos workflow delete "+s.ID); err != nil {
+			return err
+		}
 	}
 	if err := e.store.Delete(id); err != nil {
 		return err
@@ -767,54 +814,15 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 	return nil
 }
 
-// Approve records a person's approval. Only the CLI calls it: no tool can.
-func (e *Engine) Approve(id, by, note string) (*Session, error) {
-	return e.mutate(id, CLIActor, true, func(s *Session) error {
-		if err := requireActive(s); err != nil {
-			return err
-		}
-		if !e.phaseNeedsApproval(s) {
-			return refused("session %s is in phase %d (%s), which does not ask for approval", s.ID, s.Current, s.phase(s.Current).Name)
-		}
-		if dir := s.Vars["spec_dir"]; dir != "" {
-			t, err := e.SpecThreshold(dir)
-			if err != nil {
-				return err
-			}
-			// What the person approves is the threshold now, whatever the
-			// spec says later.
-			s.Vars["coverage_threshold"], s.Vars["coverage_threshold_source"] = strconv.FormatFloat(t.Percent, 'f', -1, 64), t.Source
-		}
-		s.Approval = &gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}
-		s.Changes = nil
-		e.audit(s.ID, CLIActor, "approve", s.Current, s.Current, "approved", by)
-		return nil
-	})
-}
-
-// Reject records a person's request for changes.
-func (e *Engine) Reject(id, by, reason string) (*Session, error) {
-	if strings.TrimSpace(reason) == "" {
-		return nil, invalid("reason", "say what should change: --reason \"…\"")
-	}
-	return e.mutate(id, CLIActor, true, func(s *Session) error {
-		if err := requireActive(s); err != nil {
-			return err
-		}
-		if !e.phaseNeedsApproval(s) {
-			return refused("session %s is in phase %d, which does not ask for approval", s.ID, s.Current)
-		}
-		s.Approval = nil
-		s.Changes = &ChangeRequest{By: by, Reason: reason, At: e.set.Now().UTC()}
-		e.audit(s.ID, CLIActor, "reject", s.Current, s.Current, "changes requested", reason)
-		return nil
-	})
-}
-
-// Reset starts a session over from phase 1.
+// Reset starts a session over from phase 1. It is how a person discards a
+// session changed outside agentos: its audit log is kept, as it is.
 func (e *Engine) Reset(id string) (*Session, error) {
-	return e.mutate(id, CLIActor, true, func(s *Session) error {
+	return e.change(id, CLIActor, true, true, func(s *Session) error {
+		if err := e.acceptAudit(s); err != nil {
+			return err
+		}
 		from := s.Current
+		e.withdrawApproval(s)
 		resetFrom(s, 1)
 		e.audit(s.ID, CLIActor, "reset", from, 1, "", "")
 		return nil
@@ -827,69 +835,6 @@ func (e *Engine) phaseNeedsApproval(s *Session) bool {
 		return false
 	}
 	return slices.ContainsFunc(def.Phases[s.Current-1].Gate, func(c gates.Check) bool { return c.Type == "approval" })
-}
-
-// specApproval is the record that a person approved a spec folder.
-type specApproval struct {
-	Spec    string    `json:"spec"`
-	By      string    `json:"by"`
-	At      time.Time `json:"at"`
-	Note    string    `json:"note,omitempty"`
-	Session string    `json:"session,omitempty"`
-	// CoverageThreshold is the threshold shown to the person who approved.
-	CoverageThreshold *float64 `json:"coverage_threshold,omitempty"`
-}
-
-func (e *Engine) readSpecApproval(spec string) (specApproval, error) {
-	var a specApproval
-	if spec == "" {
-		return a, os.ErrNotExist
-	}
-	data, err := os.ReadFile(e.approvalPath(spec))
-	if err != nil {
-		return a, err
-	}
-	return a, json.Unmarshal(data, &a)
-}
-
-func (e *Engine) approvalPath(spec string) string {
-	return filepath.Join(e.set.StateDir, "approvals", spec+".json")
-}
-
-func (e *Engine) writeSpecApproval(spec string, a gates.Approval, session string, threshold *float64) error {
-	data, _ := json.MarshalIndent(specApproval{Spec: spec, By: a.By, At: a.At, Note: a.Note, Session: session, CoverageThreshold: threshold}, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(e.approvalPath(spec)), 0o755); err != nil {
-		return err
-	}
-	defer e.store.own.note(e.approvalPath(spec))
-	return atomicfile.WriteFile(e.approvalPath(spec), append(data, '\n'), 0o644)
-}
-
-// ApproveSpec records a person's approval of a spec folder written without
-// spec_creation_v1, with the coverage threshold that applies to it. Only the
-// CLI calls it.
-func (e *Engine) ApproveSpec(spec, by, note string) (Threshold, error) {
-	if !idPattern.MatchString(spec) && !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`).MatchString(spec) {
-		return Threshold{}, invalid("spec", "%q is not a spec folder name", spec)
-	}
-	if fi, err := os.Stat(filepath.Join(e.set.Root, ".agentos", "specs", spec)); err != nil || !fi.IsDir() {
-		return Threshold{}, notFound("no spec folder .agentos/specs/%s", spec)
-	}
-	t, err := e.SpecThreshold(".agentos/specs/" + spec)
-	if err != nil {
-		return t, err
-	}
-	return t, e.writeSpecApproval(spec, gates.Approval{By: by, At: e.set.Now().UTC(), Note: note}, "", &t.Percent)
-}
-
-func (e *Engine) checkApproved(spec, specDir string) error {
-	if fi, err := os.Stat(filepath.Join(e.set.Root, specDir)); err != nil || !fi.IsDir() {
-		return notFound("no spec folder %s; list .agentos/specs/ for the specs", specDir)
-	}
-	if _, err := os.Stat(e.approvalPath(spec)); err != nil {
-		return refused("spec %s has not been approved by a person: finish spec_creation_v1, or run `agentos workflow approve --spec %s` in a terminal", spec, spec)
-	}
-	return nil
 }
 
 func sortedKeys(m map[string]string) []string {

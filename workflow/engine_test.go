@@ -121,7 +121,7 @@ func TestRecoveryActions(t *testing.T) {
 		t.Errorf("new owner: %v", err)
 	}
 	// Approval outside an approval phase is refused.
-	if _, err := e.Approve(s.ID, "alice", ""); KindOf(err) != KindRefused {
+	if _, err := e.Approve(s.ID, Approver{By: "alice", Via: ViaTerminal, Actor: CLIActor}, "", nil); KindOf(err) != KindRefused {
 		t.Errorf("approve in phase 1: %v", err)
 	}
 	audit, _ := e.Store().ReadAudit(s.ID)
@@ -345,16 +345,24 @@ func TestCoverageThresholdIsAnExplicitFieldFixedAtApproval(t *testing.T) {
 		}
 	}
 	readme("# T\n\nCoverage threshold: 95%\n")
-	if got, err := e.ApproveSpec(spec, "alice", ""); err != nil || got.Percent != 95 {
+	person := Approver{By: "alice", Via: ViaTerminal, Actor: CLIActor}
+	if got, err := e.ApproveSpec(spec, person, "", nil); err != nil || got.Percent != 95 {
 		t.Fatalf("approve: %v %v", got, err)
 	}
-	// Edited after approval: the approved threshold stands.
-	readme("# T\n\nCoverage threshold: 1%\n")
 	s, err := e.Start(context.Background(), "spec_execution_v1", map[string]string{"spec": spec}, agent)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Vars["coverage_threshold"] != "95" {
 		t.Errorf("threshold %s, want the approved 95", s.Vars["coverage_threshold"])
+	}
+	// Edited after approval: the approval is void, so the edit cannot lower
+	// the bar the work is judged by.
+	if err := e.Delete(s.ID, agent, true); err != nil {
+		t.Fatal(err)
+	}
+	readme("# T\n\nCoverage threshold: 1%\n")
+	if _, err := e.Start(context.Background(), "spec_execution_v1", map[string]string{"spec": spec}, agent); err == nil || !strings.Contains(err.Error(), "README.md changed") {
+		t.Errorf("start after the threshold was edited: %v, want the approval void naming README.md", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -24,16 +25,22 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 	if err != nil {
 		return nil, err
 	}
+	key, err := machinekey.Load()
+	if err != nil {
+		return nil, err
+	}
 	return NewEngine(lib, Settings{
-		Root:              p.Root,
-		StateDir:          p.StateDir(),
-		RulesDirs:         []string{p.StateDir(), p.ConfigDir(), p.Workflows()},
-		TestCommand:       cfg.Workflow.TestCommand,
-		CoverageFile:      cfg.Workflow.CoverageFile,
-		TestReport:        cfg.Workflow.TestReport,
-		CoverageThreshold: cfg.Workflow.CoverageThreshold,
-		Strict:            cfg.Workflow.Strict,
-		SpecTemplates:     templates,
-		OnChange:          onChange,
+		Root:                 p.Root,
+		StateDir:             p.StateDir(),
+		RulesDirs:            []string{p.StateDir(), p.ConfigDir(), p.Workflows()},
+		TestCommand:          cfg.Workflow.TestCommand,
+		CoverageFile:         cfg.Workflow.CoverageFile,
+		TestReport:           cfg.Workflow.TestReport,
+		CoverageThreshold:    cfg.Workflow.CoverageThreshold,
+		Strict:               cfg.Workflow.Strict,
+		TerminalApprovalOnly: cfg.Workflow.Approval == config.ApprovalTerminal,
+		SpecTemplates:        templates,
+		Key:                  key,
+		OnChange:             onChange,
 	}), nil
 }

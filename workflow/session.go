@@ -26,20 +26,35 @@ const (
 
 // Session is one run of a workflow, persisted as state.json.
 type Session struct {
-	ID        string            `json:"id"`
-	Workflow  string            `json:"workflow"`
-	Version   string            `json:"version"`
-	Status    string            `json:"status"`
-	Current   int               `json:"current_phase"` // 1-based; len(Phases)+1 once completed
-	Phases    []PhaseState      `json:"phases"`
-	Inputs    map[string]string `json:"inputs"`
-	Vars      map[string]string `json:"vars"`
-	Owner     Actor             `json:"owner"`
-	Approval  *gates.Approval   `json:"approval,omitempty"`
-	Changes   *ChangeRequest    `json:"change_request,omitempty"`
-	CreatedAt time.Time         `json:"created_at"`
-	UpdatedAt time.Time         `json:"updated_at"`
-	Revision  int               `json:"revision"` // bumped on every change
+	ID       string            `json:"id"`
+	Workflow string            `json:"workflow"`
+	Version  string            `json:"version"`
+	Status   string            `json:"status"`
+	Current  int               `json:"current_phase"` // 1-based; len(Phases)+1 once completed
+	Phases   []PhaseState      `json:"phases"`
+	Inputs   map[string]string `json:"inputs"`
+	Vars     map[string]string `json:"vars"`
+	Owner    Actor             `json:"owner"`
+	// Approval is a person's approval given at this session's approval
+	// gate, and Binding what it approved.
+	Approval *gates.Approval `json:"approval,omitempty"`
+	Binding  *Binding        `json:"approval_binding,omitempty"`
+	// SpecApproval is the approval of the spec an execution session
+	// implements, as it stood at the last gate.
+	SpecApproval *ApprovalRecord `json:"spec_approval,omitempty"`
+	Changes      *ChangeRequest  `json:"change_request,omitempty"`
+	CreatedAt    time.Time       `json:"created_at"`
+	UpdatedAt    time.Time       `json:"updated_at"`
+	Revision     int             `json:"revision"` // bumped on every change
+	// AuditAccepted is how many lines of the audit log a person accepted as
+	// they were (agentos workflow accept, reset); later lines must be signed
+	// by this machine.
+	AuditAccepted int   `json:"audit_accepted,omitempty"`
+	Seal          *Seal `json:"seal,omitempty"`
+	// Integrity is set, on reading, when the session is not as this
+	// machine's agentos signed it; such a session is read-only until a
+	// person accepts or resets it.
+	Integrity *Integrity `json:"-"`
 }
 
 // PhaseState is a phase's progress.

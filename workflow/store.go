@@ -15,6 +15,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 )
 
 // Store keeps sessions under dir/<id>/: state.json (written atomically, so a
@@ -22,9 +23,13 @@ import (
 // (one line per transition). Changes are serialised per session by a mutex
 // within the process and a file lock across processes (the server and the
 // CLI), so no update is lost however many clients write at once.
+//
+// With a key, state.json and every audit line are signed, and a session
+// whose signatures do not check out is returned with its Integrity set.
 type Store struct {
 	root string // the project root, to name files in errors
 	dir  string
+	key  *machinekey.Key // nil: nothing is signed or checked
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
@@ -33,9 +38,9 @@ type Store struct {
 }
 
 // NewStore returns a store of the project at root whose sessions live in dir
-// (created on first write).
-func NewStore(root, dir string) *Store {
-	return &Store{root: root, dir: dir, locks: map[string]*sync.Mutex{}, own: &ownWrites{}}
+// (created on first write), signed with key (nil: unsigned).
+func NewStore(root, dir string, key *machinekey.Key) *Store {
+	return &Store{root: root, dir: dir, key: key, locks: map[string]*sync.Mutex{}, own: &ownWrites{}}
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
@@ -100,6 +105,7 @@ func (s *Store) Get(id string) (*Session, error) {
 		}
 		return nil, &CorruptError{ID: id, File: filepath.ToSlash(rel), Reason: reason}
 	}
+	sess.Integrity = s.check(&sess, data)
 	return &sess, nil
 }
 
@@ -163,7 +169,8 @@ func (s *Store) lock(id string) (func(), error) {
 }
 
 func (s *Store) write(sess *Session) error {
-	data, err := json.MarshalIndent(sess, "", "  ")
+	sess.Integrity = nil // whoever writes it vouches for it
+	data, err := s.seal(sess)
 	if err != nil {
 		return fmt.Errorf("encode session: %w", err)
 	}
@@ -181,10 +188,27 @@ type AuditEntry struct {
 	To     int       `json:"to_phase,omitempty"`
 	Result string    `json:"result,omitempty"`
 	Detail string    `json:"detail,omitempty"`
+	// KeyID and MAC sign the line and, through the previous line's MAC,
+	// its place in the log.
+	KeyID string `json:"key_id,omitempty"`
+	MAC   string `json:"mac,omitempty"`
 }
 
-// Audit appends an entry to the session's audit log.
+// Audit appends an entry to the session's audit log, signed and chained
+// to the line before it.
 func (s *Store) Audit(id string, e AuditEntry) error {
+	if s.key != nil {
+		lines, err := s.readAuditLines(id)
+		if err != nil {
+			return fmt.Errorf("audit %s: %w", id, err)
+		}
+		prev := ""
+		if len(lines) > 0 {
+			prev = lines[len(lines)-1].MAC
+		}
+		e.KeyID, e.MAC = s.key.ID, ""
+		e.MAC = auditMAC(s.key, id, prev, e.signed())
+	}
 	path := filepath.Join(s.sessionDir(id), "audit.jsonl")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -201,6 +225,10 @@ func (s *Store) Audit(id string, e AuditEntry) error {
 
 // ReadAudit returns a session's audit log.
 func (s *Store) ReadAudit(id string) ([]AuditEntry, error) {
+	return s.readAuditLines(id)
+}
+
+func (s *Store) readAuditLines(id string) ([]AuditEntry, error) {
 	f, err := os.Open(filepath.Join(s.sessionDir(id), "audit.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

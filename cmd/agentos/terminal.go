@@ -30,3 +30,16 @@ func confirm(s *streams, question, done string) (bool, error) {
 	}
 	return true, nil
 }
+
+// confirmTyped asks the person to type word, for decisions that matter more
+// than a y/N (an approval). The caller checked there is a terminal; on any
+// other answer it says nothing was <done>.
+func confirmTyped(s *streams, word, done string) (bool, error) {
+	fmt.Fprintf(s.Out, "Type %q to confirm, anything else to cancel: ", word)
+	answer, _ := bufio.NewReader(s.In).ReadString('\n')
+	if strings.TrimSpace(answer) != word {
+		fmt.Fprintf(s.Out, "Nothing was %s.\n", done)
+		return false, nil
+	}
+	return true, nil
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/user"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -59,7 +60,11 @@ approve a spec, or request changes.`,
 			w := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "SESSION\tWORKFLOW\tSTATUS\tPHASE\tOWNER")
 			for _, sess := range sessions {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, sess.Status, sess.PhaseLabel(), sess.Owner.Client)
+				status := sess.Status
+				if sess.Integrity != nil {
+					status += " (" + sess.Integrity.Verdict + ")"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", sess.ID, sess.Workflow, status, sess.PhaseLabel(), sess.Owner.Client)
 			}
 			for _, c := range corrupt {
 				fmt.Fprintf(w, "%s\t?\t%s\t?\t?\n", c.ID, workflow.StatusUnreadable)
@@ -82,43 +87,82 @@ approve a spec, or request changes.`,
 				return cliError(err)
 			}
 			audit, _ := e.Store().ReadAudit(sess.ID)
+			approval, void := e.ApprovalState(sess)
 			if asJSON {
-				return printJSON(s, map[string]any{"session": sess, "audit": audit})
+				out := map[string]any{"session": sess, "audit": audit, "approval": approval, "integrity": sess.Integrity}
+				if void != nil {
+					out["approval_void"] = void.Error()
+				}
+				return printJSON(s, out)
 			}
 			printSession(s, sess, audit)
+			printApproval(s, e, sess, approval, void)
 			return nil
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	var by, note, spec, reason string
+	var yes bool
 	approve := &cobra.Command{
 		Use:   "approve [SESSION]",
 		Short: "Approve a spec at its approval gate (only a person can)",
 		Long: `Approve records your approval of the session's spec, so the agent can complete the
 Approval & Finalization phase. With --spec NAME it approves a spec folder under
-.agentos/specs/ that was written without spec_creation_v1.`,
+.agentos/specs/ that was written without spec_creation_v1, or approves a spec
+again after it changed.
+
+It first shows what the approval binds: every file of the spec with its SHA-256,
+the workflows that will judge the work, the test command and the coverage
+threshold. Changing any of them later voids the approval. In a terminal you
+confirm by typing "approve"; without a terminal it refuses unless --yes is
+given, and the approval is then recorded as non-interactive.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
 			}
-			if spec != "" {
-				t, err := e.ApproveSpec(spec, approver(by), note)
-				if err != nil {
-					return cliError(err)
-				}
-				fmt.Fprintf(s.Out, "Approved spec %s. Coverage threshold for its execution: %s.\n", spec, t)
-				return nil
-			}
-			if len(args) != 1 {
+			if spec == "" && len(args) != 1 {
 				return withCode(exitUsage, errors.New("name the session to approve, or --spec NAME"))
 			}
-			sess, err := e.Approve(args[0], approver(by), note)
+			var dir string
+			var shown *workflow.Binding
+			if spec != "" {
+				if dir, err = workflow.SpecDir(spec); err == nil {
+					shown, err = e.BindingFor(dir)
+				}
+			} else {
+				dir, shown, err = e.PendingApproval(args[0])
+			}
 			if err != nil {
 				return cliError(err)
 			}
-			fmt.Fprintf(s.Out, "Approved %s (%s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, sess.Current)
+			fmt.Fprintf(s.Out, "Approving the spec in %s.\n%s", dir, e.Describe(dir, shown))
+			via := workflow.ViaTerminal
+			switch {
+			case yes:
+				via = workflow.ViaNonInteractive
+			case !isTerminal(s.InFile):
+				return withCode(exitUsage, errors.New("nothing was approved: there is no terminal to confirm in. A person approves in a terminal; --yes approves without asking and is recorded as non-interactive"))
+			default:
+				if ok, err := confirmTyped(s, "approve", "approved"); !ok {
+					return err
+				}
+			}
+			who := workflow.Approver{By: approver(by), Via: via, Actor: workflow.CLIActor}
+			if spec != "" {
+				t, err := e.ApproveSpec(spec, who, note, shown)
+				if err != nil {
+					return cliError(err)
+				}
+				fmt.Fprintf(s.Out, "Approved spec %s (%s). Coverage threshold for its execution: %s.\n", spec, via, t)
+				return nil
+			}
+			sess, err := e.Approve(args[0], who, note, shown)
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Approved %s (%s, %s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, via, sess.Current)
 			if t := sess.Vars["coverage_threshold"]; t != "" {
 				fmt.Fprintf(s.Out, "Coverage threshold for the spec's execution: %s%% (%s).\n", t, sess.Vars["coverage_threshold_source"])
 			}
@@ -128,6 +172,7 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 	approve.Flags().StringVar(&by, "by", "", "who approves (default: your user name)")
 	approve.Flags().StringVar(&note, "note", "", "a note kept with the approval")
 	approve.Flags().StringVar(&spec, "spec", "", "approve this spec folder instead of a session")
+	approve.Flags().BoolVarP(&yes, "yes", "y", false, "approve without a typed confirmation (recorded as non-interactive)")
 	reject := &cobra.Command{
 		Use:   "reject SESSION --reason TEXT",
 		Short: "Request changes at an approval gate",
@@ -137,7 +182,7 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 			if err != nil {
 				return err
 			}
-			sess, err := e.Reject(args[0], approver(by), reason)
+			sess, err := e.Reject(args[0], workflow.Approver{By: approver(by), Via: workflow.ViaTerminal, Actor: workflow.CLIActor}, reason)
 			if err != nil {
 				return cliError(err)
 			}
@@ -147,7 +192,6 @@ Approval & Finalization phase. With --spec NAME it approves a spec folder under
 	}
 	reject.Flags().StringVar(&reason, "reason", "", "what should change (required)")
 	reject.Flags().StringVar(&by, "by", "", "who asks (default: your user name)")
-	var yes bool
 	reset := &cobra.Command{
 		Use:   "reset SESSION",
 		Short: "Start a session over from phase 1 (its files are kept), or remove one that cannot be read",
@@ -173,7 +217,97 @@ removes it (its state and audit log) after asking, or with --yes.`,
 		},
 	}
 	reset.Flags().BoolVarP(&yes, "yes", "y", false, "remove a session that cannot be read without asking")
-	cmd.AddCommand(list, show, approve, reject, reset)
+	rollback := &cobra.Command{
+		Use:   "rollback SESSION PHASE",
+		Short: "Return a session to an earlier phase (also an approved or completed one)",
+		Long: `Rollback returns a session to an earlier phase: that phase and every later one
+start over; the files are kept. Agents may roll back their own sessions, but
+not an approved or completed one: that takes a person, here. Rolling back an
+approved spec withdraws its approval.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			phase, err := strconv.Atoi(args[1])
+			if err != nil {
+				return withCode(exitUsage, fmt.Errorf("PHASE must be a phase number, not %q", args[1]))
+			}
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Rollback(args[0], phase, workflow.CLIActor, true)
+			if err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Rolled %s back to phase %d (%s).\n", sess.ID, sess.Current, sess.PhaseLabel())
+			return nil
+		},
+	}
+	deleteCmd := &cobra.Command{
+		Use:   "delete SESSION",
+		Short: "Delete a session and its audit log (also an approved or completed one)",
+		Long: `Delete removes a session's state and audit log after asking, or with --yes; the
+files it made and an approval it recorded stay. Agents may delete their own
+sessions, but not an approved or completed one: that takes a person, here.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			if _, err := e.Get(args[0]); err != nil && workflow.KindOf(err) == workflow.KindNotFound {
+				return cliError(err)
+			}
+			if !yes {
+				if ok, err := confirm(s, "Delete session "+args[0]+" and its audit log?", "deleted"); !ok {
+					return err
+				}
+			}
+			if err := e.Delete(args[0], workflow.CLIActor, true); err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Deleted session %s.\n", args[0])
+			return nil
+		},
+	}
+	deleteCmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	accept := &cobra.Command{
+		Use:   "accept SESSION",
+		Short: "Accept a session changed outside agentos or written on another machine",
+		Long: `agentos signs each session's state.json and audit log with a key kept in your
+config folder. A session that no longer matches its signature (edited by hand),
+that another machine signed (a teammate's, through git), or that predates
+signing is read-only. Accept shows it, asks, and signs it on this machine as it
+now is, so it can advance again. To discard such a session instead, use reset.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, err := e.Get(args[0])
+			if err != nil {
+				return cliError(err)
+			}
+			audit, _ := e.Store().ReadAudit(sess.ID)
+			printSession(s, sess, audit)
+			if sess.Integrity == nil {
+				fmt.Fprintf(s.Out, "\nSession %s is as agentos on this machine signed it; there is nothing to accept.\n", sess.ID)
+				return nil
+			}
+			if !yes {
+				if ok, err := confirm(s, "\nAccept session "+sess.ID+" as it is shown above and sign it on this machine?", "accepted"); !ok {
+					return err
+				}
+			}
+			if _, err := e.Accept(sess.ID); err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Accepted session %s; it can advance again.\n", sess.ID)
+			return nil
+		},
+	}
+	accept.Flags().BoolVarP(&yes, "yes", "y", false, "accept without asking")
+	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd, accept)
 	return cmd
 }
 
@@ -216,6 +350,9 @@ func approver(by string) string {
 
 func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntry) {
 	fmt.Fprintf(s.Out, "%s  %s %s  %s  owner %s\n", sess.ID, sess.Workflow, sess.Version, sess.Status, sess.Owner)
+	if sess.Integrity != nil {
+		fmt.Fprintf(s.Out, "%s: %s\n", sess.Integrity.Verdict, sess.Integrity.Advice(sess.ID))
+	}
 	if dir := sess.Vars["spec_dir"]; dir != "" {
 		fmt.Fprintf(s.Out, "spec: %s\n", dir)
 	}
@@ -237,9 +374,6 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 			}
 		}
 	}
-	if sess.Approval != nil {
-		fmt.Fprintf(s.Out, "approved by %s at %s\n", sess.Approval.By, sess.Approval.At.Format("2006-01-02 15:04"))
-	}
 	if sess.Changes != nil {
 		fmt.Fprintf(s.Out, "changes requested by %s: %s\n", sess.Changes.By, sess.Changes.Reason)
 	}
@@ -255,6 +389,30 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 			}
 			fmt.Fprintln(s.Out, strings.TrimRight(line, " "))
 		}
+	}
+}
+
+// printApproval shows what a session's approval (or, for an execution
+// session, its spec's) binds, and whether it still holds.
+func printApproval(s *streams, e *workflow.Engine, sess *workflow.Session, a *workflow.ApprovalRecord, void error) {
+	switch {
+	case a == nil && void == nil:
+		return
+	case a == nil:
+		fmt.Fprintf(s.Out, "\napproval: none: %s\n", void)
+		return
+	}
+	fmt.Fprintf(s.Out, "\napproved by %s via %s at %s", a.By, a.Via, a.At.Format("2006-01-02 15:04"))
+	if a.Note != "" {
+		fmt.Fprintf(s.Out, " (%s)", a.Note)
+	}
+	if void != nil {
+		fmt.Fprintf(s.Out, "\napproval no longer holds: %s\n", void)
+	} else {
+		fmt.Fprintln(s.Out, "; it holds: the spec and the rules are as approved")
+	}
+	if a.Binding != nil {
+		fmt.Fprint(s.Out, e.Describe(sess.Vars["spec_dir"], a.Binding))
 	}
 }
 

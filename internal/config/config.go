@@ -94,7 +94,17 @@ type Workflow struct {
 	CoverageThreshold float64 `yaml:"coverage_threshold"`
 	// Strict makes acceptance criteria that no test mentions an error, not a warning.
 	Strict bool `yaml:"strict"`
+	// Approval says how a person may approve a spec: "terminal" only with
+	// `agentos workflow approve`; "elicitation" (the default) also when the
+	// IDE asks them through MCP elicitation.
+	Approval string `yaml:"approval"`
 }
+
+// Ways a person may approve a spec (Workflow.Approval).
+const (
+	ApprovalTerminal    = "terminal"
+	ApprovalElicitation = "elicitation"
+)
 
 // Sources says which code the indexes cover.
 type Sources struct {
@@ -170,6 +180,7 @@ var schema = map[string]kind{
 	"workflow.test_report":        scalarString,
 	"workflow.coverage_threshold": scalarNumber,
 	"workflow.strict":             scalarBool,
+	"workflow.approval":           scalarString,
 	"search":                      mapping,
 	"search.embedder":             mapping,
 	"search.embedder.provider":    scalarString,
@@ -315,6 +326,9 @@ func (c Config) Validate() error {
 	}
 	if t := c.Workflow.CoverageThreshold; t < 0 || t > 100 {
 		errs = append(errs, fmt.Errorf("workflow.coverage_threshold must be between 0 and 100, not %v", t))
+	}
+	if a := c.Workflow.Approval; a != "" && a != ApprovalTerminal && a != ApprovalElicitation {
+		errs = append(errs, fmt.Errorf("workflow.approval must be %q or %q, not %q", ApprovalTerminal, ApprovalElicitation, a))
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))

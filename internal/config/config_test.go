@@ -91,11 +91,11 @@ func TestLoad(t *testing.T) {
 }
 
 func TestWorkflowKeys(t *testing.T) {
-	cfg, err := Parse([]byte("workflow:\n  test_command: make test\n  coverage_file: cover.out\n  coverage_threshold: 90\n  strict: true\n"))
+	cfg, err := Parse([]byte("workflow:\n  test_command: make test\n  coverage_file: cover.out\n  coverage_threshold: 90\n  strict: true\n  approval: terminal\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Workflow.TestCommand != "make test" || cfg.Workflow.CoverageThreshold != 90 || !cfg.Workflow.Strict {
+	if cfg.Workflow.TestCommand != "make test" || cfg.Workflow.CoverageThreshold != 90 || !cfg.Workflow.Strict || cfg.Workflow.Approval != ApprovalTerminal {
 		t.Errorf("workflow = %+v", cfg.Workflow)
 	}
 	for src, want := range map[string]string{
@@ -103,6 +103,7 @@ func TestWorkflowKeys(t *testing.T) {
 		"workflow:\n  coverage_threshold: 150\n":  "between 0 and 100",
 		"workflow:\n  strict: maybe\n":            "true or false",
 		"workflow:\n  test_command: make test\n":  "go together",
+		"workflow:\n  approval: agent\n":          `"terminal" or "elicitation"`,
 	} {
 		if _, err := Parse([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", src, err, want)

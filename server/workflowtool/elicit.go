@@ -15,23 +15,31 @@ import (
 const elicitTimeout = 10 * time.Minute
 
 // askApproval asks the person at the client, through MCP elicitation, to
-// approve the session's spec. It does nothing when the phase does not need an
-// approval, one is recorded already, or the client cannot ask its user — the
+// approve the session's spec, showing what the approval binds. It does
+// nothing when the phase does not need an approval, one is recorded already,
+// workflow.approval is "terminal", or the client cannot ask its user — the
 // terminal (`agentos workflow approve`) remains the way then. The answer comes
-// from the client's UI, not from the model, which never sees the request.
+// from the client's UI, not from the model, which never sees the request; it
+// is recorded as an elicitation by that client, not as the terminal.
 func (t *tool) askApproval(ctx context.Context, s *workflow.Session) {
-	if s.Approval != nil || !needsApproval(t.engine, s) || !canElicit(ctx) {
+	e := t.engine
+	if s.Approval != nil || !needsApproval(e, s) || !e.ElicitationAllowed() || !canElicit(ctx) {
 		return
 	}
 	server := mcpserver.ServerFromContext(ctx)
 	if server == nil {
 		return
 	}
+	dir, shown, err := e.PendingApproval(s.ID)
+	if err != nil {
+		t.log.Debug("nothing to ask approval for", "session", s.ID, "err", err)
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, elicitTimeout)
 	defer cancel()
 	req := mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 		Message: fmt.Sprintf("Approve the specification in %s (workflow session %s)? Read its files first. "+
-			"If you want changes, say which.", s.Vars["spec_dir"], s.ID),
+			"If you want changes, say which.\n\n%s", dir, s.ID, e.Describe(dir, shown)),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -49,9 +57,10 @@ func (t *tool) askApproval(ctx context.Context, s *workflow.Session) {
 		return
 	}
 	content, _ := res.Content.(map[string]any)
-	by := actorFrom(ctx).Client + " user (asked in the client)"
+	actor := actorFrom(ctx)
+	who := workflow.Approver{By: "the user of " + actor.Client, Via: workflow.ViaElicitation(actor.Client), Actor: actor}
 	if approve, _ := content["approve"].(bool); approve {
-		if _, err := t.engine.Approve(s.ID, by, "approved when asked by the server"); err != nil {
+		if _, err := e.Approve(s.ID, who, "approved when asked by the server", shown); err != nil {
 			t.log.Warn("record approval", "session", s.ID, "err", err)
 		}
 		return
@@ -60,7 +69,7 @@ func (t *tool) askApproval(ctx context.Context, s *workflow.Session) {
 	if reason == "" {
 		reason = "the user did not approve and named no change; ask them what to change"
 	}
-	if _, err := t.engine.Reject(s.ID, by, reason); err != nil {
+	if _, err := e.Reject(s.ID, who, reason); err != nil {
 		t.log.Warn("record change request", "session", s.ID, "err", err)
 	}
 }

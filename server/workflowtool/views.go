@@ -130,10 +130,14 @@ func listSessions(e *workflow.Engine) (Output, error) {
 	}
 	out := Output{Sessions: []SessionSummary{}, NextAction: "get_state SESSION to continue one, or start a new one"}
 	for _, s := range sessions {
-		out.Sessions = append(out.Sessions, SessionSummary{
+		sum := SessionSummary{
 			ID: s.ID, Workflow: s.Workflow, Status: s.Status, Phase: s.PhaseLabel(),
 			Owner: s.Owner.String(), Updated: s.UpdatedAt.Format("2006-01-02T15:04:05Z"),
-		})
+		}
+		if s.Integrity != nil {
+			sum.Error = s.Integrity.Advice(s.ID)
+		}
+		out.Sessions = append(out.Sessions, sum)
 	}
 	for _, c := range corrupt {
 		out.Sessions = append(out.Sessions, SessionSummary{ID: c.ID, Status: workflow.StatusUnreadable, Error: c.Error()})
@@ -186,6 +190,8 @@ func gateView(r *workflow.GateReport) *GateView {
 // nextAction tells the agent what to do now, in one line.
 func nextAction(e *workflow.Engine, s *workflow.Session) string {
 	switch {
+	case s.Integrity != nil:
+		return s.Integrity.Advice(s.ID) + "; ask the person"
 	case s.Status == workflow.StatusCompleted:
 		if s.Workflow == "spec_creation_v1" {
 			return fmt.Sprintf("the spec is approved; implement it with start workflow_type spec_execution_v1 options {\"spec\": %q}", lastPathPart(s.Vars["spec_dir"]))

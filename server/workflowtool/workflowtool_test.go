@@ -3,7 +3,9 @@ package workflowtool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,10 +101,12 @@ func TestListWorkflowsAndNextAction(t *testing.T) {
 type answer struct {
 	approve bool
 	asked   int
+	message string
 }
 
 func (a *answer) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	a.asked++
+	a.message = req.Params.Message
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
 		Action:  mcp.ElicitationResponseActionAccept,
 		Content: map[string]any{"approve": a.approve, "changes": "split task 3.1"},
@@ -110,12 +114,20 @@ func (a *answer) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.Eli
 }
 
 // A client that can ask its user gets the approval question at the approval
-// gate; the answer is the person's, recorded like a terminal approval.
+// gate, showing what the approval binds; the answer is the person's,
+// recorded as an elicitation by that client (not as the terminal), and
+// bound to the spec as it was shown.
 func TestApprovalThroughElicitation(t *testing.T) {
+	for _, terminalOnly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("terminal_only=%v", terminalOnly), func(t *testing.T) { testElicitation(t, terminalOnly) })
+	}
+}
+
+func testElicitation(t *testing.T, terminalOnly bool) {
 	root := t.TempDir()
 	builtin, _ := assets.Sub(assets.Workflows)
 	lib, _ := workflow.LoadLibrary(builtin, nil)
-	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state")})
+	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state"), TerminalApprovalOnly: terminalOnly})
 	tool := New(e, slog.New(slog.DiscardHandler))
 	s := mcpserver.NewMCPServer("t", "1", mcpserver.WithElicitation())
 	s.AddTool(tool.Def, tool.Handler)
@@ -141,6 +153,9 @@ func TestApprovalThroughElicitation(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess = forceToPhase(t, e, sess.ID, 4)
+	readme := filepath.Join(root, sess.Vars["spec_dir"], "README.md")
+	os.MkdirAll(filepath.Dir(readme), 0o755)
+	os.WriteFile(readme, []byte("# Ask\n"), 0o644)
 
 	callPhase := func() Output {
 		req := mcp.CallToolRequest{}
@@ -156,6 +171,15 @@ func TestApprovalThroughElicitation(t *testing.T) {
 		return out
 	}
 	out := callPhase()
+	if terminalOnly {
+		if user.asked != 0 || out.Gate.Passed || !strings.Contains(out.NextAction, "agentos workflow approve") {
+			t.Fatalf("workflow.approval: terminal, yet the client was asked (%d) or the gate passed: %+v", user.asked, out)
+		}
+		return
+	}
+	if !strings.Contains(user.message, sess.Vars["spec_dir"]+"/README.md") || !strings.Contains(user.message, "Test command") {
+		t.Errorf("the question does not show what is approved: %s", user.message)
+	}
 	if user.asked != 1 || out.Gate.Passed || out.Session.ChangeRequest == nil || out.Session.ChangeRequest.Reason != "split task 3.1" {
 		t.Fatalf("declined approval: asked %d, %+v", user.asked, out.Session)
 	}
@@ -163,6 +187,20 @@ func TestApprovalThroughElicitation(t *testing.T) {
 	out = callPhase()
 	if !out.Gate.Passed || out.Session.Status != workflow.StatusCompleted {
 		t.Fatalf("approved: %+v %+v", out.Gate, out.Session)
+	}
+	audit, _ := e.Store().ReadAudit(sess.ID)
+	var approval workflow.AuditEntry
+	for _, a := range audit {
+		if a.Action == "approve" {
+			approval = a
+		}
+	}
+	if !strings.HasPrefix(approval.Actor, "ide") || !strings.Contains(approval.Detail, "elicitation by ide") {
+		t.Errorf("the elicitation approval is recorded as %+v", approval)
+	}
+	rec, err := e.SpecApproval(filepath.Base(sess.Vars["spec_dir"]))
+	if err != nil || rec == nil || rec.Via != "elicitation by ide" || rec.Binding == nil || len(rec.Binding.Files) != 1 {
+		t.Errorf("approval record: %+v %v", rec, err)
 	}
 }
 

@@ -90,6 +90,9 @@ type Approval struct {
 	By   string    `json:"by"`
 	At   time.Time `json:"at"`
 	Note string    `json:"note,omitempty"`
+	// Via says how the person approved: "terminal", "non-interactive
+	// (--yes)", or "elicitation by CLIENT".
+	Via string `json:"via,omitempty"`
 }
 
 // Env is what a check may look at.

@@ -1,0 +1,480 @@
+package workflow
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/workflow/gates"
+)
+
+// Binding is what a person approved: the bytes of every file of the spec,
+// the workflow definitions that will judge the work, and the settings in
+// force (test command, coverage). An approval holds only while all three
+// are unchanged, so editing the spec or weakening the rules after approval
+// voids it instead of riding on it.
+type Binding struct {
+	// Files maps each file of the spec folder (slash path from the project
+	// root) to its SHA-256; tasks.md is hashed with every checkbox unticked,
+	// because ticking a criterion while implementing is progress, not a
+	// change of what was approved.
+	Files map[string]string `json:"files"`
+	// Workflows maps each workflow that judges an approved spec's work to the
+	// SHA-256 of its workflow.yaml.
+	Workflows map[string]string `json:"workflows"`
+	// Settings are the effective workflow.* settings the gates apply, and
+	// SettingsSHA256 the hash of their canonical JSON.
+	Settings       map[string]string `json:"settings"`
+	SettingsSHA256 string            `json:"settings_sha256"`
+}
+
+// Changes lists, in words, how now differs from b ("tasks.md changed",
+// "notes.md added", "setting test_command changed from … to …"); nil if it
+// does not.
+func (b *Binding) Changes(now *Binding) []string {
+	var out []string
+	out = appendMapChanges(out, "", b.Files, now.Files)
+	out = appendMapChanges(out, "workflow ", b.Workflows, now.Workflows)
+	if b.SettingsSHA256 != now.SettingsSHA256 {
+		keys := maps.Clone(now.Settings)
+		for k := range b.Settings {
+			keys[k] = ""
+		}
+		changed := false
+		for _, k := range sortedKeys(keys) {
+			if b.Settings[k] != now.Settings[k] {
+				out = append(out, fmt.Sprintf("setting workflow.%s changed from %q to %q", k, b.Settings[k], now.Settings[k]))
+				changed = true
+			}
+		}
+		if !changed {
+			out = append(out, "the workflow settings changed")
+		}
+	}
+	return out
+}
+
+func appendMapChanges(out []string, prefix string, was, now map[string]string) []string {
+	for _, k := range sortedKeys(was) {
+		switch h, ok := now[k]; {
+		case !ok:
+			out = append(out, prefix+k+" removed")
+		case h != was[k]:
+			out = append(out, prefix+k+" changed")
+		}
+	}
+	for _, k := range sortedKeys(now) {
+		if _, ok := was[k]; !ok {
+			out = append(out, prefix+k+" added")
+		}
+	}
+	return out
+}
+
+// maxSpecFiles bounds what an approval hashes: a spec folder is a handful of
+// markdown files.
+const maxSpecFiles = 1000
+
+var tickedBox = regexp.MustCompile(`(?m)^([ \t]*[-*+][ \t]+)\[[xX]\]`)
+
+// BindingFor computes what an approval of the spec folder specDir (relative
+// to the project root) binds now.
+func (e *Engine) BindingFor(specDir string) (*Binding, error) {
+	b := &Binding{Files: map[string]string{}, Workflows: map[string]string{}}
+	root := filepath.Join(e.set.Root, filepath.FromSlash(specDir))
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, notFound("no spec folder %s", specDir)
+	}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if len(b.Files) == maxSpecFiles {
+			return refused("%s holds more than %d files; a spec folder holds the spec only", specDir, maxSpecFiles)
+		}
+		rel, _ := filepath.Rel(e.set.Root, path)
+		rel = filepath.ToSlash(rel)
+		var data []byte
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			data = []byte("symlink to " + target)
+		} else if data, err = os.ReadFile(path); err != nil {
+			return err
+		}
+		if d.Name() == "tasks.md" && filepath.Dir(path) == root {
+			data = tickedBox.ReplaceAll(data, []byte("${1}[ ]"))
+		}
+		b.Files[rel] = sha256Hex(data)
+		return nil
+	})
+	if err != nil {
+		if KindOf(err) != 0 {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read the spec %s: %w", specDir, err)
+	}
+	for _, d := range e.lib.List() {
+		if d.RequiresApprovedSpec {
+			b.Workflows[d.Name] = d.Digest
+		}
+	}
+	b.Settings = e.judgingSettings()
+	data, _ := json.Marshal(b.Settings) // map keys sorted: canonical
+	b.SettingsSHA256 = sha256Hex(data)
+	return b, nil
+}
+
+// judgingSettings are the effective settings the gates of an approved
+// spec's work apply: what `workflow.*` in mcp.yaml says, or the defaults.
+func (e *Engine) judgingSettings() map[string]string {
+	cmd, cov, report := e.set.TestCommand, e.set.CoverageFile, e.set.TestReport
+	if cmd == "" {
+		cmd, cov, report = defaultTestCommand(e.set.Root)
+	}
+	if report == "" {
+		report = guessTestReport(cmd)
+	}
+	return map[string]string{
+		"test_command":       cmd,
+		"coverage_file":      cov,
+		"test_report":        report,
+		"coverage_threshold": strconv.FormatFloat(e.set.CoverageThreshold, 'f', -1, 64),
+		"strict":             strconv.FormatBool(e.set.Strict),
+	}
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// How a person approved (gates.Approval.Via).
+const (
+	ViaTerminal       = "terminal"
+	ViaNonInteractive = "non-interactive (--yes)"
+)
+
+// ViaElicitation is how an approval answered in the IDE of client is recorded.
+func ViaElicitation(client string) string { return "elicitation by " + client }
+
+// Approver is a person approving, how they did, and who the audit log
+// names for it: CLIActor at the terminal, the MCP client that asked them
+// for an elicitation.
+type Approver struct {
+	By    string
+	Via   string
+	Actor Actor
+}
+
+// ElicitationAllowed reports whether a person may approve through their
+// IDE's elicitation prompt (workflow.approval is not "terminal").
+func (e *Engine) ElicitationAllowed() bool { return !e.set.TerminalApprovalOnly }
+
+// ApprovalRecord is the record, under .agentos/state/approvals/<spec>.json,
+// that a person approved a spec folder, and what that approval binds.
+type ApprovalRecord struct {
+	Spec    string    `json:"spec"`
+	By      string    `json:"by"`
+	Via     string    `json:"via,omitempty"`
+	At      time.Time `json:"at"`
+	Note    string    `json:"note,omitempty"`
+	Session string    `json:"session,omitempty"` // the spec_creation_v1 session that approved it
+	Binding *Binding  `json:"binding,omitempty"`
+	// CoverageThreshold is the threshold shown to the person who approved;
+	// the spec's execution applies it, whatever the spec says later.
+	CoverageThreshold *float64 `json:"coverage_threshold,omitempty"`
+}
+
+// PendingApproval returns the spec folder a session asks approval for and
+// what approving it now would bind, for a person to read before approving.
+func (e *Engine) PendingApproval(id string) (string, *Binding, error) {
+	s, err := e.Get(id)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := e.checkApprovable(s); err != nil {
+		return "", nil, err
+	}
+	b, err := e.BindingFor(s.Vars["spec_dir"])
+	return s.Vars["spec_dir"], b, err
+}
+
+func (e *Engine) checkApprovable(s *Session) error {
+	if err := requireActive(s); err != nil {
+		return err
+	}
+	if !e.phaseNeedsApproval(s) {
+		return refused("session %s is in phase %d (%s), which does not ask for approval", s.ID, s.Current, s.phase(s.Current).Name)
+	}
+	if s.Vars["spec_dir"] == "" {
+		return refused("session %s names no spec folder to approve", s.ID)
+	}
+	return nil
+}
+
+// Approve records a person's approval of the session's spec, bound to what
+// it holds now. shown, when not nil, is what the person was shown: if the
+// spec changed since, nothing is approved. No MCP tool reaches this but the
+// elicitation the person answers in their IDE.
+func (e *Engine) Approve(id string, who Approver, note string, shown *Binding) (*Session, error) {
+	if strings.HasPrefix(who.Via, "elicitation") && !e.ElicitationAllowed() {
+		return nil, &Error{Kind: KindForbidden, Msg: "workflow.approval is \"terminal\": approve with `agentos workflow approve` in a terminal"}
+	}
+	return e.mutate(id, CLIActor, true, func(s *Session) error {
+		if err := e.checkApprovable(s); err != nil {
+			return err
+		}
+		b, err := e.BindingFor(s.Vars["spec_dir"])
+		if err != nil {
+			return err
+		}
+		if err := changedWhileShown(shown, b); err != nil {
+			return err
+		}
+		t, err := e.SpecThreshold(s.Vars["spec_dir"])
+		if err != nil {
+			return err
+		}
+		// What the person approves is the threshold now, whatever the spec
+		// says later.
+		s.Vars["coverage_threshold"], s.Vars["coverage_threshold_source"] = strconv.FormatFloat(t.Percent, 'f', -1, 64), t.Source
+		s.Approval = &gates.Approval{By: who.By, At: e.set.Now().UTC(), Note: note, Via: who.Via}
+		s.Binding, s.Changes = b, nil
+		e.audit(s.ID, who.Actor, "approve", s.Current, s.Current, "approved", who.By+" via "+who.Via)
+		return nil
+	})
+}
+
+func changedWhileShown(shown, now *Binding) error {
+	if shown == nil {
+		return nil
+	}
+	if ch := shown.Changes(now); len(ch) > 0 {
+		return refused("nothing was approved: the spec changed while it was shown (%s); run the approval again", strings.Join(ch, ", "))
+	}
+	return nil
+}
+
+// Reject records a person's request for changes.
+func (e *Engine) Reject(id string, who Approver, reason string) (*Session, error) {
+	if strings.TrimSpace(reason) == "" {
+		return nil, invalid("reason", "say what should change: --reason \"…\"")
+	}
+	return e.mutate(id, CLIActor, true, func(s *Session) error {
+		if err := e.checkApprovable(s); err != nil {
+			return err
+		}
+		s.Approval, s.Binding = nil, nil
+		s.Changes = &ChangeRequest{By: who.By, Reason: reason, At: e.set.Now().UTC()}
+		e.audit(s.ID, who.Actor, "reject", s.Current, s.Current, "changes requested", reason)
+		return nil
+	})
+}
+
+var specName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// SpecDir returns the folder of the spec named spec, checking the name.
+func SpecDir(spec string) (string, error) {
+	if !specName.MatchString(spec) || strings.Contains(spec, "..") {
+		return "", invalid("spec", "%q is not a spec folder name", spec)
+	}
+	return ".agentos/specs/" + spec, nil
+}
+
+// ApproveSpec records a person's approval of a spec folder written without
+// spec_creation_v1 (or approves one again after it changed). Only the CLI
+// calls it. shown is as for Approve.
+// It returns the coverage threshold the spec's execution will apply.
+func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Binding) (Threshold, error) {
+	dir, err := SpecDir(spec)
+	if err != nil {
+		return Threshold{}, err
+	}
+	b, err := e.BindingFor(dir)
+	if err != nil {
+		return Threshold{}, err
+	}
+	if err := changedWhileShown(shown, b); err != nil {
+		return Threshold{}, err
+	}
+	t, err := e.SpecThreshold(dir)
+	if err != nil {
+		return t, err
+	}
+	return t, e.writeApproval(&ApprovalRecord{Spec: spec, By: who.By, Via: who.Via, At: e.set.Now().UTC(), Note: note, Binding: b, CoverageThreshold: &t.Percent})
+}
+
+func (e *Engine) approvalPath(spec string) string {
+	return filepath.Join(e.set.StateDir, "approvals", spec+".json")
+}
+
+func (e *Engine) writeApproval(rec *ApprovalRecord) error {
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the approval of %s: %w", rec.Spec, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(e.approvalPath(rec.Spec)), 0o755); err != nil {
+		return fmt.Errorf("record the approval of %s: %w", rec.Spec, err)
+	}
+	// A gate's rules check must not take the server's own write for tampering.
+	defer e.store.own.note(e.approvalPath(rec.Spec))
+	return atomicfile.WriteFile(e.approvalPath(rec.Spec), append(data, '\n'), 0o644)
+}
+
+// SpecApproval returns the approval record of spec; nil if there is none.
+func (e *Engine) SpecApproval(spec string) (*ApprovalRecord, error) {
+	data, err := os.ReadFile(e.approvalPath(spec))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the approval of %s: %w", spec, err)
+	}
+	var rec ApprovalRecord
+	if err := json.Unmarshal(bytes.TrimSpace(data), &rec); err != nil {
+		return nil, refused(".agentos/state/approvals/%s.json is not an approval record (%v); approve the spec again with `agentos workflow approve --spec %s`", spec, err, spec)
+	}
+	return &rec, nil
+}
+
+// withdrawApproval removes the approval record that session s wrote, when
+// s no longer stands for an approved spec (rolled back or reset).
+func (e *Engine) withdrawApproval(s *Session) {
+	spec := filepath.Base(s.Vars["spec_dir"])
+	if s.Vars["spec_dir"] == "" {
+		return
+	}
+	if rec, err := e.SpecApproval(spec); err == nil && rec != nil && rec.Session == s.ID {
+		os.Remove(e.approvalPath(spec))
+	}
+}
+
+// verifySpecApproval returns the approval of spec if it still holds: it
+// exists and the spec, the judging workflows and the settings are what was
+// approved. Otherwise the refusal names what changed and how to approve again.
+func (e *Engine) verifySpecApproval(spec, specDir string) (*ApprovalRecord, error) {
+	if fi, err := os.Stat(filepath.Join(e.set.Root, specDir)); err != nil || !fi.IsDir() {
+		return nil, notFound("no spec folder %s; list .agentos/specs/ for the specs", specDir)
+	}
+	rec, err := e.SpecApproval(spec)
+	if err != nil {
+		return nil, err
+	}
+	again := fmt.Sprintf("ask a person to review the spec and approve it again with `agentos workflow approve --spec %s` in a terminal", spec)
+	if rec == nil {
+		return nil, refused("spec %s has not been approved by a person: finish spec_creation_v1, or %s", spec, strings.Replace(again, " again", "", 1))
+	}
+	if rec.Binding == nil {
+		return nil, refused("the approval of spec %s does not record what was approved (it predates approvals bound to the spec's content); %s", spec, again)
+	}
+	now, err := e.BindingFor(specDir)
+	if err != nil {
+		return nil, err
+	}
+	if ch := rec.Binding.Changes(now); len(ch) > 0 {
+		return nil, refused("the approval of spec %s by %s on %s is void: since it was approved, %s; %s",
+			spec, rec.By, rec.At.Format(time.DateOnly), strings.Join(ch, ", "), again)
+	}
+	return rec, nil
+}
+
+// checkStillApproved runs before a gate: an execution session's spec must
+// still be approved as it is now, and a creation session's approval (once
+// given) must still match its spec. The refusal names what changed.
+func (e *Engine) checkStillApproved(s *Session) error {
+	def, ok := e.lib.Get(s.Workflow)
+	switch {
+	case !ok:
+		return nil
+	case def.RequiresApprovedSpec:
+		rec, err := e.verifySpecApproval(s.Inputs["spec"], s.Vars["spec_dir"])
+		if err != nil {
+			return err
+		}
+		s.SpecApproval = rec // a newer approval of the same spec replaces the one it started under
+	case s.Approval != nil && e.phaseNeedsApproval(s):
+		if err := e.sessionApprovalHolds(s); err != nil {
+			return refused("the approval of %s by %s is %s; ask a person to review it and run `agentos workflow approve %s` again", s.Vars["spec_dir"], s.Approval.By, err, s.ID)
+		}
+	}
+	return nil
+}
+
+// sessionApprovalHolds reports why the approval given in session s no
+// longer matches its spec (nil while it does).
+func (e *Engine) sessionApprovalHolds(s *Session) error {
+	if s.Binding == nil {
+		return refused("void: it does not record what was approved")
+	}
+	now, err := e.BindingFor(s.Vars["spec_dir"])
+	if err != nil {
+		return err
+	}
+	if ch := s.Binding.Changes(now); len(ch) > 0 {
+		return refused("void: since it was approved, %s", strings.Join(ch, ", "))
+	}
+	return nil
+}
+
+// ApprovalState says what a session was approved for and whether that
+// still holds: the approval (nil when there is none) and, when it no longer
+// holds, why. An execution session answers for the spec it implements.
+func (e *Engine) ApprovalState(s *Session) (*ApprovalRecord, error) {
+	if def, ok := e.lib.Get(s.Workflow); ok && def.RequiresApprovedSpec {
+		rec, err := e.verifySpecApproval(s.Inputs["spec"], s.Vars["spec_dir"])
+		if rec == nil {
+			rec = s.SpecApproval
+		}
+		return rec, err
+	}
+	if s.Approval == nil {
+		return nil, nil
+	}
+	a := s.Approval
+	rec := &ApprovalRecord{Spec: filepath.Base(s.Vars["spec_dir"]), By: a.By, Via: a.Via, At: a.At, Note: a.Note, Session: s.ID, Binding: s.Binding}
+	return rec, e.sessionApprovalHolds(s)
+}
+
+// Describe says, for a person about to approve specDir, what the approval
+// binds: each file with its SHA-256, the workflows that will judge the work,
+// the test command and the coverage threshold.
+func (e *Engine) Describe(specDir string, b *Binding) string {
+	var w strings.Builder
+	w.WriteString("Files (SHA-256; tasks.md with its checkboxes unticked):\n")
+	for _, f := range sortedKeys(b.Files) {
+		fmt.Fprintf(&w, "  %s  %s\n", b.Files[f], f)
+	}
+	w.WriteString("Workflows that will judge the work (SHA-256 of workflow.yaml):\n")
+	for _, n := range sortedKeys(b.Workflows) {
+		fmt.Fprintf(&w, "  %s  %s\n", b.Workflows[n], n)
+	}
+	cmd := b.Settings["test_command"]
+	if cmd == "" {
+		cmd = "(none: set workflow.test_command in .agentos/config/mcp.yaml)"
+	}
+	threshold := "unreadable: " // the approval itself refuses and names the line
+	if t, err := e.SpecThreshold(specDir); err == nil {
+		threshold = t.String()
+	} else {
+		threshold += err.Error()
+	}
+	fmt.Fprintf(&w, "Test command: %s\nTest report read: %s\nCoverage report: %s\nCoverage threshold: %s\nStrict acceptance criteria: %s\n",
+		cmd, b.Settings["test_report"], b.Settings["coverage_file"], threshold, b.Settings["strict"])
+	w.WriteString("A change to any of these after approval voids it.\n")
+	return w.String()
+}
