@@ -88,7 +88,7 @@ var (
 func measure(lines []mdLine, template map[string]bool) substance {
 	var s substance
 	var prose []string // every prose token, lower case, for repeats and 5-grams
-	known, unknown := 0, 0
+	known, unknown, names := 0, 0, 0
 	for _, l := range lines {
 		text := strings.TrimSpace(l.text)
 		if l.code {
@@ -124,6 +124,8 @@ func measure(lines []mdLine, template map[string]bool) substance {
 				known++
 			case wordUnknown:
 				unknown++
+			case wordName:
+				names++
 			}
 		}
 	}
@@ -136,6 +138,9 @@ func measure(lines []mdLine, template map[string]bool) substance {
 			}
 		}
 		s.topShare = float64(counts[s.top]) / float64(len(prose))
+	}
+	if names > known {
+		unknown += names // Capitalised Words The List Lacks are not names in prose that reads as English
 	}
 	if s.judged = known + unknown; s.judged > 0 {
 		s.unknown = float64(unknown) / float64(s.judged)
@@ -183,15 +188,15 @@ func tokens(text string) []string {
 type wordClass int
 
 const (
-	wordNeutral wordClass = iota // identifier, number, path, URL, acronym, name
+	wordNeutral wordClass = iota // identifier, number, path, URL, acronym
 	wordKnown
 	wordUnknown
+	wordName // a capitalised word the list lacks
 )
 
 // classify tells whether a token is an English word, a word in no English
-// word list, or neither: identifiers, code, numbers, paths, URLs and acronyms
-// are not judged, and neither is a capitalised word the list lacks (a name:
-// Postgres, Stripe, Kubernetes).
+// word list, a name (a capitalised word the list lacks: Grafana, Kafka), or
+// neither: identifiers, code, numbers, paths, URLs and acronyms are not judged.
 func classify(t string) wordClass {
 	if strings.ContainsAny(t, "0123456789_/\\.@#=<>{}()[]:$%&+*") {
 		return wordNeutral
@@ -216,7 +221,7 @@ func classify(t string) wordClass {
 			continue
 		}
 		if unicode.IsUpper(first) {
-			return wordNeutral
+			return wordName
 		}
 		class = wordUnknown
 	}

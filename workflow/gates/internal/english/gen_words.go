@@ -24,7 +24,7 @@ import (
 
 // software is the vocabulary of specifications that the common lists lack.
 const software = `
-api apis app auth authn authz async await backend backoff backlog benchmark
+api apis app auth checkout authn authz async await backend backoff backlog benchmark
 bool boolean browser bugfix cache checksum cli codebase config configurable
 cron csv dashboard database dataset debounce decrypt deduplicate deploy
 deployment deserialize dev devops dns docker endpoint enum env failover
