@@ -140,7 +140,9 @@ func measure(lines []mdLine, template map[string]bool) substance {
 		s.topShare = float64(counts[s.top]) / float64(len(prose))
 	}
 	if names > known {
-		unknown += names // Capitalised Words The List Lacks are not names in prose that reads as English
+		// More "names" than English words is not prose that mentions a few
+		// products: it is Capitalised Filler.
+		unknown += names
 	}
 	if s.judged = known + unknown; s.judged > 0 {
 		s.unknown = float64(unknown) / float64(s.judged)
