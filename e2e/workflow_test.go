@@ -99,6 +99,71 @@ const goodTasks = `# Tasks: greeting
     - [x] AC-greeting-1.2.1: Greet("") returns "hello, world"
 `
 
+// The greeting spec as a person would write it: short, but every required
+// section says something of its own.
+const (
+	greetingReadme = `# Greeting
+
+## Objectives
+- People who open the command line tool are greeted by their own name, so the first thing they see feels personal.
+- An empty name still gets a friendly greeting instead of an error.
+
+## Deliverables
+- A Greet function in greet.go, with its doc comment.
+- Table tests in greet_test.go that cover a name and an empty name.
+
+## Success metrics
+| metric | baseline | target | how measured |
+|---|---|---|---|
+| greeting tests passing | none exist | all pass | go test ./... in CI |
+| statement coverage of greet.go | 0% | at least 90% | go test -cover |
+`
+	greetingSRD = `# Requirements
+
+## Functional requirements
+- FR-1: Greet must return "hello, " followed by the name it is given, unchanged, or "hello, world"
+  when the name is empty.
+  - Acceptance: given "ann", when Greet runs, then it returns "hello, ann".
+
+## Non-functional requirements
+- NFR-1: one call takes under 1 ms on a laptop, measured by a Go benchmark.
+- NFR-2: no allocation beyond the returned string.
+
+## Constraints
+Standard library only; Go 1.22 or later.
+`
+	greetingSpecs = `# Spec
+
+## Overview
+One exported function, Greet, builds the greeting from the name. We considered a template engine and
+rejected it: a string concatenation is clearer and has nothing to configure.
+
+## Components and data flow
+The caller passes a name to Greet in greet.go, which returns the greeting string. Nothing is stored
+and no other package is involved.
+
+## Interfaces
+` + "`func Greet(name string) string`" + ` returns "hello, NAME", or "hello, world" for an empty name.
+
+## Failure handling
+Greet cannot fail: every string, including an empty one or one with invalid UTF-8, yields a greeting
+and it never panics.
+
+## Testing strategy
+A table test covers FR-1 with a name, an empty name and a name with spaces; the gate requires
+90% statement coverage of greet.go.
+`
+	greetingImplementation = `# Implementation
+
+## Approach
+Write Greet first with its doc comment, then the table test, following the Go standards in
+.agentos/standards/ for naming and tests.
+
+## Testing
+Run go test -cover ./... and check that every case of the table passes.
+`
+)
+
 func TestSpecCreationEndToEnd(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
@@ -140,8 +205,8 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 		t.Fatal("an agent's claim opened the gate")
 	}
 
-	write(t, root, dir+"/README.md", "# Greeting\n\n## Objectives\nGreet users by name.\n\n## Deliverables\nA Greet function.\n\n## Success metrics\nEvery greeting test passes; coverage at least 90%.\n")
-	write(t, root, dir+"/srd.md", "# Requirements\n\n## Functional requirements\n- FR-1: greet by name.\n\n## Non-functional requirements\n- NFR-1: under 1 ms.\n\n## Constraints\nStandard library only.\n")
+	write(t, root, dir+"/README.md", greetingReadme)
+	write(t, root, dir+"/srd.md", greetingSRD)
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if !out.Gate.Passed || out.Session.CurrentPhase != 2 {
 		t.Fatalf("phase 1 with real content: %+v", out.Gate)
@@ -150,7 +215,7 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 	for _, task := range []string{"2.1", "2.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}
-	write(t, root, dir+"/specs.md", "# Spec\n\n## Overview\nOne function.\n\n## Components and data flow\ngreet.go only.\n\n## Interfaces\n`func Greet(name string) string`\n\n## Failure handling\nNone can fail.\n\n## Testing strategy\nTable tests.\n")
+	write(t, root, dir+"/specs.md", greetingSpecs)
 	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed {
 		t.Fatalf("phase 2: %+v", out.Gate)
 	}
@@ -159,7 +224,7 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}
 	write(t, root, dir+"/tasks.md", "# Tasks\n\n## Phase 1: Greeting\n\n- [ ] 1.1 Write it\n")
-	write(t, root, dir+"/implementation.md", "# Implementation\n\n## Approach\nWrite Greet.\n\n## Testing\nTable tests.\n")
+	write(t, root, dir+"/implementation.md", greetingImplementation)
 	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed || !strings.Contains(failedTypes(out), "tasks_format") {
 		t.Fatalf("a tasks.md without estimates or criteria passed: %+v", out.Gate)
 	}

@@ -84,8 +84,12 @@ func TestRecoveryActions(t *testing.T) {
 	if _, r, _ := e.CompletePhase(ctx, s.ID, nil, agent, false); r.Passed {
 		t.Fatal("templates passed the gate")
 	}
-	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# X\n## Objectives\nA.\n## Deliverables\nB.\n## Success metrics\nC.\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "srd.md"), []byte("# X\n## Functional requirements\nA.\n## Non-functional requirements\nB.\n## Constraints\nC.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# X\n## Objectives\nUsers recover an interrupted session without losing the tasks they already finished.\n"+
+		"## Deliverables\nA retry action for a failed phase, and a rollback action with its audit entry.\n"+
+		"## Success metrics\nEvery recovery test passes and no session file is left half written.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "srd.md"), []byte("# X\n## Functional requirements\n- FR-1: a failed gate can be run again with retry_phase once the files are fixed, and the session moves on.\n"+
+		"## Non-functional requirements\nA retry answers within one second on a project of a thousand files.\n"+
+		"## Constraints\nNo new dependencies.\n"), 0o644)
 	sess, r, err := e.RetryPhase(ctx, s.ID, agent, false)
 	if err != nil || !r.Passed || sess.Current != 2 {
 		t.Fatalf("retry after the fix: %v %+v", err, r)

@@ -58,8 +58,13 @@ type Check struct {
 	Paths []string `yaml:"paths,omitempty" json:"paths,omitempty"`
 	// markdown_sections, tasks_format, coverage, acceptance_criteria
 	File string `yaml:"file,omitempty" json:"file,omitempty"`
-	// markdown_sections
-	Sections []string `yaml:"sections,omitempty" json:"sections,omitempty"`
+	// markdown_sections: the required headings; MinWords holds the minimums
+	// given as {name, min_words} (others need DefaultMinWords); Template names
+	// the embedded spec template (TemplateNames) whose guidance may not be
+	// passed off as a section's content.
+	Sections []string       `yaml:"sections,omitempty" json:"sections,omitempty"`
+	MinWords map[string]int `yaml:"-" json:"min_words,omitempty"`
+	Template string         `yaml:"template,omitempty" json:"template,omitempty"`
 	// tasks_format: the requirements file whose FR-n every task list must serve
 	Requirements string `yaml:"requirements,omitempty" json:"requirements,omitempty"`
 
@@ -133,7 +138,7 @@ type Result struct {
 // check type takes, and which of them are required.
 var builtinKeys = map[string]struct{ allowed, required []string }{
 	TypeFilesExist:         {[]string{"paths"}, []string{"paths"}},
-	TypeMarkdownSections:   {[]string{"file", "sections"}, []string{"file", "sections"}},
+	TypeMarkdownSections:   {[]string{"file", "sections", "template"}, []string{"file", "sections"}},
 	TypeTasksFormat:        {[]string{"file", "requirements"}, []string{"file"}},
 	TypeCommand:            {[]string{"run", "timeout", "workdir", "report", "produces"}, []string{"run"}},
 	TypeCoverage:           {[]string{"file", "format", "threshold"}, []string{"file"}},
@@ -153,6 +158,7 @@ func (c Check) setKeys() []string {
 	add(c.Paths != nil, "paths")
 	add(c.File != "", "file")
 	add(c.Sections != nil, "sections")
+	add(c.Template != "", "template")
 	add(c.Requirements != "", "requirements")
 	add(c.Command != "", "run")
 	add(c.Timeout != 0, "timeout")
@@ -225,6 +231,19 @@ func (c Check) Validate() error {
 				return fmt.Errorf("section %q is listed twice", s)
 			}
 			seen[n] = true
+		}
+		for name, n := range c.MinWords {
+			if !slices.Contains(c.Sections, name) {
+				return fmt.Errorf("min_words is given for %q, which is not a listed section", name)
+			}
+			if n < 1 || n > MaxMinWords {
+				return fmt.Errorf("min_words %d for %q is out of range: give 1 to %d", n, name, MaxMinWords)
+			}
+		}
+		if c.Template != "" {
+			if _, err := specTemplate(c.Template); err != nil {
+				return err
+			}
 		}
 	case TypeCommand:
 		if strings.TrimSpace(c.Command) == "" {

@@ -9,7 +9,8 @@
 // # Check types
 //
 //	files_exist          paths: [...]                 regular, non-empty files inside the project
-//	markdown_sections    file, sections: [...]         required headings present and filled in
+//	markdown_sections    file, sections: [...],        required headings present and filled in with
+//	                     template                      substance (below)
 //	tasks_format         file, requirements            tasks.md follows the format below (ParseTasks), its
 //	                                                   criterion IDs name the spec, and it serves every FR-n
 //	command              run, timeout, workdir,        the command exits 0 (timeout 10m, at most 1h) and,
@@ -18,6 +19,18 @@
 //	acceptance_criteria  file                          a tasks.md phase's criteria are checked and traced to tests
 //	evidence             fields: [{name, type, ...}]   what the agent supplied has the declared shape
 //	approval             (none)                        a person approved the phase through the CLI
+//
+// A markdown_sections section is a heading, `Objectives`, or a heading with
+// its minimum, `{name: Objectives, min_words: 12}` (DefaultMinWords when
+// none is given). A filled-in section fails when it has fewer words than
+// that; when over half of its word 5-grams are in the embedded spec template
+// named by `template` (TemplateNames; the copy in the binary, never the
+// project's); or when it is filler: no sentence (no sentence-ending
+// punctuation, no list item or table row of three words or more), one word
+// over half of its words, or over 40% of its words in no English word list
+// (package internal/english). Identifiers, code, numbers, paths, URLs and
+// acronyms are not judged English or not; capitalised words the list lacks
+// count as names unless they outnumber the English words.
 //
 // Every check also takes an optional `description`. Decoding is strict: an
 // unknown key, a key that does not belong to the check's type, or a value of the

@@ -2,6 +2,7 @@ package gates
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -164,11 +165,12 @@ var (
 	placeholderRe = regexp.MustCompile(`(?i)^(?:(?:todo|tbd|tbc|fixme)(?:\b.*)?|xxx+|n/?a|placeholder|coming soon|fill (?:me )?in|to be (?:decided|determined|written|defined)|lorem ipsum\b.*)$`)
 )
 
-// hasContent reports whether lines hold real content: something other than
-// blank lines, headings, comments, fences, blockquotes (template guidance),
-// table headers and separators, lines with [[fill]] placeholders, bare labels
-// and TODO/TBD lines.
-func hasContent(lines []mdLine) bool {
+// contentLines returns the lines that hold real content: not blank lines,
+// headings, comments, fences, blockquotes (template guidance), table headers
+// and separators, lines with [[fill]] placeholders, bare labels or TODO/TBD
+// lines.
+func contentLines(lines []mdLine) []mdLine {
+	var out []mdLine
 	for i, l := range lines {
 		if l.fence || l.level > 0 || l.setext {
 			continue
@@ -179,7 +181,7 @@ func hasContent(lines []mdLine) bool {
 		}
 		if l.code {
 			if strings.TrimSpace(fillRe.ReplaceAllString(s, "")) != "" {
-				return true
+				out = append(out, l)
 			}
 			continue
 		}
@@ -190,10 +192,10 @@ func hasContent(lines []mdLine) bool {
 			continue // a table's header row
 		}
 		if !placeholderOnly(s) {
-			return true
+			out = append(out, l)
 		}
 	}
-	return false
+	return out
 }
 
 // placeholderOnly reports whether a line says nothing: it holds a [[fill]]
@@ -225,9 +227,12 @@ type MarkdownDetails struct {
 	File    string         `json:"file"`
 	Missing []SectionIssue `json:"missing,omitempty"`
 	Empty   []SectionIssue `json:"empty,omitempty"`
+	// Weak holds the sections with content that does not count as written:
+	// too short, the template's guidance, or filler.
+	Weak []SectionIssue `json:"weak,omitempty"`
 }
 
-// SectionIssue is a required section that is missing or empty.
+// SectionIssue is a required section that is missing, empty or weak.
 type SectionIssue struct {
 	Section string `json:"section"`
 	// Line is the heading's line for an empty section; for a missing one, the
@@ -236,6 +241,11 @@ type SectionIssue struct {
 	Closest string `json:"closest,omitempty"`
 	// EndLine is the last line of an empty section.
 	EndLine int `json:"end_line,omitempty"`
+	// Problem says what is wrong with a weak section (ProblemShort …);
+	// Words and MinWords are its word count and the minimum.
+	Problem  string `json:"problem,omitempty"`
+	Words    int    `json:"words,omitempty"`
+	MinWords int    `json:"min_words,omitempty"`
 }
 
 func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
@@ -245,6 +255,15 @@ func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
 	}
 	lines := splitMarkdown(src)
 	d := MarkdownDetails{File: rel}
+	var template map[string]bool
+	if c.Template != "" {
+		tsrc, err := specTemplate(c.Template)
+		if err != nil {
+			return failf(c.Type, "Fix this check in the workflow definition.", "The gate check is invalid: %s.", trimDot(err.Error()))
+		}
+		template = templateShingles(tsrc)
+	}
+	var weakWhat, weakFix []string
 	for _, want := range c.Sections {
 		if ctx.Err() != nil {
 			return failf(c.Type, "Run the gate again.", "The markdown_sections check was cancelled.")
@@ -261,8 +280,14 @@ func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
 			for end < len(lines) && (lines[end].level == 0 || lines[end].level > l.level) {
 				end++
 			}
-			if hasContent(lines[i+1 : end]) {
+			if content := contentLines(lines[i+1 : end]); len(content) > 0 {
 				filled = true
+				minWords := cmp.Or(c.MinWords[want], DefaultMinWords)
+				sub := measure(content, template)
+				if problem, what, fix := sub.weakness(want, l.num, minWords); problem != "" {
+					d.Weak = append(d.Weak, SectionIssue{Section: want, Line: l.num, EndLine: lines[end-1].num, Problem: problem, Words: sub.words, MinWords: minWords})
+					weakWhat, weakFix = append(weakWhat, what), append(weakFix, fix)
+				}
 				break
 			}
 			if !found {
@@ -282,8 +307,8 @@ func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
 			d.Missing = append(d.Missing, issue)
 		}
 	}
-	if len(d.Missing) == 0 && len(d.Empty) == 0 {
-		r := pass(c.Type, "%s has all %s, each with content.", rel, plural(len(c.Sections), "required section", "required sections"))
+	if len(d.Missing) == 0 && len(d.Empty) == 0 && len(d.Weak) == 0 {
+		r := pass(c.Type, "%s has all %s, each with enough content of its own.", rel, plural(len(c.Sections), "required section", "required sections"))
 		r.Details = d
 		return r
 	}
@@ -307,6 +332,14 @@ func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
 		}
 		parts = append(parts, fmt.Sprintf("has %s with no real content (%s)", plural(len(d.Empty), "empty section", "empty sections"), listNames(names, 5)))
 		fixes = append(fixes, fmt.Sprintf("write real content under %s (line %d) in place of placeholders, comments and TODOs", d.Empty[0].Section, d.Empty[0].Line))
+	}
+	if len(d.Weak) > 0 {
+		what := strings.Join(weakWhat[:min(3, len(weakWhat))], "; ")
+		if len(weakWhat) > 3 {
+			what += fmt.Sprintf("; and %d more", len(weakWhat)-3)
+		}
+		parts = append(parts, fmt.Sprintf("has %s without enough content of its own: %s", plural(len(d.Weak), "section", "sections"), what))
+		fixes = append(fixes, weakFix[0])
 	}
 	r := failf(c.Type, upperFirst(strings.Join(fixes, ", and ")+"."), "%s %s.", rel, strings.Join(parts, " and "))
 	r.Details = d

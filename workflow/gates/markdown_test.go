@@ -35,27 +35,27 @@ func TestMarkdownSections(t *testing.T) {
 	}{
 		{name: "all filled, any level, numbered", pass: true, doc: `# Login
 ## 1. Objectives
-Users sign in with email.
+Users sign in with the code we send to their email address.
 ### Deliverables:
-- POST /login
+- A POST /login endpoint that checks the code and opens a session
 ## Success metrics
 | metric | target |
 |---|---|
-| p95 latency | 300 ms |
+| p95 latency of POST /login | under 300 ms at 50 requests per second |
 `},
 		{name: "content in a subsection counts", pass: true, doc: `## Objectives
 ### Detail
-Text.
+Users sign in with the code we send to their email address.
 ## Deliverables
-Text.
+Users sign in with the code we send to their email address.
 ## Success Metrics
-Text.
+Users sign in with the code we send to their email address.
 `},
-		{name: "setext heading and code content", pass: true, doc: "Objectives\n==========\n\n```\nsome code\n```\n\nDeliverables\n------------\nx\n## Success Metrics\ny\n"},
+		{name: "setext heading and code content", pass: true, doc: "Objectives\n==========\n\n```\nsome code\n```\n\nDeliverables\n------------\nUsers sign in with the code we send to their email address.\n## Success Metrics\nUsers sign in with the code we send to their email address.\n"},
 		{name: "missing with close heading", doc: `## Objective
-Text.
+Users sign in with the code we send to their email address.
 ## Deliverables
-Text.
+Users sign in with the code we send to their email address.
 `, missing: []SectionIssue{{Section: "Objectives", Line: 1, Closest: "Objective"}, {Section: "Success Metrics"}}},
 		{name: "empty by placeholders, comments, TODO, guidance and table header", doc: `## Objectives
 > Two to four outcomes for users.
@@ -81,9 +81,9 @@ x
 ## Success Metrics
 y
 `, empty: []SectionIssue{{Section: "Objectives", Line: 1, EndLine: 2}}},
-		{name: "heading inside a code block does not count", doc: "```\n## Objectives\n```\n## Deliverables\nx\n## Success Metrics\ny\n",
+		{name: "heading inside a code block does not count", doc: "```\n## Objectives\n```\n## Deliverables\nUsers sign in with the code we send to their email address.\n## Success Metrics\nUsers sign in with the code we send to their email address.\n",
 			missing: []SectionIssue{{Section: "Objectives"}}},
-		{name: "a filled duplicate wins", pass: true, doc: "## Objectives\n\n## Objectives\nreal\n## Deliverables\nx\n## Success Metrics\ny\n"},
+		{name: "a filled duplicate wins", pass: true, doc: "## Objectives\n\n## Objectives\nUsers sign in with the code we send to their email address.\n## Deliverables\nUsers sign in with the code we send to their email address.\n## Success Metrics\nUsers sign in with the code we send to their email address.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,5 +141,49 @@ func TestMarkdownTemplatesFail(t *testing.T) {
 		if d := r.Details.(MarkdownDetails); len(d.Empty) != len(sections) {
 			t.Errorf("%s: empty sections %+v, want all %d", file, d.Empty, len(sections))
 		}
+	}
+}
+
+// A filled-in section must have substance: its minimum of words, text of its
+// own rather than the template's guidance, and sentences rather than filler.
+// Each refusal names the file, the heading's line, what is wrong and the fix.
+func TestMarkdownSectionsSubstance(t *testing.T) {
+	const honest = "Checkout succeeds when the payment provider answers slowly, and a customer is never charged twice."
+	tests := []struct {
+		name, body, problem, message, fix string
+	}{
+		{"one word", "x", ProblemShort, "Objectives at line 3 has 1 word; at least 12 are needed", "at least 12 words"},
+		{"guidance copied", "Two to four outcomes for users or the business, not features. \"Checkout succeeds when the payment provider is slow\", not \"add a retry\".",
+			ProblemGuidance, "most of Objectives at line 3 is the template's guidance copied (100% of its 5-word runs)", "Replace the template's guidance under Objectives (line 3) with this feature's own objectives"},
+		{"no sentence", "checkout payment provider retry customer charge refund order invoice receipt ledger balance", ProblemNoSentence,
+			"Objectives at line 3 has no sentence", "as sentences or list items"},
+		{"one word repeated", "- retry retry retry retry retry retry retry retry retry retry retry retry retry", ProblemRepeated,
+			`Objectives at line 3 is one word repeated ("retry" is 100% of its words)`, "as sentences"},
+		{"latin", "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.", "",
+			"empty section", "in place of placeholders"},
+		{"latin without lorem", "Quisque velit nisi, pretium ut lacinia in, elementum id enim. Curabitur aliquet quam id dui posuere blandit.", ProblemNotEnglish,
+			"Objectives at line 3 does not read as English sentences (", "as English sentences about this feature"},
+		{"honest", honest, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := project(t, map[string]string{"spec/README.md": "# Checkout\n\n## Objectives\n" + tt.body + "\n\n## Deliverables\n" + honest + "\n"})
+			c := Check{Type: TypeMarkdownSections, File: "spec/README.md", Template: "README.md", Sections: []string{"Objectives", "Deliverables"}, MinWords: map[string]int{"Objectives": 12}}
+			r := runCheck(t, c, Env{Root: root})
+			if tt.message == "" {
+				if !r.Passed {
+					t.Fatalf("an honest section was refused: %s", r.Message)
+				}
+				return
+			}
+			if r.Passed {
+				t.Fatalf("passed: %+v", r.Details)
+			}
+			contains(t, "message", r.Message, "spec/README.md", tt.message)
+			contains(t, "remediation", r.Remediation, tt.fix)
+			if d := r.Details.(MarkdownDetails); tt.problem != "" && (len(d.Weak) != 1 || d.Weak[0].Problem != tt.problem || d.Weak[0].Line != 3) {
+				t.Errorf("details %+v, want one %s at line 3", d.Weak, tt.problem)
+			}
+		})
 	}
 }

@@ -69,7 +69,9 @@ func (c *Check) UnmarshalYAML(n *yaml.Node) error {
 		case "file":
 			out.File, err = yamlString(v, key)
 		case "sections":
-			out.Sections, err = yamlStrings(v, key)
+			out.Sections, out.MinWords, err = yamlSections(v)
+		case "template":
+			out.Template, err = yamlString(v, key)
 		case "requirements":
 			out.Requirements, err = yamlString(v, key)
 		case "run":
@@ -209,6 +211,61 @@ func yamlStrings(n *yaml.Node, key string) ([]string, error) {
 		out = append(out, item.Value)
 	}
 	return out, nil
+}
+
+// yamlSections decodes a markdown_sections list, whose items are a heading
+// (Objectives) or a heading with its minimum ({name: Objectives, min_words: 20}).
+func yamlSections(n *yaml.Node) ([]string, map[string]int, error) {
+	const shape = "sections must be a list of headings, each a string or {name: Heading, min_words: 20}"
+	if n.Kind != yaml.SequenceNode {
+		return nil, nil, fmt.Errorf("line %d: %s", n.Line, shape)
+	}
+	names := make([]string, 0, len(n.Content))
+	var mins map[string]int
+	for _, item := range n.Content {
+		item = resolveAlias(item)
+		switch {
+		case item.Kind == yaml.ScalarNode && item.Tag == "!!str":
+			names = append(names, item.Value)
+			continue
+		case item.Kind != yaml.MappingNode:
+			return nil, nil, fmt.Errorf("line %d: %s; this item is neither", item.Line, shape)
+		}
+		var name string
+		min, seen := 0, map[string]bool{}
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, v := item.Content[i], resolveAlias(item.Content[i+1])
+			if seen[k.Value] {
+				return nil, nil, fmt.Errorf("line %d: key %q appears twice in this section", k.Line, k.Value)
+			}
+			seen[k.Value] = true
+			var err error
+			switch k.Value {
+			case "name":
+				name, err = yamlString(v, "name")
+			case "min_words":
+				if min, err = yamlInt(v, "min_words"); err == nil && (min < 1 || min > MaxMinWords) {
+					err = fmt.Errorf("line %d: min_words %d is out of range: give 1 to %d", v.Line, min, MaxMinWords)
+				}
+			default:
+				err = fmt.Errorf("line %d: unknown key %q for a section%s (known: name, min_words)", k.Line, k.Value, suggest(k.Value, []string{"name", "min_words"}))
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		if name == "" {
+			return nil, nil, fmt.Errorf("line %d: this section has no name", item.Line)
+		}
+		names = append(names, name)
+		if seen["min_words"] {
+			if mins == nil {
+				mins = map[string]int{}
+			}
+			mins[name] = min
+		}
+	}
+	return names, mins, nil
 }
 
 func yamlNumber(n *yaml.Node, key string) (float64, error) {

@@ -98,6 +98,13 @@ func TestDecodeCheckErrors(t *testing.T) {
 		{"bad format", "- type: coverage\n  file: c\n  format: cobertra\n", `line 1: unknown coverage format "cobertra" (did you mean "cobertura"?)`},
 		{"no sections", "- type: markdown_sections\n  file: a\n  sections: []\n", "at least one section"},
 		{"repeated section", "- type: markdown_sections\n  file: a\n  sections: [Goals, \"1. goals\"]\n", `section "1. goals" is listed twice`},
+		{"section min_words misspelt", "- type: markdown_sections\n  file: a\n  sections:\n    - {name: Goals, min_word: 20}\n",
+			`line 4: unknown key "min_word" for a section (did you mean "min_words"?)`},
+		{"section min_words not a number", "- type: markdown_sections\n  file: a\n  sections:\n    - {name: Goals, min_words: many}\n", "line 4: min_words must be a whole number"},
+		{"section min_words zero", "- type: markdown_sections\n  file: a\n  sections:\n    - {name: Goals, min_words: 0}\n", "line 4: min_words 0 is out of range"},
+		{"section without a name", "- type: markdown_sections\n  file: a\n  sections:\n    - {min_words: 20}\n", "line 4: this section has no name"},
+		{"section a number", "- type: markdown_sections\n  file: a\n  sections: [Goals, 12]\n", "line 3: sections must be a list of headings"},
+		{"unknown template", "- type: markdown_sections\n  file: a\n  template: readme.md\n  sections: [Goals]\n", `line 1: template "readme.md" is not a spec template (known: README.md`},
 		{"unclosed placeholder", "- type: files_exist\n  paths: [\"{spec_dir/README.md\"]\n", "placeholder {spec_dir in"},
 		{"fields not a list", "- type: evidence\n  fields: {name: a}\n", "line 2: fields must be a list"},
 		{"field unknown key", "- type: evidence\n  fields:\n    - name: a\n      type: string\n      minlength: 3\n",
@@ -117,6 +124,18 @@ func TestDecodeCheckErrors(t *testing.T) {
 				t.Errorf("error %v\nwant %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestDecodeSectionMinimums(t *testing.T) {
+	var checks []Check
+	src := "- type: markdown_sections\n  file: a.md\n  template: srd.md\n  sections:\n    - Goals\n    - {name: Constraints, min_words: 3}\n"
+	if err := yaml.Unmarshal([]byte(src), &checks); err != nil {
+		t.Fatal(err)
+	}
+	want := Check{Type: TypeMarkdownSections, File: "a.md", Template: "srd.md", Sections: []string{"Goals", "Constraints"}, MinWords: map[string]int{"Constraints": 3}}
+	if !reflect.DeepEqual(checks[0], want) {
+		t.Errorf("decoded %+v, want %+v", checks[0], want)
 	}
 }
 

@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+// fsRead reads a project file the way an agent can: through svc_filesystem.
+func fsRead(t *testing.T, c *client.Client, path string) string {
+	t.Helper()
+	var out struct {
+		Content string `json:"content"`
+	}
+	if res := call(t, c, "svc_filesystem", map[string]any{"action": "read", "path": path}, &out); res.IsError {
+		t.Fatalf("svc_filesystem read %s: %v", path, res.Content)
+	}
+	return out.Content
+}
+
+// TestSpecSubstanceCheatsAreRefused plays an agent that holds only agentos's
+// MCP tools and fills spec_creation_v1's required sections without writing a
+// spec: one word, Latin filler, the template's own guidance passed off as
+// text, one word repeated. Each is refused with the file, the heading's line,
+// what is wrong and how to fix it; the honest spec then passes first time.
+func TestSpecSubstanceCheatsAreRefused(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "greeting"}})
+	id, dir := out.Session.ID, out.Session.Vars["spec_dir"]
+	for _, task := range []string{"1.1", "1.2", "1.3"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	gate := func() wfOut {
+		t.Helper()
+		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
+	}
+	// refused writes the README and srd.md, runs the gate, and checks that it
+	// fails with every want in the failed markdown_sections check's message and
+	// fix in its remediation.
+	refused := func(cheat, readme, srd, fix string, want ...string) {
+		t.Helper()
+		fsWrite(t, c, dir+"/README.md", readme)
+		fsWrite(t, c, dir+"/srd.md", srd)
+		msg, rem := failedCheck(t, gate(), "markdown_sections")
+		for _, w := range want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the message lacks %q: %s", cheat, w, msg)
+			}
+		}
+		if !strings.Contains(rem, fix) {
+			t.Errorf("%s: the fix lacks %q: %s", cheat, fix, rem)
+		}
+	}
+	sections := func(title string, body map[string]string, names ...string) string {
+		doc := "# " + title + "\n"
+		for _, n := range names {
+			doc += "\n## " + n + "\n" + body[n] + "\n"
+		}
+		return doc
+	}
+	readmeOf := func(body map[string]string) string {
+		return sections("Greeting", body, "Objectives", "Deliverables", "Success metrics")
+	}
+	srdOf := func(body map[string]string) string {
+		return sections("Requirements", body, "Functional requirements", "Non-functional requirements", "Constraints")
+	}
+	each := func(text string) map[string]string {
+		m := map[string]string{}
+		for _, n := range []string{"Objectives", "Deliverables", "Success metrics", "Functional requirements", "Non-functional requirements", "Constraints"} {
+			m[n] = text
+		}
+		return m
+	}
+
+	// The template's guidance, read from the scaffolded files and turned into
+	// text: quote marks and placeholders removed.
+	unquote := regexp.MustCompile(`(?m)^> ?`)
+	fill := regexp.MustCompile(`\[\[fill[^\]]*\]\]`)
+	asText := func(path string) string {
+		return fill.ReplaceAllString(unquote.ReplaceAllString(fsRead(t, c, path), ""), "the greeting")
+	}
+	guidanceReadme, guidanceSRD := asText(dir+"/README.md"), asText(dir+"/srd.md")
+
+	// Every required section one word.
+	refused("one word", readmeOf(each("x")), srdOf(each("x")), "Write this feature's objectives under Objectives (line 3): at least 12 words",
+		dir+"/README.md has 3 sections without enough content of its own: Objectives at line 3 has 1 word; at least 12 are needed")
+
+	// Latin-like filler, in sentences.
+	latin := "Quisque velit nisi, pretium ut lacinia in, elementum id enim. Curabitur aliquet quam id dui posuere blandit. Nulla porttitor accumsan tincidunt."
+	refused("latin", readmeOf(each(latin)), srdOf(each(latin)), "as English sentences about this feature",
+		"Objectives at line 3 does not read as English sentences (", "% of its words are in no English word list)")
+
+	refused("guidance", guidanceReadme, guidanceSRD, "Replace the template's guidance under Objectives (line 11) with this feature's own objectives",
+		"most of Objectives at line 11 is the template's guidance copied")
+
+	// One word repeated, in list items that look like sentences.
+	repeated := strings.Repeat("- greeting greeting greeting greeting.\n", 4)
+	refused("repeated", readmeOf(each(repeated)), srdOf(each(repeated)), "as sentences that say what this feature needs",
+		`Objectives at line 3 is one word repeated ("greeting" is 100% of its words)`)
+
+	// The honest spec passes first time.
+	fsWrite(t, c, dir+"/README.md", greetingReadme)
+	fsWrite(t, c, dir+"/srd.md", greetingSRD)
+	if out = gate(); !out.Gate.Passed || out.Session.CurrentPhase != 2 {
+		t.Fatalf("the honest spec was refused: %+v", out.Gate)
+	}
+}
