@@ -12,12 +12,13 @@ import (
 )
 
 // fsWrite writes a project file the way an agent does: through svc_filesystem.
+// honestSpec is the greeting spec of the honest run, file by file.
 var honestSpec = map[string]string{
-	"README.md":         "# Greeting\n\n## Objectives\nGreet users by name.\n\n## Deliverables\nA Greet function.\n\n## Success metrics\nEvery greeting test passes; coverage at least 90%.\n",
-	"srd.md":            "# Requirements\n\n## Functional requirements\n- FR-1: greet by name.\n\n## Non-functional requirements\n- NFR-1: under 1 ms.\n\n## Constraints\nStandard library only.\n",
-	"specs.md":          "# Spec\n\n## Overview\nOne function.\n\n## Components and data flow\ngreet.go only.\n\n## Interfaces\n`func Greet(name string) string`\n\n## Failure handling\nNone can fail.\n\n## Testing strategy\nTable tests.\n",
+	"README.md":         greetingReadme,
+	"srd.md":            greetingSRD,
+	"specs.md":          greetingSpecs,
 	"tasks.md":          strings.ReplaceAll(goodTasks, "[x]", "[ ]"),
-	"implementation.md": "# Implementation\n\n## Approach\nWrite Greet.\n\n## Testing\nTable tests.\n",
+	"implementation.md": greetingImplementation,
 }
 
 // specAtApproval runs spec_creation_v1 honestly, through MCP only, to its
