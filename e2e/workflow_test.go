@@ -82,23 +82,6 @@ func failedTypes(o wfOut) string {
 	return strings.Join(f, ",")
 }
 
-const goodTasks = `# Tasks: greeting
-
-## Phase 1: Greeting
-
-- [x] 1.1 Write the greeting function (FR-1)
-  - Add Greet to greet.go
-  - Estimate: 1h
-  - Acceptance criteria:
-    - [x] AC-greeting-1.1.1: Greet returns "hello, NAME"
-
-- [x] 1.2 Cover the empty name
-  - Handle an empty name
-  - Estimate: 30m
-  - Acceptance criteria:
-    - [x] AC-greeting-1.2.1: Greet("") returns "hello, world"
-`
-
 func TestSpecCreationEndToEnd(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
@@ -140,8 +123,7 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 		t.Fatal("an agent's claim opened the gate")
 	}
 
-	write(t, root, dir+"/README.md", "# Greeting\n\n## Objectives\nGreet users by name.\n\n## Deliverables\nA Greet function.\n\n## Success metrics\nEvery greeting test passes; coverage at least 90%.\n")
-	write(t, root, dir+"/srd.md", "# Requirements\n\n## Functional requirements\n- FR-1: greet by name.\n\n## Non-functional requirements\n- NFR-1: under 1 ms.\n\n## Constraints\nStandard library only.\n")
+	writeSpecDocs(t, root, dir, 1)
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if !out.Gate.Passed || out.Session.CurrentPhase != 2 {
 		t.Fatalf("phase 1 with real content: %+v", out.Gate)
@@ -150,7 +132,7 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 	for _, task := range []string{"2.1", "2.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}
-	write(t, root, dir+"/specs.md", "# Spec\n\n## Overview\nOne function.\n\n## Components and data flow\ngreet.go only.\n\n## Interfaces\n`func Greet(name string) string`\n\n## Failure handling\nNone can fail.\n\n## Testing strategy\nTable tests.\n")
+	writeSpecDocs(t, root, dir, 2)
 	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed {
 		t.Fatalf("phase 2: %+v", out.Gate)
 	}
@@ -158,12 +140,12 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 	for _, task := range []string{"3.1", "3.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}
+	writeSpecDocs(t, root, dir, 3)
 	write(t, root, dir+"/tasks.md", "# Tasks\n\n## Phase 1: Greeting\n\n- [ ] 1.1 Write it\n")
-	write(t, root, dir+"/implementation.md", "# Implementation\n\n## Approach\nWrite Greet.\n\n## Testing\nTable tests.\n")
 	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed || !strings.Contains(failedTypes(out), "tasks_format") {
 		t.Fatalf("a tasks.md without estimates or criteria passed: %+v", out.Gate)
 	}
-	write(t, root, dir+"/tasks.md", strings.ReplaceAll(goodTasks, "[x]", "[ ]"))
+	write(t, root, dir+"/tasks.md", specDocs[3][0].content)
 	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed {
 		t.Fatalf("phase 3: %+v", out.Gate)
 	}
@@ -195,20 +177,13 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 	}
 }
 
-// goProject writes a small Go module whose test covers half its code.
-func goProject(t *testing.T, root string) {
-	write(t, root, "go.mod", "module example.com/greet\n\ngo 1.22\n")
-	write(t, root, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
-}
-
 func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	goProject(t, root)
 	spec := "2026-01-01-greeting"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
-	write(t, root, ".agentos/specs/"+spec+"/tasks.md", strings.ReplaceAll(goodTasks, "[x]", "[ ]"))
+	write(t, root, ".agentos/specs/"+spec+"/tasks.md", untickedTasks)
 	c := stdioClient(t, root, "--transport", "stdio")
 
 	start := map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}
@@ -240,7 +215,7 @@ func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
 		t.Fatalf("want coverage and criteria to fail, tests to pass: %+v", out.Gate)
 	}
 	// Full coverage and ticked criteria: the phase passes and the workflow completes.
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" || Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	write(t, root, "greet_test.go", fullGreetTest)
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", goodTasks)
 	out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	if !out.Gate.Passed || out.Session.Status != "completed" {
