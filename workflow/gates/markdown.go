@@ -283,7 +283,7 @@ func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
 		}
 	}
 	if len(d.Missing) == 0 && len(d.Empty) == 0 {
-		r := pass(c.Type, "%s has all %s, each with content.", rel, plural(len(c.Sections), "required section", "required sections"))
+		r := pass(c.Type, "%s has %s.", rel, every(len(c.Sections), "required section, with content", "required sections, each with content"))
 		r.Details = d
 		return r
 	}
