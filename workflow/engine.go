@@ -422,7 +422,9 @@ func (e *Engine) mutate(id string, actor Actor, force bool, fn func(*Session) er
 	}
 	sess, err := e.store.Update(id, func(s *Session) error {
 		if actor != CLIActor && !s.Owner.Same(actor) && !force {
-			return refused("session %s belongs to %s; read it freely, but change it only with force: true or after transfer_owner", s.ID, s.Owner)
+			// transfer_owner is itself a change: only the owner may make it
+			// without force, so the advice names who can do what.
+			return refused("session %s belongs to %s; read it freely. To change it, either %s hands it over with transfer_owner new_owner %q, or you repeat this call with force: true (recorded in the audit log)", s.ID, s.Owner, s.Owner.Client, actor.Client)
 		}
 		if err := fn(s); err != nil {
 			return err
@@ -901,9 +903,9 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// TaskInstructions returns what a task asks: its instructions file, or for a
-// task of a spec's tasks.md, its bullets and acceptance criteria as they are
-// in the file now.
+// TaskInstructions returns what a task asks: its instructions file ("" when
+// its phase's instructions explain it), or for a task of a spec's tasks.md,
+// its bullets and acceptance criteria as they are in the file now.
 func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
 	def, ok := e.lib.Get(s.Workflow)
 	if !ok {
@@ -916,8 +918,9 @@ func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
 				return def.Text(t.Instructions)
 			}
 		}
-		// A task without a file of its own is explained by its phase's instructions.
-		return def.Text(p.Instructions)
+		// A task without a file of its own is explained by its phase's
+		// instructions, which get_phase gives once.
+		return ""
 	}
 	plan, err := e.plan(def, s.Vars)
 	if err != nil {
