@@ -47,6 +47,9 @@ func (m *byteMeter) call(args map[string]any) wfOut {
 		m.t.Fatalf("svc_workflow %v: %v", args, res.Content)
 	}
 	action := args["action"].(string)
+	if text := res.Content[0].(mcp.TextContent).Text; strings.Contains(text, "{spec_dir}") || strings.Contains(text, "{session_id}") {
+		m.t.Errorf("%s answers with a placeholder left in: %s", action, text)
+	}
 	m.bytes[action] += answerBytes(m.t, res)
 	m.calls[action]++
 	return out
@@ -83,7 +86,9 @@ func honestRun(t *testing.T, root string, m *byteMeter) {
 	tasks := func(id string, ids ...string) {
 		t.Helper()
 		for _, task := range ids {
-			m.call(map[string]any{"action": "get_task", "session_id": id, "task_number": task})
+			if next := m.call(map[string]any{"action": "get_task", "session_id": id, "task_number": task}).NextAction; !strings.Contains(next, "complete_task task_number "+task) || strings.Contains(next, "get_task") {
+				t.Errorf("after get_task %s, next_action says %q", task, next)
+			}
 			m.call(map[string]any{"action": "complete_task", "session_id": id, "task_number": task, "note": "done"})
 		}
 	}
