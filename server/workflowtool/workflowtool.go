@@ -127,7 +127,7 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		if err != nil {
 			return Output{}, err
 		}
-		out := brief(e, s, "")
+		out := reading(e, s) // the session view says where it stands
 		out.Session = sessionView(s, true)
 		if in.Action == "get_session" {
 			out.Session.Phases = s.Phases
