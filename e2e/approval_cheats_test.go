@@ -80,7 +80,7 @@ func TestApprovalCheatsMCPOnly(t *testing.T) {
 	_, errText := wf(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	wantRefused(t, "completing after an edit", errText, "void", "specs.md changed", "agentos workflow approve "+id)
 	fsWrite(t, c, dir+"/specs.md", honestSpec["specs.md"])
-	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.Session.Status != "completed" {
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the honest approval gate: %+v", out.Gate)
 	}
 

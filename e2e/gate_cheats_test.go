@@ -23,9 +23,9 @@ func failedCheck(t *testing.T, o wfOut, typ string) (msg, fix string) {
 	if o.Gate == nil || o.Gate.Passed {
 		t.Fatalf("the gate passed: %+v", o.Gate)
 	}
-	for _, c := range o.Gate.Checks {
-		if c.Type == typ && !c.Passed {
-			return c.Message, c.Remediation
+	for _, c := range o.Gate.Failed {
+		if c.Type == typ {
+			return o.Gate.Checks[c.Check], c.Fix
 		}
 	}
 	t.Fatalf("no failed %s check in %+v", typ, o.Gate.Checks)
@@ -120,7 +120,7 @@ func TestGateCheatsAreRefused(t *testing.T) {
 
 	// The honest work passes.
 	fsWrite(t, c, "other_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1: Greet names the person.\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n\nfunc TestAC_greeting_1_2_1(t *testing.T) {\n\tif Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
-	if out = gate(); !out.Gate.Passed || out.Session.Status != "completed" {
+	if out = gate(); !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the honest work did not pass: %+v", out.Gate)
 	}
 }

@@ -105,7 +105,7 @@ func TestSpecSubstanceCheatsAreRefused(t *testing.T) {
 	// The honest spec passes first time.
 	fsWrite(t, c, dir+"/README.md", greetingReadme)
 	fsWrite(t, c, dir+"/srd.md", greetingSRD)
-	if out = gate(); !out.Gate.Passed || out.Session.CurrentPhase != 2 {
+	if out = gate(); !out.Gate.Passed || out.CurrentPhase != 2 {
 		t.Fatalf("the honest spec was refused: %+v", out.Gate)
 	}
 }

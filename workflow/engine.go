@@ -437,7 +437,9 @@ func (e *Engine) change(id string, actor Actor, force, untrusted bool, fn func(*
 			return s.Integrity.refusal(s.ID)
 		}
 		if actor != CLIActor && !s.Owner.Same(actor) && !force {
-			return refused("session %s belongs to %s; read it freely. To change it anyway, pass force: true (recorded in the audit log); transfer_owner with force: true makes it yours", s.ID, s.Owner)
+			// transfer_owner is itself a change: only the owner may make it
+			// without force, so the advice names who can do what.
+			return refused("session %s belongs to %s; read it freely. To change it, either %s hands it over with transfer_owner new_owner %q, or you repeat this call with force: true (recorded in the audit log)", s.ID, s.Owner, s.Owner.Client, actor.Client)
 		}
 		if err := fn(s); err != nil {
 			return err
@@ -846,9 +848,9 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// TaskInstructions returns what a task asks: its instructions file, or for a
-// task of a spec's tasks.md, its bullets and acceptance criteria as they are
-// in the file now.
+// TaskInstructions returns what a task asks: its instructions file ("" when
+// its phase's instructions explain it), or for a task of a spec's tasks.md,
+// its bullets and acceptance criteria as they are in the file now.
 func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
 	def, ok := e.lib.Get(s.Workflow)
 	if !ok {
@@ -861,8 +863,9 @@ func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
 				return def.Text(t.Instructions)
 			}
 		}
-		// A task without a file of its own is explained by its phase's instructions.
-		return def.Text(p.Instructions)
+		// A task without a file of its own is explained by its phase's
+		// instructions, which get_phase gives once.
+		return ""
 	}
 	plan, err := e.plan(def, s.Vars)
 	if err != nil {

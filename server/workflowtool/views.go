@@ -9,19 +9,26 @@ import (
 	"github.com/agentos-dev/agentos/workflow/gates"
 )
 
-// Output is the result of svc_workflow; which fields are set depends on the action.
+// Output is the result of svc_workflow; which fields are set depends on the
+// action. Agents pay for every byte, so an answer about a session carries its
+// id, where it stands and what the call changed; the whole state comes only
+// with start, get_state and get_session, and a phase's instructions only with
+// get_phase (the overview with start).
 type Output struct {
-	Action     string                `json:"action"`
-	Workflows  []WorkflowSummary     `json:"workflows,omitempty"`
-	Invalid    map[string]string     `json:"invalid_definitions,omitempty"`
-	Sessions   []SessionSummary      `json:"sessions,omitempty"`
-	Session    *SessionView          `json:"session,omitempty"`
-	Phase      *PhaseView            `json:"phase,omitempty"`
-	Task       *TaskView             `json:"task,omitempty"`
-	Gate       *GateView             `json:"gate,omitempty"`
-	Audit      []workflow.AuditEntry `json:"audit,omitempty"`
-	Deleted    string                `json:"deleted,omitempty"`
-	NextAction string                `json:"next_action,omitempty"`
+	SessionID    string                `json:"session_id,omitempty"`
+	Status       string                `json:"status,omitempty"`
+	CurrentPhase int                   `json:"current_phase,omitempty"`
+	Changed      string                `json:"changed,omitempty"`
+	Workflows    []WorkflowSummary     `json:"workflows,omitempty"`
+	Invalid      map[string]string     `json:"invalid_definitions,omitempty"`
+	Sessions     []SessionSummary      `json:"sessions,omitempty"`
+	Session      *SessionView          `json:"session,omitempty"`
+	Phase        *PhaseView            `json:"phase,omitempty"`
+	Task         *TaskView             `json:"task,omitempty"`
+	Gate         *GateView             `json:"gate,omitempty"`
+	Audit        []workflow.AuditEntry `json:"audit,omitempty"`
+	Deleted      string                `json:"deleted,omitempty"`
+	NextAction   string                `json:"next_action,omitempty"`
 }
 
 // WorkflowSummary describes a workflow definition.
@@ -64,17 +71,19 @@ type SessionView struct {
 	Revision      int                     `json:"revision"`
 }
 
-// PhaseView is one phase with its instructions.
+// PhaseView is one phase with its instructions, its tasks as a checklist
+// ("[ ] 1.1 Title", "[x]" once done) and what its gate checks.
 type PhaseView struct {
-	Number       int                  `json:"number"`
-	Name         string               `json:"name"`
-	Status       string               `json:"status,omitempty"`
-	Instructions string               `json:"instructions"`
-	Tasks        []workflow.TaskState `json:"tasks,omitempty"`
-	Gate         []string             `json:"gate,omitempty"`
+	Number       int      `json:"number"`
+	Name         string   `json:"name"`
+	Status       string   `json:"status,omitempty"`
+	Instructions string   `json:"instructions"`
+	Tasks        []string `json:"tasks,omitempty"`
+	Gate         []string `json:"gate,omitempty"`
 }
 
-// TaskView is one task with its instructions.
+// TaskView is one task; Instructions is empty when its phase's instructions
+// (get_phase) explain it.
 type TaskView struct {
 	ID           string `json:"id"`
 	Title        string `json:"title"`
@@ -83,22 +92,23 @@ type TaskView struct {
 	Instructions string `json:"instructions,omitempty"`
 }
 
-// GateView is the outcome of a gate: every check with its remediation.
+// GateView is the outcome of a gate: one line per check ("✓ type: what was
+// found" or "✗ …"), and for each failed check what to do about it.
 type GateView struct {
 	Passed bool          `json:"passed"`
-	At     string        `json:"at"`
-	Checks []CheckResult `json:"checks"`
+	Checks []string      `json:"checks"`
+	Failed []FailedCheck `json:"failed,omitempty"`
 }
 
-// CheckResult is one check of a gate.
-type CheckResult struct {
-	Type        string   `json:"type"`
-	Passed      bool     `json:"passed"`
-	Message     string   `json:"message"`
-	Remediation string   `json:"remediation,omitempty"`
-	Warnings    []string `json:"warnings,omitempty"`
-	Output      string   `json:"output,omitempty"`
-	Details     any      `json:"details,omitempty"`
+// FailedCheck is what an agent needs to fix a failed check: Check is its
+// index in GateView.Checks, whose line says what was found.
+type FailedCheck struct {
+	Check    int      `json:"check"`
+	Type     string   `json:"type"`
+	Fix      string   `json:"fix"`
+	Warnings []string `json:"warnings,omitempty"`
+	Output   string   `json:"output,omitempty"`
+	Details  any      `json:"details,omitempty"`
 }
 
 func listWorkflows(e *workflow.Engine) Output {
@@ -151,38 +161,73 @@ func listSessions(e *workflow.Engine) (Output, error) {
 	return out, nil
 }
 
-func sessionOutput(e *workflow.Engine, s *workflow.Session) Output {
+// sessionView is a session's whole state, for start, get_state and
+// get_session; start leaves out the tasks, which get_phase lists.
+func sessionView(s *workflow.Session, withTasks bool) *SessionView {
 	v := &SessionView{
 		ID: s.ID, Workflow: s.Workflow, Status: s.Status, CurrentPhase: s.Current, TotalPhases: len(s.Phases),
 		Owner: s.Owner.String(), Vars: s.Vars, Approval: s.Approval, ChangeRequest: s.Changes, Revision: s.Revision,
 	}
 	if s.Current <= len(s.Phases) {
 		p := s.Phases[s.Current-1]
-		v.PhaseName, v.Tasks = p.Name, p.Tasks
+		v.PhaseName = p.Name
+		if withTasks {
+			v.Tasks = p.Tasks
+		}
 		if p.LastGate != nil && !p.LastGate.Passed {
 			v.LastGate = gateView(p.LastGate)
 		}
 	}
-	return Output{Session: v, NextAction: nextAction(e, s)}
+	return v
 }
 
+// brief is what every answer about a change to a session carries: where it
+// now stands, what the call changed, and what to do next.
+func brief(e *workflow.Engine, s *workflow.Session, changed string) Output {
+	return Output{SessionID: s.ID, Status: s.Status, CurrentPhase: s.Current, Changed: changed, NextAction: nextAction(e, s)}
+}
+
+// reading answers a call that left the phase and status as they were: the
+// session's id and what to do next; the phase or task it is about says the rest.
+func reading(e *workflow.Engine, s *workflow.Session) Output {
+	return Output{SessionID: s.ID, NextAction: nextAction(e, s)}
+}
+
+// gateOutput answers complete_phase and retry_phase: s is the session after
+// the gate ran, which moved it on only if the gate passed.
 func gateOutput(e *workflow.Engine, s *workflow.Session, r *workflow.GateReport) Output {
-	out := sessionOutput(e, s)
-	out.Session.LastGate = nil
+	// A failed gate changes nothing but the attempt count.
+	var changed string
+	switch {
+	case r.Passed && s.Status == workflow.StatusCompleted:
+		changed = "the workflow is complete"
+	case r.Passed:
+		changed = fmt.Sprintf("phase %d (%s) begins", s.Current, s.Phases[s.Current-1].Name)
+	}
+	out := brief(e, s, changed)
 	out.Gate = gateView(r)
-	if r.Passed && s.Status != workflow.StatusCompleted {
-		out.Phase = phaseView(e, s, s.Current)
+	if r.Passed && s.Status == workflow.StatusActive {
+		out.NextAction = fmt.Sprintf("get_phase for phase %d's instructions and tasks", s.Current)
 	}
 	return out
 }
 
 func gateView(r *workflow.GateReport) *GateView {
-	g := &GateView{Passed: r.Passed, At: r.At.Format("2006-01-02T15:04:05Z"), Checks: []CheckResult{}}
-	for _, c := range r.Checks {
-		g.Checks = append(g.Checks, CheckResult{
-			Type: c.Type, Passed: c.Passed, Message: c.Message, Remediation: c.Remediation,
-			Warnings: c.Warnings, Output: c.Output, Details: c.Details,
-		})
+	g := &GateView{Passed: r.Passed, Checks: []string{}}
+	for i, c := range r.Checks {
+		mark := "✓ "
+		if !c.Passed {
+			mark = "✗ "
+			g.Failed = append(g.Failed, FailedCheck{
+				Check: i, Type: c.Type, Fix: c.Remediation, Warnings: c.Warnings, Output: c.Output, Details: c.Details,
+			})
+		}
+		line := mark + c.Type + ": " + c.Message
+		if c.Passed && len(c.Warnings) > 0 {
+			// A passed check's warnings are all it has to say beyond its line.
+			line += " Warning: " + strings.Join(c.Warnings, " ")
+		}
+		g.Checks = append(g.Checks, line)
 	}
 	return g
 }
@@ -203,16 +248,14 @@ func nextAction(e *workflow.Engine, s *workflow.Session) string {
 		return "the user asked for changes: " + s.Changes.Reason + " — update the files, show them, and ask for approval again"
 	}
 	p := s.Phases[s.Current-1]
-	for _, t := range p.Tasks {
-		if t.Status != workflow.Done {
-			return fmt.Sprintf("do task %s (%s): get_task for its instructions, then complete_task", t.ID, t.Title)
-		}
+	if t := nextTaskOf(s); t != nil {
+		return fmt.Sprintf("get_task task_number %s, do its work, then complete_task", t.ID)
 	}
 	if needsApproval(e, s) && s.Approval == nil {
 		return fmt.Sprintf("ask the user to review the spec and run `agentos workflow approve %s` in a terminal (or reject with --reason); then complete_phase", s.ID)
 	}
 	if p.LastGate != nil && !p.LastGate.Passed {
-		return "the gate failed: fix what each failed check's remediation says, then complete_phase again"
+		return "the gate failed: do what each failed check's fix says, then complete_phase again"
 	}
 	return "every task is done: complete_phase to run the gate"
 }
@@ -237,7 +280,8 @@ func lastPathPart(p string) string {
 	return p
 }
 
-// phaseView renders phase n's instructions with the session's values; 0 is the overview.
+// phaseView renders phase n's instructions with the session's values; 0 is
+// the overview. A "# Phase N: Name" heading is left out: number and name say it.
 func phaseView(e *workflow.Engine, s *workflow.Session, n int) *PhaseView {
 	d, ok := e.Library().Get(s.Workflow)
 	if !ok {
@@ -247,7 +291,14 @@ func phaseView(e *workflow.Engine, s *workflow.Session, n int) *PhaseView {
 		return &PhaseView{Number: 0, Name: "Overview", Instructions: render(d.Text(d.Overview), s, 0)}
 	}
 	p := s.Phases[n-1]
-	v := &PhaseView{Number: n, Name: p.Name, Status: p.Status, Tasks: p.Tasks}
+	v := &PhaseView{Number: n, Name: p.Name, Status: p.Status}
+	for _, t := range p.Tasks {
+		mark := "[ ] "
+		if t.Status == workflow.Done {
+			mark = "[x] "
+		}
+		v.Tasks = append(v.Tasks, mark+t.ID+" "+t.Title)
+	}
 	var checks []gates.Check
 	if d.PhasesFromTasks != nil {
 		v.Instructions = render(d.Text(d.PhasesFromTasks.Instructions), s, n)
@@ -256,8 +307,9 @@ func phaseView(e *workflow.Engine, s *workflow.Session, n int) *PhaseView {
 		v.Instructions = render(d.Text(d.Phases[n-1].Instructions), s, n)
 		checks = d.Phases[n-1].Gate
 	}
+	v.Instructions = strings.TrimLeft(strings.TrimPrefix(v.Instructions, fmt.Sprintf("# Phase %d: %s\n", n, p.Name)), "\n")
 	for _, c := range checks {
-		v.Gate = append(v.Gate, describe(c))
+		v.Gate = append(v.Gate, render(describe(c), s, n))
 	}
 	return v
 }
@@ -274,7 +326,7 @@ func taskView(e *workflow.Engine, s *workflow.Session, id string) (*TaskView, er
 				continue
 			}
 			v := &TaskView{ID: t.ID, Title: t.Title, Phase: p.Number, Status: t.Status}
-			v.Instructions = e.TaskInstructions(s, p.Number, t.ID)
+			v.Instructions = render(e.TaskInstructions(s, p.Number, t.ID), s, p.Number)
 			return v, nil
 		}
 	}
@@ -335,7 +387,7 @@ func describe(c gates.Check) string {
 	}
 	switch c.Type {
 	case "files_exist":
-		return "files exist and are not empty: " + strings.Join(c.Paths, ", ")
+		return "files with content: " + strings.Join(c.Paths, ", ")
 	case "markdown_sections":
 		return c.File + " has filled-in sections: " + strings.Join(c.Sections, ", ")
 	case "tasks_format":
@@ -356,7 +408,7 @@ func describe(c gates.Check) string {
 		}
 		return "evidence with fields: " + strings.Join(names, ", ")
 	case "approval":
-		return "a person approves in a terminal: agentos workflow approve SESSION"
+		return "a person approves in a terminal: agentos workflow approve {session_id}"
 	}
 	var keys []string
 	for k, v := range c.Params {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -75,7 +76,6 @@ func (t *tool) handle(ctx context.Context, _ mcp.CallToolRequest, in input) (Out
 	if err != nil {
 		return Output{}, t.toolError(err)
 	}
-	out.Action = in.Action
 	return out, nil
 }
 
@@ -118,15 +118,17 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		if err != nil {
 			return Output{}, err
 		}
-		out := sessionOutput(e, s)
-		out.Phase = phaseView(e, s, 0)
+		out := reading(e, s)
+		out.Session, out.Phase = sessionView(s, false), phaseView(e, s, 0)
+		out.NextAction = "read the overview, then get_phase for phase 1's instructions and tasks"
 		return out, nil
 	case "get_state", "get_session":
 		s, err := e.Get(in.SessionID)
 		if err != nil {
 			return Output{}, err
 		}
-		out := sessionOutput(e, s)
+		out := reading(e, s) // the session view says where it stands
+		out.Session = sessionView(s, true)
 		if in.Action == "get_session" {
 			out.Session.Phases = s.Phases
 			out.Audit, _ = e.Store().ReadAudit(s.ID)
@@ -144,7 +146,7 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		if n < 0 || n > len(s.Phases) {
 			return Output{}, toolkit.Validation("phase", "phase must be 0 (overview) to %d", len(s.Phases))
 		}
-		out := sessionOutput(e, s)
+		out := reading(e, s)
 		out.Phase = phaseView(e, s, n)
 		return out, nil
 	case "get_task":
@@ -156,8 +158,15 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		if err != nil {
 			return Output{}, err
 		}
-		out := sessionOutput(e, s)
+		out := reading(e, s)
 		out.Task = task
+		if next := nextTaskOf(s); next != nil && next.ID == task.ID && s.Status == workflow.StatusActive {
+			how := "as its instructions say"
+			if task.Instructions == "" {
+				how = fmt.Sprintf("as phase %d's instructions say", task.Phase)
+			}
+			out.NextAction = fmt.Sprintf("do it %s, then complete_task task_number %s", how, task.ID)
+		}
 		return out, nil
 	case "complete_task":
 		if in.TaskNumber == "" {
@@ -167,7 +176,10 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		if err != nil {
 			return Output{}, err
 		}
-		return sessionOutput(e, s), nil
+		// A task changes neither the phase nor the status: the task is news enough.
+		out := reading(e, s)
+		out.Changed = "task " + in.TaskNumber + " done"
+		return out, nil
 	case "complete_phase":
 		if s, err := e.Get(in.SessionID); err == nil && (s.Owner.Same(actor) || in.Force) {
 			t.askApproval(ctx, s)
@@ -184,16 +196,20 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		}
 		return gateOutput(e, s, report), nil
 	case "pause":
-		return mutation(e)(e.Pause(in.SessionID, actor, in.Force))
+		return mutation(e, "paused")(e.Pause(in.SessionID, actor, in.Force))
 	case "resume":
-		return mutation(e)(e.Resume(in.SessionID, actor, in.Force))
+		return mutation(e, "resumed")(e.Resume(in.SessionID, actor, in.Force))
 	case "rollback":
 		if in.Phase == nil {
 			return Output{}, toolkit.Validation("phase", "rollback needs phase: the earlier phase to return to")
 		}
-		return mutation(e)(e.Rollback(in.SessionID, *in.Phase, actor, in.Force))
+		out, err := mutation(e, fmt.Sprintf("rolled back to phase %d; its tasks and the later phases' are pending again", *in.Phase))(e.Rollback(in.SessionID, *in.Phase, actor, in.Force))
+		if err == nil && out.Status == workflow.StatusActive {
+			out.NextAction = fmt.Sprintf("get_phase for phase %d's instructions and tasks", out.CurrentPhase)
+		}
+		return out, err
 	case "transfer_owner":
-		return mutation(e)(e.TransferOwner(in.SessionID, workflow.Actor{Client: in.NewOwner}, actor, in.Force))
+		return mutation(e, "the session now belongs to "+in.NewOwner)(e.TransferOwner(in.SessionID, workflow.Actor{Client: in.NewOwner}, actor, in.Force))
 	case "delete_session":
 		if err := e.Delete(in.SessionID, actor, in.Force); err != nil {
 			return Output{}, err
@@ -203,12 +219,13 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 	return Output{}, toolkit.Validation("action", "unknown action %q", in.Action)
 }
 
-func mutation(e *workflow.Engine) func(*workflow.Session, error) (Output, error) {
+// mutation answers a change to a session with where it now stands.
+func mutation(e *workflow.Engine, changed string) func(*workflow.Session, error) (Output, error) {
 	return func(s *workflow.Session, err error) (Output, error) {
 		if err != nil {
 			return Output{}, err
 		}
-		return sessionOutput(e, s), nil
+		return brief(e, s, changed), nil
 	}
 }
 

@@ -425,6 +425,23 @@ func listNames(names []string, max int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
 
+// every says "the X" of one thing and "all N Xs" of more, verb included, so
+// a summary never reads "all 1 required file exist".
+func every(n int, one, many string) string {
+	if n == 1 {
+		return "the " + one
+	}
+	return fmt.Sprintf("all %d %s", n, many)
+}
+
+// isAre agrees a verb with a count: "1 of 2 files is", "2 of 3 files are".
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)

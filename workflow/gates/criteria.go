@@ -165,13 +165,13 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 	}
 	failing := len(unchecked) > 0 || (strict && (len(untraced) > 0 || len(hollow) > 0 || len(noID) > 0))
 	if !failing {
-		r := pass(c.Type, "All %s %s are checked%s.", plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, traceNote(len(withID), len(untraced)+len(hollow), report != ""))
+		r := pass(c.Type, "%s%s.", upperFirst(every(d.Criteria, "acceptance criterion "+scope+" is checked", "acceptance criteria "+scope+" are checked")), traceNote(len(withID), len(untraced)+len(hollow), report != ""))
 		r.Details, r.Warnings = d, warnings
 		return r
 	}
 	var parts, fixes []string
 	if len(unchecked) > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %s %s are not checked: %s", len(unchecked), plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, labels(unchecked)))
+		parts = append(parts, fmt.Sprintf("%d of %s %s %s not checked: %s", len(unchecked), plural(d.Criteria, "acceptance criterion", "acceptance criteria"), scope, isAre(len(unchecked)), labels(unchecked)))
 		fixes = append(fixes, fmt.Sprintf("make each unchecked criterion true and mark it [x] in %s", rel))
 	}
 	if strict && len(noID) > 0 {
@@ -217,9 +217,9 @@ func traceNote(ids, untraced int, ran bool) string {
 	case ids == 0:
 		return ""
 	case untraced == 0:
-		return fmt.Sprintf(" and all %s are %s", plural(ids, "criterion ID", "criterion IDs"), by)
+		return " and " + every(ids, "criterion ID is "+by, "criterion IDs are "+by)
 	default:
-		return fmt.Sprintf(", but %d of %s are not %s", untraced, plural(ids, "criterion ID", "criterion IDs"), notBy)
+		return fmt.Sprintf(", but %d of %s %s not %s", untraced, plural(ids, "criterion ID", "criterion IDs"), isAre(untraced), notBy)
 	}
 }
 

@@ -51,7 +51,7 @@ func TestAcceptanceCriteria(t *testing.T) {
 		warnings  int
 	}{
 		{name: "phase 1 checked, one ID untraced: a warning", phase: 1, pass: true, untraced: []string{"AC-1.1.2"},
-			message: "All 2 acceptance criteria in phase 1 are checked, but 1 of 2 criterion IDs are not referenced by any test.", warnings: 1},
+			message: "All 2 acceptance criteria in phase 1 are checked, but 1 of 2 criterion IDs is not referenced by any test.", warnings: 1},
 		{name: "phase 1 strict: an error", phase: 1, strict: true, untraced: []string{"AC-1.1.2"}, warnings: 1,
 			message: "1 criterion ID no test file mentions: AC-1.1.2 (line 9)."},
 		{name: "phase 1 fully traced", phase: 1, extra: map[string]string{"pkg/RollbackTest.java": "// ac-1.1.2\n"}, pass: true,

@@ -106,7 +106,7 @@ func (c Check) runEvidence(ctx context.Context, env Env) Result {
 		warnings = append(warnings, fmt.Sprintf("This gate does not use the evidence %s.", listNames(unknown, 5)))
 	}
 	if len(d.Errors) == 0 {
-		r := pass(c.Type, "All %s hold valid evidence.", plural(len(c.Fields), "declared field", "declared fields"))
+		r := pass(c.Type, "%s.", upperFirst(every(len(c.Fields), "declared field holds valid evidence", "declared fields hold valid evidence")))
 		r.Details, r.Warnings = d, warnings
 		return r
 	}

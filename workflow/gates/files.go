@@ -42,13 +42,13 @@ func (c Check) runFilesExist(ctx context.Context, env Env) Result {
 		}
 	}
 	if len(d.Problems) == 0 {
-		r := pass(c.Type, "All %s exist and have content.", plural(len(c.Paths), "required file", "required files"))
+		r := pass(c.Type, "%s.", upperFirst(every(len(c.Paths), "required file exists and has content", "required files exist and have content")))
 		r.Details = d
 		return r
 	}
 	first := d.Problems[0]
 	r := failf(c.Type, fmt.Sprintf("Create %s with real content (%s now), then run the gate again.", first.Path, first.Problem),
-		"%d of %s are missing, empty or not allowed: %s.", len(d.Problems), plural(len(c.Paths), "required file", "required files"), listNames(names, 5))
+		"%d of %s %s missing, empty or not allowed: %s.", len(d.Problems), plural(len(c.Paths), "required file", "required files"), isAre(len(d.Problems)), listNames(names, 5))
 	r.Details = d
 	return r
 }

@@ -308,7 +308,7 @@ func (c Check) runMarkdownSections(ctx context.Context, env Env) Result {
 		}
 	}
 	if len(d.Missing) == 0 && len(d.Empty) == 0 && len(d.Weak) == 0 {
-		r := pass(c.Type, "%s has all %s, each with enough content of its own.", rel, plural(len(c.Sections), "required section", "required sections"))
+		r := pass(c.Type, "%s has %s.", rel, every(len(c.Sections), "required section, with content of its own", "required sections, each with content of its own"))
 		r.Details = d
 		return r
 	}

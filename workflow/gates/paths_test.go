@@ -114,8 +114,26 @@ func TestFilesExist(t *testing.T) {
 		})
 	}
 	r := runCheck(t, Check{Type: TypeFilesExist, Paths: []string{"spec/README.md", "spec/nope.md"}}, env)
-	if r.Message != "1 of 2 required files are missing, empty or not allowed: spec/nope.md." {
+	if r.Message != "1 of 2 required files is missing, empty or not allowed: spec/nope.md." {
 		t.Errorf("message %q", r.Message)
 	}
 	contains(t, "remediation", r.Remediation, "Create spec/nope.md")
+}
+
+// Summaries agree with their counts: one file is "the required file", not "all 1".
+func TestSummariesAgreeInNumber(t *testing.T) {
+	env := Env{Root: project(t, map[string]string{"spec/README.md": "# R\n\n## Goal\nGreet every user by the name they give, and greet the world when they give none.\n", "spec/srd.md": "x"})}
+	cases := []struct {
+		check Check
+		want  string
+	}{
+		{Check{Type: TypeFilesExist, Paths: []string{"spec/README.md"}}, "The required file exists and has content."},
+		{Check{Type: TypeFilesExist, Paths: []string{"spec/README.md", "spec/srd.md"}}, "All 2 required files exist and have content."},
+		{Check{Type: TypeMarkdownSections, File: "spec/README.md", Sections: []string{"Goal"}}, "spec/README.md has the required section, with content of its own."},
+	}
+	for _, tc := range cases {
+		if r := runCheck(t, tc.check, env); r.Message != tc.want {
+			t.Errorf("%s %v: %q, want %q", tc.check.Type, tc.check.Paths, r.Message, tc.want)
+		}
+	}
 }
