@@ -46,10 +46,10 @@ type Session struct {
 	// Rules are the rules the session runs under, recorded when it started
 	// and when a person confirmed new ones: its workflow definition (by the
 	// file it comes from) and the workflow.* settings. Files is empty.
-	Rules *Binding `json:"rules,omitempty"`
-	CreatedAt    time.Time       `json:"created_at"`
-	UpdatedAt    time.Time       `json:"updated_at"`
-	Revision     int             `json:"revision"` // bumped on every change
+	Rules     *Binding  `json:"rules,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Revision  int       `json:"revision"` // bumped on every change
 	// AuditAccepted is how many lines of the audit log a person accepted as
 	// they were (agentos workflow accept, reset); later lines must be signed
 	// by this machine.
