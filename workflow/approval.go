@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/workflow/gates"
 )
 
@@ -30,7 +31,7 @@ type Binding struct {
 	// root) to its SHA-256; tasks.md is hashed with every checkbox unticked,
 	// because ticking a criterion while implementing is progress, not a
 	// change of what was approved.
-	Files map[string]string `json:"files"`
+	Files map[string]string `json:"files,omitempty"`
 	// Workflows maps each workflow that judges an approved spec's work to the
 	// SHA-256 of its workflow.yaml.
 	Workflows map[string]string `json:"workflows"`
@@ -128,34 +129,15 @@ func (e *Engine) BindingFor(specDir string) (*Binding, error) {
 		}
 		return nil, fmt.Errorf("read the spec %s: %w", specDir, err)
 	}
-	for _, d := range e.lib.List() {
+	r := e.rules.refresh()
+	for _, d := range r.lib.List() {
 		if d.RequiresApprovedSpec {
 			b.Workflows[d.Name] = d.Digest
 		}
 	}
-	b.Settings = e.judgingSettings()
-	data, _ := json.Marshal(b.Settings) // map keys sorted: canonical
-	b.SettingsSHA256 = sha256Hex(data)
+	b.Settings = r.judgingSettings(e.set.Root)
+	b.SettingsSHA256 = settingsSHA256(b.Settings)
 	return b, nil
-}
-
-// judgingSettings are the effective settings the gates of an approved
-// spec's work apply: what `workflow.*` in mcp.yaml says, or the defaults.
-func (e *Engine) judgingSettings() map[string]string {
-	cmd, cov, report := e.set.TestCommand, e.set.CoverageFile, e.set.TestReport
-	if cmd == "" {
-		cmd, cov, report = defaultTestCommand(e.set.Root)
-	}
-	if report == "" {
-		report = guessTestReport(cmd)
-	}
-	return map[string]string{
-		"test_command":       cmd,
-		"coverage_file":      cov,
-		"test_report":        report,
-		"coverage_threshold": strconv.FormatFloat(e.set.CoverageThreshold, 'f', -1, 64),
-		"strict":             strconv.FormatBool(e.set.Strict),
-	}
 }
 
 func sha256Hex(data []byte) string {
@@ -183,7 +165,9 @@ type Approver struct {
 
 // ElicitationAllowed reports whether a person may approve through their
 // IDE's elicitation prompt (workflow.approval is not "terminal").
-func (e *Engine) ElicitationAllowed() bool { return !e.set.TerminalApprovalOnly }
+func (e *Engine) ElicitationAllowed() bool {
+	return e.rules.refresh().wf.Approval != config.ApprovalTerminal
+}
 
 // ApprovalRecord is the record, under .agentos/state/approvals/<spec>.json,
 // that a person approved a spec folder, and what that approval binds.
@@ -397,7 +381,7 @@ func (e *Engine) verifySpecApproval(spec, specDir string) (*ApprovalRecord, erro
 // still be approved as it is now, and a creation session's approval (once
 // given) must still match its spec. The refusal names what changed.
 func (e *Engine) checkStillApproved(s *Session) error {
-	def, ok := e.lib.Get(s.Workflow)
+	def, ok := e.rules.get().lib.Get(s.Workflow)
 	switch {
 	case !ok:
 		return nil
@@ -435,7 +419,7 @@ func (e *Engine) sessionApprovalHolds(s *Session) error {
 // still holds: the approval (nil when there is none) and, when it no longer
 // holds, why. An execution session answers for the spec it implements.
 func (e *Engine) ApprovalState(s *Session) (*ApprovalRecord, error) {
-	if def, ok := e.lib.Get(s.Workflow); ok && def.RequiresApprovedSpec {
+	if def, ok := e.rules.get().lib.Get(s.Workflow); ok && def.RequiresApprovedSpec {
 		rec, err := e.verifySpecApproval(s.Inputs["spec"], s.Vars["spec_dir"])
 		if rec == nil {
 			rec = s.SpecApproval

@@ -40,6 +40,9 @@ type Settings struct {
 	// TerminalApprovalOnly refuses approvals answered in an IDE's
 	// elicitation prompt (workflow.approval: terminal).
 	TerminalApprovalOnly bool
+	// Rules, when set, is where the rules above are read again whenever
+	// a person changes them (see liverules.go); nil: they never change.
+	Rules *RuleFiles
 	// Key signs sessions and their audit logs, so a change made outside
 	// agentos is noticed; nil signs and checks nothing (ForProject sets it).
 	Key *machinekey.Key
@@ -53,7 +56,7 @@ type Settings struct {
 // Engine runs workflows. It is safe for concurrent use, and several engines
 // (the server and the CLI) may share one project.
 type Engine struct {
-	lib   *Library
+	rules liveRules
 	store *Store
 	set   Settings
 }
@@ -69,11 +72,14 @@ func NewEngine(lib *Library, set Settings) *Engine {
 	if len(set.RulesDirs) == 0 {
 		set.RulesDirs = []string{set.StateDir}
 	}
-	return &Engine{lib: lib, store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows"), set.Key), set: set}
+	e := &Engine{store: NewStore(set.Root, filepath.Join(set.StateDir, "workflows"), set.Key), set: set}
+	e.rules.files = set.Rules
+	e.rules.cur.Store(newRuleSet(lib, set))
+	return e
 }
 
-// Library returns the engine's workflow definitions.
-func (e *Engine) Library() *Library { return e.lib }
+// Library returns the workflow definitions as they are now.
+func (e *Engine) Library() *Library { return e.rules.refresh().lib }
 
 // Store returns the engine's session store.
 func (e *Engine) Store() *Store { return e.store }
@@ -90,16 +96,24 @@ func (e *Engine) audit(id string, actor Actor, action string, from, to int, resu
 
 // Start begins a session of the named workflow.
 func (e *Engine) Start(ctx context.Context, name string, inputs map[string]string, actor Actor) (*Session, error) {
-	def, ok := e.lib.Get(name)
+	r := e.rules.refresh()
+	if r.err != nil {
+		return nil, refused("%v", r.err)
+	}
+	def, ok := r.lib.Get(name)
 	if !ok {
-		return nil, invalid("workflow_type", "unknown workflow %q; known workflows: %s", name, e.lib.Names())
+		return nil, invalid("workflow_type", "unknown workflow %q; known workflows: %s", name, r.lib.Names())
+	}
+	rules, err := e.rulesFor(r, name, "")
+	if err != nil {
+		return nil, err
 	}
 	if err := checkInputs(def, inputs); err != nil {
 		return nil, err
 	}
 	now := e.set.Now()
 	id := newID(def.Name, now)
-	vars, err := e.vars(def, inputs, id, now)
+	vars, err := e.vars(r, def, inputs, id, now)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +138,7 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	actor.Since = now.UTC()
 	sess := &Session{
 		ID: id, Workflow: def.Name, Version: def.Version, Status: StatusActive, Current: 1,
-		Phases: phases, Inputs: inputs, Vars: vars, Owner: actor, SpecApproval: approved,
+		Phases: phases, Inputs: inputs, Vars: vars, Owner: actor, SpecApproval: approved, Rules: rules,
 		CreatedAt: now.UTC(), UpdatedAt: now.UTC(),
 	}
 	sess.Phases[0].Status = Active
@@ -167,7 +181,7 @@ func newID(workflow string, now time.Time) string {
 }
 
 // vars are the placeholders a session's paths, commands and instructions use.
-func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now time.Time) (map[string]string, error) {
+func (e *Engine) vars(r *ruleSet, def *Definition, inputs map[string]string, id string, now time.Time) (map[string]string, error) {
 	v := map[string]string{"date": now.Format(time.DateOnly), "session_id": id}
 	for k, val := range inputs {
 		v[k] = val
@@ -184,7 +198,7 @@ func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now 
 		v["spec_name"] = gates.SpecName(dir)
 	}
 	if def.PhasesFromTasks != nil {
-		if err := e.testVars(v); err != nil {
+		if err := e.testVars(r, v); err != nil {
 			return nil, err
 		}
 	}
@@ -194,8 +208,8 @@ func (e *Engine) vars(def *Definition, inputs map[string]string, id string, now 
 // testVars fills the test command, its report, the coverage report and the
 // threshold of an execution workflow: configuration first, then a default for
 // the project's language, and a threshold named in the spec wins over both.
-func (e *Engine) testVars(v map[string]string) error {
-	cmd, cov, report := e.set.TestCommand, e.set.CoverageFile, e.set.TestReport
+func (e *Engine) testVars(r *ruleSet, v map[string]string) error {
+	cmd, cov, report := r.wf.TestCommand, r.wf.CoverageFile, r.wf.TestReport
 	if cmd == "" {
 		cmd, cov, report = defaultTestCommand(e.set.Root)
 	}
@@ -273,7 +287,7 @@ func (t Threshold) String() string {
 // field given twice, or not a percentage from 0 to 100, is an error naming
 // its line.
 func (e *Engine) SpecThreshold(specDir string) (Threshold, error) {
-	def := Threshold{Percent: e.set.CoverageThreshold, Source: "workflow.coverage_threshold (no threshold in the spec)"}
+	def := Threshold{Percent: e.rules.get().wf.CoverageThreshold, Source: "workflow.coverage_threshold (no threshold in the spec)"}
 	if specDir == "" {
 		return def, nil
 	}
@@ -418,14 +432,32 @@ func (e *Engine) Get(id string) (*Session, error) {
 	if errors.Is(err, ErrNoSession) {
 		return nil, notFound("no session %q; list_sessions shows the sessions", id)
 	}
-	return s, err
+	if err != nil || s.Integrity != nil {
+		return s, err
+	}
+	if s.Rules == nil {
+		// A session from before sessions recorded their rules records
+		// those in force now; if that fails, its next change says why.
+		if recorded, err := e.store.Update(id, e.holdRules); err == nil {
+			s = recorded
+			e.changed(id)
+		}
+	}
+	s.RulesChanged = e.rulesChanged(s, e.rules.refresh())
+	return s, nil
 }
 
 // mutate runs fn on a session under its lock, after the checks every
 // change must pass, and records the change. A session that is not as this
 // machine's agentos signed it is read-only (see accept and reset).
+// Nothing changes while the rules are not those the session recorded.
 func (e *Engine) mutate(id string, actor Actor, force bool, fn func(*Session) error) (*Session, error) {
-	return e.change(id, actor, force, false, fn)
+	return e.change(id, actor, force, false, func(s *Session) error {
+		if err := e.holdRules(s); err != nil {
+			return err
+		}
+		return fn(s)
+	})
 }
 
 func (e *Engine) change(id string, actor Actor, force, untrusted bool, fn func(*Session) error) (*Session, error) {
@@ -583,7 +615,8 @@ func failedChecks(r *GateReport) string {
 // evaluate runs every check of the current phase's gate, then checks that
 // the run left the rules as they were.
 func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]any, actor Actor) *GateReport {
-	def, _ := e.lib.Get(s.Workflow)
+	r := e.rules.get() // as holdRules just compared them
+	def, _ := r.lib.Get(s.Workflow)
 	var checks []gates.Check
 	tasksPhase := 0
 	if def != nil && def.PhasesFromTasks != nil {
@@ -605,7 +638,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		Evidence:          evidence,
 		Approved:          s.Approval,
 		TasksPhase:        tasksPhase,
-		Strict:            e.set.Strict,
+		Strict:            r.wf.Strict,
 		CoverageThreshold: threshold,
 	}
 	report := &GateReport{Passed: true, At: e.set.Now().UTC(), Evidence: evidence, Checks: []gates.Result{}}
@@ -826,13 +859,20 @@ func (e *Engine) Reset(id string) (*Session, error) {
 		from := s.Current
 		e.withdrawApproval(s)
 		resetFrom(s, 1)
-		e.audit(s.ID, CLIActor, "reset", from, 1, "", "")
+		// Starting over is starting under the rules as they are now.
+		detail := ""
+		if changes, err := e.adoptRules(s, e.rules.refresh()); err != nil {
+			detail = "the rules could not be recorded: " + err.Error()
+		} else if len(changes) > 0 {
+			detail = "under the rules now: " + strings.Join(changes, "; ")
+		}
+		e.audit(s.ID, CLIActor, "reset", from, 1, "", detail)
 		return nil
 	})
 }
 
 func (e *Engine) phaseNeedsApproval(s *Session) bool {
-	def, ok := e.lib.Get(s.Workflow)
+	def, ok := e.rules.get().lib.Get(s.Workflow)
 	if !ok || def.PhasesFromTasks != nil || s.Current > len(def.Phases) {
 		return false
 	}
@@ -852,7 +892,7 @@ func sortedKeys(m map[string]string) []string {
 // its phase's instructions explain it), or for a task of a spec's tasks.md,
 // its bullets and acceptance criteria as they are in the file now.
 func (e *Engine) TaskInstructions(s *Session, phase int, id string) string {
-	def, ok := e.lib.Get(s.Workflow)
+	def, ok := e.rules.get().lib.Get(s.Workflow)
 	if !ok {
 		return ""
 	}

@@ -43,9 +43,13 @@ type Session struct {
 	// implements, as it stood at the last gate.
 	SpecApproval *ApprovalRecord `json:"spec_approval,omitempty"`
 	Changes      *ChangeRequest  `json:"change_request,omitempty"`
-	CreatedAt    time.Time       `json:"created_at"`
-	UpdatedAt    time.Time       `json:"updated_at"`
-	Revision     int             `json:"revision"` // bumped on every change
+	// Rules are the rules the session runs under, recorded when it started
+	// and when a person confirmed new ones: its workflow definition (by the
+	// file it comes from) and the workflow.* settings. Files is empty.
+	Rules     *Binding  `json:"rules,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Revision  int       `json:"revision"` // bumped on every change
 	// AuditAccepted is how many lines of the audit log a person accepted as
 	// they were (agentos workflow accept, reset); later lines must be signed
 	// by this machine.
@@ -55,6 +59,9 @@ type Session struct {
 	// machine's agentos signed it; such a session is read-only until a
 	// person accepts or resets it.
 	Integrity *Integrity `json:"-"`
+	// RulesChanged is set, on reading, when the rules on disk are not those
+	// the session recorded: why it cannot advance, and what a person does.
+	RulesChanged string `json:"-"`
 }
 
 // PhaseState is a phase's progress.

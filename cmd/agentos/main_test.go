@@ -1,15 +1,41 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentos-dev/agentos/workflow"
 )
 
-// TestMain lets the test binary run as `agentos` inside the scripts.
+// TestMain lets the test binary run as `agentos` inside the scripts, and as
+// `start-session WORKFLOW`, which starts a session as an agent would.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"agentos": main})
+	testscript.Main(m, map[string]func(){"agentos": main, "start-session": startSession})
+}
+
+// startSession starts a session of the workflow named by its argument in the
+// project of the working folder, as an agent through svc_workflow does (no
+// CLI command starts one), and prints its id.
+func startSession() {
+	p, cfg, _, err := openProject("")
+	if err == nil {
+		var e *workflow.Engine
+		if e, err = workflow.ForProject(p, cfg, nil); err == nil {
+			var s *workflow.Session
+			if s, err = e.Start(context.Background(), os.Args[1], nil, workflow.Actor{Client: "agent"}); err == nil {
+				fmt.Println(s.ID)
+				os.Exit(0)
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
 }
 
 // TestScripts runs the CLI end to end: testdata/script/*.txtar.
@@ -22,5 +48,15 @@ func TestScripts(t *testing.T) {
 			env.Setenv(v, "")
 		}
 		return nil
+	}, Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		// sessionid VAR sets $VAR to the id of the project's only session.
+		"sessionid": func(ts *testscript.TestScript, neg bool, args []string) {
+			entries, err := os.ReadDir(ts.MkAbs(".agentos/state/workflows"))
+			ts.Check(err)
+			if len(entries) != 1 || len(args) != 1 {
+				ts.Fatalf("usage: sessionid VAR, with one session (there are %d)", len(entries))
+			}
+			ts.Setenv(args[0], entries[0].Name())
+		},
 	}})
 }

@@ -307,7 +307,55 @@ now is, so it can advance again. To discard such a session instead, use reset.`,
 		},
 	}
 	accept.Flags().BoolVarP(&yes, "yes", "y", false, "accept without asking")
-	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd, accept)
+	confirmRules := &cobra.Command{
+		Use:   "confirm-rules SESSION",
+		Short: "Let a session go on under workflow rules a person changed",
+		Long: `A session records the rules it is judged by: its workflow.yaml and the workflow.*
+settings of .agentos/config/mcp.yaml. When they change under it, it stops
+advancing until a person confirms them. confirm-rules shows what changed and,
+in a terminal, asks you to type "confirm"; the session then goes on under the
+rules as they are now, and the audit log records it. Without a terminal it
+refuses unless --yes is given, and the confirmation is recorded as
+non-interactive. To go back to the old rules instead, restore the files.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			sess, changes, shown, err := e.PendingRules(args[0])
+			if err != nil {
+				return cliError(err)
+			}
+			if len(changes) == 0 {
+				fmt.Fprintf(s.Out, "The rules of session %s have not changed; there is nothing to confirm.\n", sess.ID)
+				return nil
+			}
+			fmt.Fprintf(s.Out, "The rules of session %s (%s, phase %s) changed since it recorded them:\n", sess.ID, sess.Workflow, sess.PhaseLabel())
+			for _, c := range changes {
+				fmt.Fprintf(s.Out, "  - %s\n", c)
+			}
+			fmt.Fprintln(s.Out, "Once confirmed, the session is judged by the rules as they are now (git diff .agentos/ shows a definition's edits).")
+			via := workflow.ViaTerminal
+			switch {
+			case yes:
+				via = workflow.ViaNonInteractive
+			case !isTerminal(s.InFile):
+				return withCode(exitUsage, errors.New("nothing was confirmed: there is no terminal to confirm in. A person confirms in a terminal; --yes confirms without asking and is recorded as non-interactive"))
+			default:
+				if ok, err := confirmTyped(s, "confirm", "confirmed"); !ok {
+					return err
+				}
+			}
+			if _, err := e.ConfirmRules(sess.ID, via, shown); err != nil {
+				return cliError(err)
+			}
+			fmt.Fprintf(s.Out, "Confirmed: session %s goes on under the rules as they are now (%s).\n", sess.ID, via)
+			return nil
+		},
+	}
+	confirmRules.Flags().BoolVarP(&yes, "yes", "y", false, "confirm without a typed confirmation (recorded as non-interactive)")
+	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd, accept, confirmRules)
 	return cmd
 }
 

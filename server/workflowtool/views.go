@@ -237,6 +237,8 @@ func nextAction(e *workflow.Engine, s *workflow.Session) string {
 	switch {
 	case s.Integrity != nil:
 		return s.Integrity.Advice(s.ID) + "; ask the person"
+	case s.RulesChanged != "":
+		return s.RulesChanged + "; ask the person"
 	case s.Status == workflow.StatusCompleted:
 		if s.Workflow == "spec_creation_v1" {
 			return fmt.Sprintf("the spec is approved; implement it with start workflow_type spec_execution_v1 options {\"spec\": %q}", lastPathPart(s.Vars["spec_dir"]))
