@@ -55,7 +55,7 @@ func TestRulesChangedUnderSessionWaitForConfirmation(t *testing.T) {
 	runOK(t, root, "workflow", "confirm-rules", id, "--dir", root, "--yes")
 
 	out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
-	if !out.Gate.Passed || out.Session.Status != "completed" {
+	if !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the phase under the confirmed rules: %+v", out.Gate)
 	}
 	if _, err := os.Stat(filepath.Join(root, "rules-marker")); err != nil {
