@@ -102,7 +102,7 @@ func TestGateCheatsAreRefused(t *testing.T) {
 	config, _ := os.ReadFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"))
 	fsWrite(t, c, "other_test.go", forge)
 	msg, _ = failedCheck(t, gate(), "rules_unchanged")
-	for _, want := range []string{".agentos/state/approvals/2026-01-02-unapproved.json (added, undone)", ".agentos/config/mcp.yaml (changed, undone)"} {
+	for _, want := range []string{".agentos/state/approvals/2026-01-02-unapproved.json (added, undone; what was written is kept in .agentos/backups/gate-runs/", ".agentos/config/mcp.yaml (changed, undone; what was written is kept in .agentos/backups/gate-runs/"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("rules result lacks %q: %s", want, msg)
 		}

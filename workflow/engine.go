@@ -681,7 +681,8 @@ func (e *Engine) checkRules(s *Session, snap *rulesSnapshot, actor Actor) (gates
 	if len(changes) == 0 {
 		return gates.Result{}, true
 	}
-	snap.restore(changes)
+	keep := filepath.Join(e.set.Root, ".agentos", "backups", "gate-runs", e.set.Now().UTC().Format("20060102T150405Z"))
+	snap.restore(changes, e.set.Root, keep)
 	var names, kept []string
 	for _, c := range changes {
 		rel := filepath.ToSlash(relTo(e.set.Root, c.path))
@@ -690,6 +691,9 @@ func (e *Engine) checkRules(s *Session, snap *rulesSnapshot, actor Actor) (gates
 			how = c.what + ", NOT undone"
 			kept = append(kept, rel)
 		}
+		if c.kept != "" {
+			how += "; what was written is kept in " + filepath.ToSlash(relTo(e.set.Root, c.kept))
+		}
 		names = append(names, rel+" ("+how+")")
 	}
 	listed := names
@@ -697,7 +701,7 @@ func (e *Engine) checkRules(s *Session, snap *rulesSnapshot, actor Actor) (gates
 		listed = append(listed[:5:5], fmt.Sprintf("and %d more", len(names)-5))
 	}
 	msg := fmt.Sprintf("The gate's run changed %d %s it is judged by: %s.", len(changes), pluralWord(len(changes), "file", "files"), strings.Join(listed, ", "))
-	fix := "Remove whatever in the project's code or tests writes under .agentos/ (state, config, workflows), then run the gate again."
+	fix := "Remove whatever in the project's code or tests writes under .agentos/ (state, config, workflows), then run the gate again. If it was a person editing the config or a workflow while the gate ran, copy their edit back from the kept file once no gate runs."
 	if len(kept) > 0 {
 		fix = "Restore " + strings.Join(kept, ", ") + " by hand (agentos upgrade restores config and workflows), and remove whatever in the project's code or tests writes under .agentos/."
 	}

@@ -281,10 +281,20 @@ func TestGateRunCannotChangeTheRules(t *testing.T) {
 	if last.Type != rulesCheck || !strings.Contains(last.Message, "changed 3 files") {
 		t.Fatalf("rules result: %+v", last)
 	}
-	for _, want := range []string{".agentos/config/mcp.yaml (changed, undone)", ".agentos/state/approvals/forged.json (added, undone)", ".agentos/workflows/own_v1/workflow.yaml (removed, undone)"} {
+	kept := ".agentos/backups/gate-runs/"
+	for _, want := range []string{".agentos/config/mcp.yaml (changed, undone; what was written is kept in " + kept, ".agentos/state/approvals/forged.json (added, undone; what was written is kept in " + kept, ".agentos/workflows/own_v1/workflow.yaml (removed, undone)"} {
 		if !strings.Contains(last.Message, want) {
 			t.Errorf("message lacks %q: %s", want, last.Message)
 		}
+	}
+	// What the run wrote is kept, not lost: the writer may have been a
+	// person saving the config while the gate ran.
+	keptConfig, _ := filepath.Glob(filepath.Join(agentos, "backups", "gate-runs", "*", ".agentos", "config", "mcp.yaml"))
+	if len(keptConfig) != 1 {
+		t.Fatalf("the changed config was not kept: %v", keptConfig)
+	}
+	if got, _ := os.ReadFile(keptConfig[0]); !strings.Contains(string(got), "coverage_threshold: 1") {
+		t.Errorf("kept config = %q, want what the run wrote", got)
 	}
 	if _, err := os.Stat(filepath.Join(state, "approvals", "forged.json")); err == nil {
 		t.Error("the forged approval is still there")

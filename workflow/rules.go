@@ -101,6 +101,29 @@ type ruleChange struct {
 	path     string
 	what     string // "changed", "added" or "removed"
 	restored bool
+	kept     string // where the bytes the run wrote were kept; "" if nowhere
+}
+
+// keepCopy copies the regular file at path to the same place relative to
+// root under keep, and returns the copy's path ("" when nothing was kept).
+func keepCopy(path, root, keep string) string {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > snapshotFileBytes {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	dst := filepath.Join(keep, rel)
+	if os.MkdirAll(filepath.Dir(dst), 0o755) != nil || atomicfile.WriteFile(dst, data, 0o644) != nil {
+		return ""
+	}
+	return dst
 }
 
 // compare returns the files that differ from the snapshot now, leaving out
@@ -143,10 +166,16 @@ func (s *rulesSnapshot) compare(own *ownWrites) ([]ruleChange, error) {
 }
 
 // restore undoes the changes it can: a file added is removed, a file changed
-// or removed gets its recorded bytes back.
-func (s *rulesSnapshot) restore(changes []ruleChange) {
+// or removed gets its recorded bytes back. What the run wrote is first kept
+// under keep (at its path relative to root), because the writer may have
+// been a person saving the config while the gate ran, and their edit must
+// not be lost.
+func (s *rulesSnapshot) restore(changes []ruleChange, root, keep string) {
 	for i := range changes {
 		c := &changes[i]
+		if c.what != "removed" {
+			c.kept = keepCopy(c.path, root, keep)
+		}
 		if c.what == "added" {
 			c.restored = os.Remove(c.path) == nil
 			continue
