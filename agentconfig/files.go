@@ -44,8 +44,21 @@ type Change struct {
 
 // Merge sets name's entry under key in a file of the given format and
 // reports whether anything changed. The result has been parsed back and
-// checked to hold the entry; everything else in the file is kept.
+// checked to hold the entry; everything else in the file is kept, its
+// byte-order mark and line endings included.
 func Merge(format Format, data []byte, key []string, name string, list bool, value Object, fresh Object) ([]byte, bool, error) {
+	form, text := readForm(data)
+	out, changed, err := merge(format, text, key, name, list, value, fresh)
+	if err != nil {
+		return nil, false, err
+	}
+	if !changed {
+		return data, false, nil
+	}
+	return form.restore(out), true, nil
+}
+
+func merge(format Format, data []byte, key []string, name string, list bool, value Object, fresh Object) ([]byte, bool, error) {
 	switch format {
 	case JSON, JSONC:
 		return mergeJSON(data, key, name, value)
@@ -59,6 +72,18 @@ func Merge(format Format, data []byte, key []string, name string, list bool, val
 
 // Remove deletes name's entry under key; changed is false when there was none.
 func Remove(format Format, data []byte, key []string, name string, list bool) ([]byte, bool, error) {
+	form, text := readForm(data)
+	out, changed, err := remove(format, text, key, name, list)
+	if err != nil {
+		return nil, false, err
+	}
+	if !changed {
+		return data, false, nil
+	}
+	return form.restore(out), true, nil
+}
+
+func remove(format Format, data []byte, key []string, name string, list bool) ([]byte, bool, error) {
 	switch format {
 	case JSON, JSONC:
 		return removeJSON(data, key, name)
@@ -75,6 +100,7 @@ func LookupEntry(format Format, data []byte, key []string, name string, list boo
 	var v any
 	var ok bool
 	var err error
+	_, data = readForm(data)
 	switch format {
 	case JSON, JSONC:
 		v, ok, err = lookupJSON(data, key, name)
@@ -98,6 +124,7 @@ func LookupEntry(format Format, data []byte, key []string, name string, list boo
 // Decode parses a whole config file of the given format; it is how callers
 // check that a file is valid.
 func Decode(format Format, data []byte) (any, error) {
+	_, data = readForm(data)
 	switch format {
 	case JSON, JSONC:
 		return decodeJSON(data)

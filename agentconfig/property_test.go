@@ -101,6 +101,8 @@ func genConfig(r *rand.Rand, c Client) (string, []string) {
 // TestMergeProperties: for generated valid configs in every client's
 // format, our write parses, leaves every other entry as it was, keeps the
 // comments, and a second write changes nothing; removing restores the rest.
+// The same config with a byte-order mark or CRLF endings merges to the
+// same result in that form.
 func TestMergeProperties(t *testing.T) {
 	for _, c := range All() {
 		r := rand.New(rand.NewPCG(1, uint64(len(c.ID))))
@@ -133,6 +135,13 @@ func TestMergeProperties(t *testing.T) {
 			again, changed, err := Merge(c.Format, out, c.Key, ServerName, c.List, entry, nil)
 			if err != nil || changed || string(again) != string(out) {
 				t.Fatalf("%s: second write changed=%v err=%v", c.ID, changed, err)
+			}
+			// A file without lines has no ending to keep.
+			if withBOM, crlf := r.IntN(2) == 0, r.IntN(2) == 0 && strings.Contains(text, "\n"); withBOM || crlf {
+				formed, _, err := Merge(c.Format, []byte(inForm(text, withBOM, crlf)), c.Key, ServerName, c.List, entry, nil)
+				if want := inForm(string(out), withBOM, crlf); err != nil || string(formed) != want {
+					t.Fatalf("%s: with mark %v, CRLF %v: %v\n%q\nwant\n%q", c.ID, withBOM, crlf, err, formed, want)
+				}
 			}
 			removed, _, err := Remove(c.Format, out, c.Key, ServerName, c.List)
 			if err != nil {
@@ -182,9 +191,11 @@ func without(c Client, doc any) any {
 }
 
 // FuzzMergeJSONC: whatever JSONC object the fuzzer finds, a merge either
-// refuses it or keeps every other member and is idempotent.
+// refuses it or keeps every other member and is idempotent; a byte-order
+// mark stays, and a file whose lines all end in CRLF still does.
 func FuzzMergeJSONC(f *testing.F) {
-	for _, seed := range []string{"{}", `{"mcpServers":{}}`, "{\n  // c\n  \"mcpServers\": {\"a\": {}},\n}", `{"x":[1,2],"mcpServers":{"agentos":1}}`, "{\"a\":{\"b\":null}} // end"} {
+	for _, seed := range []string{"{}", `{"mcpServers":{}}`, "{\n  // c\n  \"mcpServers\": {\"a\": {}},\n}", `{"x":[1,2],"mcpServers":{"agentos":1}}`, "{\"a\":{\"b\":null}} // end",
+		bom + "{\r\n  // c\r\n  \"mcpServers\": {},\r\n}\r\n", "{\r\n\"a\": 1,\n\"mcpServers\": {\"b\": {}}\r\n}"} {
 		f.Add(seed)
 	}
 	c, _ := Lookup("cursor")
@@ -208,6 +219,12 @@ func FuzzMergeJSONC(f *testing.F) {
 		again, changed, err := Merge(JSONC, out, c.Key, ServerName, false, entry, nil)
 		if err != nil || changed || string(again) != string(out) {
 			t.Fatalf("second write changed=%v err=%v", changed, err)
+		}
+		if strings.HasPrefix(in, bom) != strings.HasPrefix(string(out), bom) {
+			t.Fatalf("byte-order mark not kept:\n%q\n=>\n%q", in, out)
+		}
+		if lf := func(s string) int { return strings.Count(s, "\n") - strings.Count(s, "\r\n") }; strings.Contains(in, "\r\n") && lf(in) == 0 && lf(string(out)) > 0 {
+			t.Fatalf("a CRLF file got LF lines:\n%q\n=>\n%q", in, out)
 		}
 	})
 }
