@@ -61,24 +61,38 @@ func genConfig(r *rand.Rand, c Client) (string, []string) {
 		}
 		b.WriteString("}\n")
 	case YAML:
+		// The person's layout: indent step, a list at its key's indent or
+		// deeper, blank lines, folded and literal scalars.
+		in := strings.Repeat(" ", 2+2*r.IntN(2))
+		dash := in
+		if r.IntN(2) == 0 {
+			dash = ""
+		}
+		blank := func() string { return strings.Repeat("\n", r.IntN(2)) }
 		for i := 0; i < nOther; i++ {
-			fmt.Fprintf(&b, "%s: %d%s\n", word(), r.IntN(100), comment("#"))
+			fmt.Fprintf(&b, "%s: %d%s\n%s", word(), r.IntN(100), comment("#"), blank())
+		}
+		if r.IntN(3) == 0 {
+			fmt.Fprintf(&b, "notes: %s\n%sfirst %s\n\n%slast\n", []string{">", "|", "|-", ">+"}[r.IntN(4)], in, word(), in+in[:r.IntN(2)])
 		}
 		if r.IntN(4) > 0 {
 			fmt.Fprintf(&b, "%s:%s\n", c.Key[0], comment("#"))
 			for i := 0; i < nServers; i++ {
 				if c.List {
-					fmt.Fprintf(&b, "  - name: srv%d%s\n    command: %s\n", i, comment("#"), word())
+					fmt.Fprintf(&b, "%s- name: srv%d%s\n%s  command: %s\n%s", dash, i, comment("#"), dash, word(), blank())
 				} else {
-					fmt.Fprintf(&b, "  srv%d:%s\n    cmd: %s\n    enabled: true\n", i, comment("#"), word())
+					fmt.Fprintf(&b, "%ssrv%d:%s\n%scmd: %s\n%senabled: true\n%s", in, i, comment("#"), in+in, word(), in+in, blank())
 				}
 			}
 			if nServers == 0 {
 				if c.List {
-					b.WriteString("  []\n")
+					b.WriteString(in + "[]\n")
 				} else {
-					b.WriteString("  {}\n")
+					b.WriteString(in + "{}\n")
 				}
+			}
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&b, "after: 1%s\n", comment("#"))
 			}
 		}
 	case TOML:
@@ -130,6 +144,13 @@ func TestMergeProperties(t *testing.T) {
 			for _, cm := range comments {
 				if !strings.Contains(string(out), cm) {
 					t.Fatalf("%s: comment %q lost:\n%s\n=>\n%s", c.ID, cm, text, out)
+				}
+			}
+			// YAML is spliced: into a collection that has members, our
+			// entry's lines are inserted and no other byte changes.
+			if c.Format == YAML && strings.Contains(text, "srv0") {
+				if _, ok := insertion(text, string(out)); !ok {
+					t.Fatalf("%s: the person's lines changed:\n%s\n=>\n%s", c.ID, text, out)
 				}
 			}
 			again, changed, err := Merge(c.Format, out, c.Key, ServerName, c.List, entry, nil)
