@@ -311,7 +311,7 @@ func mergeYAML(data []byte, key []string, name string, list bool, value any, fre
 		return nil, false, fmt.Errorf("%s must be a mapping", strings.Join(key[:found], "."))
 	}
 	entry := toNode(value)
-	// The node to add, and the collection (at) it joins.
+	// The member to add to the collection at (or, for a list, the item).
 	add := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{scalar(name), entry}}
 	item := list && found == len(key)
 	if found < len(key) {
@@ -319,15 +319,10 @@ func mergeYAML(data []byte, key []string, name string, list bool, value any, fre
 		if list {
 			leaf = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{entry}}
 		}
-		for i := len(key) - 1; i > found; i-- {
+		for i := len(key) - 1; i >= found; i-- {
 			leaf = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{scalar(key[i]), leaf}}
 		}
-		if list && found == len(key)-1 {
-			leaf = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{scalar(key[found]), leaf}}
-		} else if !list || found < len(key)-1 {
-			leaf = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{scalar(key[found]), leaf}}
-		}
-		add = leaf
+		add = leaf // the missing levels, down to our entry
 	} else if list && at.Kind != yaml.SequenceNode && !(at.Kind == yaml.ScalarNode && at.Tag == "!!null") {
 		return nil, false, fmt.Errorf("%s must be a list", strings.Join(key, "."))
 	} else if !list && at.Kind != yaml.MappingNode && !(at.Kind == yaml.ScalarNode && at.Tag == "!!null") {
