@@ -58,7 +58,8 @@ func Display(path, root, home string) string {
 
 // Apply carries out one planned change: it saves the original once when the
 // file is the user's, then writes the new content atomically (or deletes the
-// file). It returns the backup it wrote, if any.
+// file). A file that is a symbolic link is written through it: the link
+// stays and its target is replaced. It returns the backup it wrote, if any.
 func Apply(ch Change, b Backups) (string, error) {
 	if ch.Action == Unchanged {
 		return "", nil
@@ -88,7 +89,10 @@ func Apply(ch Change, b Backups) (string, error) {
 	if perm == 0 {
 		perm = 0o644
 	}
-	return backup, write(ch.Path, ch.After, perm)
+	if err := os.MkdirAll(filepath.Dir(ch.Path), 0o755); err != nil {
+		return backup, err
+	}
+	return backup, atomicfile.WriteThrough(ch.Path, ch.After, perm)
 }
 
 func write(path string, data []byte, perm fs.FileMode) error {

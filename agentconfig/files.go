@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentos-dev/agentos/assets"
+	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/markedblock"
 )
 
@@ -44,8 +45,21 @@ type Change struct {
 
 // Merge sets name's entry under key in a file of the given format and
 // reports whether anything changed. The result has been parsed back and
-// checked to hold the entry; everything else in the file is kept.
+// checked to hold the entry; everything else in the file is kept, its
+// byte-order mark and line endings included.
 func Merge(format Format, data []byte, key []string, name string, list bool, value Object, fresh Object) ([]byte, bool, error) {
+	form, text := readForm(data)
+	out, changed, err := merge(format, text, key, name, list, value, fresh)
+	if err != nil {
+		return nil, false, err
+	}
+	if !changed {
+		return data, false, nil
+	}
+	return form.restore(out), true, nil
+}
+
+func merge(format Format, data []byte, key []string, name string, list bool, value Object, fresh Object) ([]byte, bool, error) {
 	switch format {
 	case JSON, JSONC:
 		return mergeJSON(data, key, name, value)
@@ -59,6 +73,18 @@ func Merge(format Format, data []byte, key []string, name string, list bool, val
 
 // Remove deletes name's entry under key; changed is false when there was none.
 func Remove(format Format, data []byte, key []string, name string, list bool) ([]byte, bool, error) {
+	form, text := readForm(data)
+	out, changed, err := remove(format, text, key, name, list)
+	if err != nil {
+		return nil, false, err
+	}
+	if !changed {
+		return data, false, nil
+	}
+	return form.restore(out), true, nil
+}
+
+func remove(format Format, data []byte, key []string, name string, list bool) ([]byte, bool, error) {
 	switch format {
 	case JSON, JSONC:
 		return removeJSON(data, key, name)
@@ -75,6 +101,7 @@ func LookupEntry(format Format, data []byte, key []string, name string, list boo
 	var v any
 	var ok bool
 	var err error
+	_, data = readForm(data)
 	switch format {
 	case JSON, JSONC:
 		v, ok, err = lookupJSON(data, key, name)
@@ -98,6 +125,7 @@ func LookupEntry(format Format, data []byte, key []string, name string, list boo
 // Decode parses a whole config file of the given format; it is how callers
 // check that a file is valid.
 func Decode(format Format, data []byte) (any, error) {
+	_, data = readForm(data)
 	switch format {
 	case JSON, JSONC:
 		return decodeJSON(data)
@@ -109,9 +137,15 @@ func Decode(format Format, data []byte) (any, error) {
 	return nil, fmt.Errorf("unknown format %q", format)
 }
 
-// readFile reads a file that may not exist.
+// readFile reads a file that may not exist. A symbolic link (a dotfile
+// manager's) is read through: the content and permissions are its
+// target's, which is what Apply writes. A link to nothing is an error.
 func readFile(path string) (data []byte, perm fs.FileMode, exists bool, err error) {
-	fi, err := os.Stat(path)
+	target, err := atomicfile.Resolve(path)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	fi, err := os.Stat(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, false, nil
 	}
@@ -119,13 +153,34 @@ func readFile(path string) (data []byte, perm fs.FileMode, exists bool, err erro
 		return nil, 0, false, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
+		return nil, 0, false, fmt.Errorf("%s is not a regular file", target)
 	}
-	data, err = os.ReadFile(path)
+	data, err = os.ReadFile(target)
 	if err != nil {
 		return nil, 0, false, err
 	}
 	return data, fi.Mode().Perm(), true, nil
+}
+
+// writable refuses a change to a read-only file: a person (or a tool such
+// as home-manager, whose files are read-only) protected it, and replacing
+// it would defeat that. An unchanged file is fine.
+func writable(ch Change) error {
+	if ch.Action == Unchanged || !ch.Existed || ch.Perm&0o200 != 0 {
+		return nil
+	}
+	where := ch.Path
+	if target, err := atomicfile.Resolve(ch.Path); err == nil && target != ch.Path {
+		where = ch.Path + " (a link to " + target + ")"
+	}
+	return fmt.Errorf("%s is read-only, so agentos leaves it alone (nothing was changed); make it writable, or change it where it is generated", where)
+}
+
+// isLink reports whether path is a symbolic link: removing "the file"
+// would remove the link, so an emptied linked file is written instead.
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 // PlanEntry plans writing e into t's file. A malformed file fails the plan
@@ -155,7 +210,7 @@ func PlanEntry(t Target, e Entry) (Change, error) {
 	if !changed {
 		ch.After = data
 	}
-	return ch, nil
+	return ch, writable(ch)
 }
 
 // PlanRemoveEntry plans removing agentos's entry from t's file.
@@ -173,7 +228,7 @@ func PlanRemoveEntry(t Target) (Change, error) {
 	}
 	if changed {
 		ch.Action, ch.After = Updated, out
-		if t.Scope == ScopeProject && isOnlyOurs(c, out, t.Key) {
+		if t.Scope == ScopeProject && !isLink(t.Path) && isOnlyOurs(c, out, t.Key) {
 			// The file held only our entry: install created it, so it goes.
 			ch.Action, ch.After = Removed, nil
 		} else if t.Scope == ScopeLocal && c.LocalScope {
@@ -182,7 +237,7 @@ func PlanRemoveEntry(t Target) (Change, error) {
 			}
 		}
 	}
-	return ch, nil
+	return ch, writable(ch)
 }
 
 // dropEmptyProject removes the project's entry from a user file holding
@@ -303,6 +358,9 @@ func PlanRules(c Client, root string, text []byte) ([]Change, error) {
 		default:
 			ch.Action = Updated
 		}
+		if err := writable(ch); err != nil {
+			return nil, err
+		}
 		out = append(out, ch)
 	}
 	cmds, err := planCommands(c, root)
@@ -349,12 +407,15 @@ func PlanRemoveRules(root string) ([]Change, error) {
 			if changed {
 				ch.UserOwned = true
 				ch.Action, ch.After = Updated, after
-				if len(bytes.TrimSpace(after)) == 0 {
+				if len(bytes.TrimSpace(after)) == 0 && !isLink(path) {
 					ch.Action, ch.After = Removed, nil
 				}
 			}
 		} else if bytes.Contains(data, []byte("<!-- Written by agentos install")) {
 			ch.Action, ch.After = Removed, nil
+		}
+		if err := writable(ch); err != nil {
+			return nil, err
 		}
 		if ch.Action != Unchanged {
 			out = append(out, ch)

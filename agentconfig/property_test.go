@@ -61,24 +61,38 @@ func genConfig(r *rand.Rand, c Client) (string, []string) {
 		}
 		b.WriteString("}\n")
 	case YAML:
+		// The person's layout: indent step, a list at its key's indent or
+		// deeper, blank lines, folded and literal scalars.
+		in := strings.Repeat(" ", 2+2*r.IntN(2))
+		dash := in
+		if r.IntN(2) == 0 {
+			dash = ""
+		}
+		blank := func() string { return strings.Repeat("\n", r.IntN(2)) }
 		for i := 0; i < nOther; i++ {
-			fmt.Fprintf(&b, "%s: %d%s\n", word(), r.IntN(100), comment("#"))
+			fmt.Fprintf(&b, "%s: %d%s\n%s", word(), r.IntN(100), comment("#"), blank())
+		}
+		if r.IntN(3) == 0 {
+			fmt.Fprintf(&b, "notes: %s\n%sfirst %s\n\n%slast\n", []string{">", "|", "|-", ">+"}[r.IntN(4)], in, word(), in+in[:r.IntN(2)])
 		}
 		if r.IntN(4) > 0 {
 			fmt.Fprintf(&b, "%s:%s\n", c.Key[0], comment("#"))
 			for i := 0; i < nServers; i++ {
 				if c.List {
-					fmt.Fprintf(&b, "  - name: srv%d%s\n    command: %s\n", i, comment("#"), word())
+					fmt.Fprintf(&b, "%s- name: srv%d%s\n%s  command: %s\n%s", dash, i, comment("#"), dash, word(), blank())
 				} else {
-					fmt.Fprintf(&b, "  srv%d:%s\n    cmd: %s\n    enabled: true\n", i, comment("#"), word())
+					fmt.Fprintf(&b, "%ssrv%d:%s\n%scmd: %s\n%senabled: true\n%s", in, i, comment("#"), in+in, word(), in+in, blank())
 				}
 			}
 			if nServers == 0 {
 				if c.List {
-					b.WriteString("  []\n")
+					b.WriteString(in + "[]\n")
 				} else {
-					b.WriteString("  {}\n")
+					b.WriteString(in + "{}\n")
 				}
+			}
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&b, "after: 1%s\n", comment("#"))
 			}
 		}
 	case TOML:
@@ -101,6 +115,8 @@ func genConfig(r *rand.Rand, c Client) (string, []string) {
 // TestMergeProperties: for generated valid configs in every client's
 // format, our write parses, leaves every other entry as it was, keeps the
 // comments, and a second write changes nothing; removing restores the rest.
+// The same config with a byte-order mark or CRLF endings merges to the
+// same result in that form.
 func TestMergeProperties(t *testing.T) {
 	for _, c := range All() {
 		r := rand.New(rand.NewPCG(1, uint64(len(c.ID))))
@@ -130,9 +146,23 @@ func TestMergeProperties(t *testing.T) {
 					t.Fatalf("%s: comment %q lost:\n%s\n=>\n%s", c.ID, cm, text, out)
 				}
 			}
+			// YAML is spliced: into a collection that has members, our
+			// entry's lines are inserted and no other byte changes.
+			if c.Format == YAML && strings.Contains(text, "srv0") {
+				if _, ok := insertion(text, string(out)); !ok {
+					t.Fatalf("%s: the person's lines changed:\n%s\n=>\n%s", c.ID, text, out)
+				}
+			}
 			again, changed, err := Merge(c.Format, out, c.Key, ServerName, c.List, entry, nil)
 			if err != nil || changed || string(again) != string(out) {
 				t.Fatalf("%s: second write changed=%v err=%v", c.ID, changed, err)
+			}
+			// A file without lines has no ending to keep.
+			if withBOM, crlf := r.IntN(2) == 0, r.IntN(2) == 0 && strings.Contains(text, "\n"); withBOM || crlf {
+				formed, _, err := Merge(c.Format, []byte(inForm(text, withBOM, crlf)), c.Key, ServerName, c.List, entry, nil)
+				if want := inForm(string(out), withBOM, crlf); err != nil || string(formed) != want {
+					t.Fatalf("%s: with mark %v, CRLF %v: %v\n%q\nwant\n%q", c.ID, withBOM, crlf, err, formed, want)
+				}
 			}
 			removed, _, err := Remove(c.Format, out, c.Key, ServerName, c.List)
 			if err != nil {
@@ -182,9 +212,11 @@ func without(c Client, doc any) any {
 }
 
 // FuzzMergeJSONC: whatever JSONC object the fuzzer finds, a merge either
-// refuses it or keeps every other member and is idempotent.
+// refuses it or keeps every other member and is idempotent; a byte-order
+// mark stays, and a file whose lines all end in CRLF still does.
 func FuzzMergeJSONC(f *testing.F) {
-	for _, seed := range []string{"{}", `{"mcpServers":{}}`, "{\n  // c\n  \"mcpServers\": {\"a\": {}},\n}", `{"x":[1,2],"mcpServers":{"agentos":1}}`, "{\"a\":{\"b\":null}} // end"} {
+	for _, seed := range []string{"{}", `{"mcpServers":{}}`, "{\n  // c\n  \"mcpServers\": {\"a\": {}},\n}", `{"x":[1,2],"mcpServers":{"agentos":1}}`, "{\"a\":{\"b\":null}} // end",
+		bom + "{\r\n  // c\r\n  \"mcpServers\": {},\r\n}\r\n", "{\r\n\"a\": 1,\n\"mcpServers\": {\"b\": {}}\r\n}"} {
 		f.Add(seed)
 	}
 	c, _ := Lookup("cursor")
@@ -208,6 +240,12 @@ func FuzzMergeJSONC(f *testing.F) {
 		again, changed, err := Merge(JSONC, out, c.Key, ServerName, false, entry, nil)
 		if err != nil || changed || string(again) != string(out) {
 			t.Fatalf("second write changed=%v err=%v", changed, err)
+		}
+		if strings.HasPrefix(in, bom) != strings.HasPrefix(string(out), bom) {
+			t.Fatalf("byte-order mark not kept:\n%q\n=>\n%q", in, out)
+		}
+		if lf := func(s string) int { return strings.Count(s, "\n") - strings.Count(s, "\r\n") }; strings.Contains(in, "\r\n") && lf(in) == 0 && lf(string(out)) > 0 {
+			t.Fatalf("a CRLF file got LF lines:\n%q\n=>\n%q", in, out)
 		}
 	})
 }

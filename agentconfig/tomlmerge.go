@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-
-	"github.com/agentos-dev/agentos/internal/markedblock"
 )
 
 // The TOML merge splices text: agentos's table ([mcp_servers.agentos] and
@@ -259,7 +257,7 @@ func mergeTOML(data []byte, key []string, name string, value Object) ([]byte, bo
 		return data, false, nil
 	}
 	full := append(append([]string(nil), key...), name)
-	eol := markedblock.LineEnding(data)
+	const eol = "\n" // Merge turns it into the file's own ending
 	rest, at := cutSpans(data, tomlSpans(data, full))
 	if _, ok, err := lookupTOML(rest, key, name); err != nil || ok {
 		return nil, false, fmt.Errorf("%s is defined inline, not as a [%s] table; edit it by hand or remove it", strings.Join(full, "."), strings.Join(full, "."))

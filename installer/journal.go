@@ -32,6 +32,7 @@ type journalEntry struct {
 	data    []byte
 	perm    fs.FileMode
 	created []string // folders above path that did not exist, deepest first
+	link    string   // path was a symbolic link with this text
 }
 
 // applyAll applies changes in order, adding each step to report and
@@ -102,6 +103,21 @@ func (j *journal) abs(display string) string {
 }
 
 func (j *journal) record(path string) error {
+	// A config kept by a dotfile manager is a link that the step writes
+	// through: the link is remembered as a link, and its target's content
+	// as the content to put back.
+	target, err := atomicfile.Resolve(path)
+	if err != nil {
+		return err
+	}
+	if target != path {
+		link, err := os.Readlink(path)
+		if err != nil {
+			return err
+		}
+		j.entries = append(j.entries, journalEntry{path: path, existed: true, link: link})
+		path = target
+	}
 	e := journalEntry{path: path}
 	fi, err := os.Lstat(path)
 	switch {
@@ -112,7 +128,7 @@ func (j *journal) record(path string) error {
 		}
 		e.existed, e.regular, e.data, e.perm = true, true, data, fi.Mode().Perm()
 	case err == nil:
-		e.existed = true // a folder or link: the step adds to it, never replaces it
+		e.existed = true // a folder: the step adds to it, never replaces it
 	case errors.Is(err, fs.ErrNotExist):
 		for dir := filepath.Dir(path); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 			if _, err := os.Lstat(dir); err == nil {
@@ -147,6 +163,14 @@ func (j *journal) rollback(cause error) error {
 
 func (e journalEntry) restore() error {
 	switch {
+	case e.link != "":
+		if now, err := os.Readlink(e.path); err == nil && now == e.link {
+			return nil
+		}
+		if err := os.Remove(e.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return os.Symlink(e.link, e.path)
 	case !e.existed:
 		if err := os.Remove(e.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err

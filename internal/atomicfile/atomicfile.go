@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,60 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		_, err := f.Write(data)
 		return err
 	})
+}
+
+// WriteThrough is WriteFile for a path that may be a symbolic link, as a
+// dotfile manager (stow, chezmoi, home-manager) leaves one in place of a
+// config: the file the links lead to is replaced, atomically in its own
+// folder, and the link stays. A link whose target is missing is an error
+// and nothing is written.
+func WriteThrough(path string, data []byte, perm os.FileMode) error {
+	target, err := Resolve(path)
+	if err != nil {
+		return err
+	}
+	return WriteFile(target, data, perm)
+}
+
+// maxLinks bounds a chain of links, as the kernel does, so a loop ends.
+const maxLinks = 40
+
+// DanglingLinkError says a path is a symbolic link to nothing.
+type DanglingLinkError struct {
+	Path, Target string
+}
+
+func (e *DanglingLinkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link to %s, which does not exist; create the file there or remove the link", e.Path, e.Target)
+}
+
+// Resolve follows path through symbolic links to the file they lead to,
+// and returns path itself when it is not a link (whether or not it exists).
+// Only the last element is followed: linked folders above it are used as
+// they are. A link to a missing file is a *DanglingLinkError.
+func Resolve(path string) (string, error) {
+	cur := path
+	for range maxLinks {
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) && cur != path {
+			return "", &DanglingLinkError{Path: path, Target: cur}
+		}
+		if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			return cur, nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("resolve %s: %w", path, err)
+		}
+		link, err := os.Readlink(cur)
+		if err != nil {
+			return "", fmt.Errorf("resolve %s: %w", path, err)
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(cur), link)
+		}
+		cur = link
+	}
+	return "", fmt.Errorf("resolve %s: more than %d symbolic links in a chain (a loop?)", path, maxLinks)
 }
 
 // Copy is WriteFile with the content read from src, which is streamed

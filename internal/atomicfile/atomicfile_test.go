@@ -110,3 +110,67 @@ func TestRemoveLeftovers(t *testing.T) {
 		t.Errorf("a missing folder: %v %v", removed, err)
 	}
 }
+
+// A chain of links (relative and absolute) is written through: every link
+// stays a link, the file at the end gets the content, and the temporary
+// file was made beside it, not beside the first link.
+func TestWriteThroughKeepsLinks(t *testing.T) {
+	home, store := t.TempDir(), t.TempDir()
+	target := filepath.Join(store, "config.json")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mid := filepath.Join(home, "mid.json")
+	link := filepath.Join(home, ".config.json")
+	if err := os.Symlink(target, mid); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("mid.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Resolve(link); err != nil || got != target {
+		t.Fatalf("Resolve = %q, %v; want %q", got, err, target)
+	}
+	if err := WriteThrough(link, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{link, mid} {
+		if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s is no longer a link: %v %v", l, fi, err)
+		}
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new" {
+		t.Fatalf("target holds %q", data)
+	}
+	if entries, _ := os.ReadDir(home); len(entries) != 2 {
+		t.Fatalf("the link's folder got more than the links: %v", entries)
+	}
+}
+
+// A link to nothing and a loop of links are refused, and nothing is
+// written anywhere.
+func TestWriteThroughRefusesDanglingAndLoops(t *testing.T) {
+	dir := t.TempDir()
+	dangling := filepath.Join(dir, "dangling.json")
+	if err := os.Symlink(filepath.Join(dir, "gone", "x.json"), dangling); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	err := WriteThrough(dangling, []byte("x"), 0o644)
+	var de *DanglingLinkError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("dangling link: %v", err)
+	}
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.Symlink(b, a)
+	os.Symlink(a, b)
+	if err := WriteThrough(a, []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "loop") {
+		t.Fatalf("loop: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Fatalf("something was written: %v", entries)
+	}
+	// A path that is not a link resolves to itself, present or not.
+	if got, err := Resolve(filepath.Join(dir, "new.json")); err != nil || got != filepath.Join(dir, "new.json") {
+		t.Fatalf("Resolve of a new file = %q, %v", got, err)
+	}
+}

@@ -21,7 +21,11 @@ type Markers struct {
 // user's lines.
 func (m Markers) Find(data []byte) (begin, end int, found bool, err error) {
 	begin = -1
-	for start := 0; start < len(data); {
+	first := 0
+	if bytes.HasPrefix(data, []byte(bom)) {
+		first = len(bom) // a byte-order mark is not part of the first line
+	}
+	for start := first; start < len(data); {
 		next := len(data)
 		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
 			next = start + i + 1
@@ -59,10 +63,11 @@ func (m Markers) Replace(data, block []byte) ([]byte, error) {
 		return append(out, data[end:]...), nil
 	}
 	out := append([]byte{}, data...)
-	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+	text := bytes.TrimPrefix(out, []byte(bom))
+	if len(text) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 		out = append(out, eol...)
 	}
-	if len(bytes.TrimSpace(out)) > 0 && !bytes.HasSuffix(out, []byte(eol+eol)) {
+	if len(bytes.TrimSpace(text)) > 0 && !bytes.HasSuffix(out, []byte(eol+eol)) {
 		out = append(out, eol...) // a blank line sets the block apart
 	}
 	return append(out, block...), nil
@@ -81,10 +86,15 @@ func (m Markers) Remove(data []byte) ([]byte, bool, error) {
 	return append(append([]byte{}, head...), data[end:]...), true, nil
 }
 
-// LineEnding returns the file's line ending, taken from its first line:
-// "\r\n" for a Windows-style file, "\n" otherwise.
+// bom is the UTF-8 byte-order mark some editors begin a file with.
+const bom = "\uFEFF"
+
+// LineEnding returns the file's dominant line ending: "\r\n" when most of
+// its lines end so, "\n" otherwise (a file with mixed endings gets new
+// lines like most of its own).
 func LineEnding(data []byte) string {
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
+	crlf := bytes.Count(data, []byte("\r\n"))
+	if crlf > bytes.Count(data, []byte("\n"))-crlf {
 		return "\r\n"
 	}
 	return "\n"

@@ -10,6 +10,14 @@ func TestReplaceAndRemove(t *testing.T) {
 		{"a\nb", "a\nb\n\n# begin\nours\n# end\n"},
 		{"a\r\n", "a\r\n\r\n# begin\r\nours\r\n# end\r\n"},
 		{"a\n# begin\nold\n# end\nz\n", "a\n# begin\nours\n# end\nz\n"},
+		// A byte-order mark stays first, and a block right after it is found.
+		{"\uFEFF# begin\r\nold\r\n# end\r\nz\r\n", "\uFEFF# begin\r\nours\r\n# end\r\nz\r\n"},
+		{"\uFEFF", "\uFEFF# begin\nours\n# end\n"},
+		{"\uFEFFa\r\nb\r\n", "\uFEFFa\r\nb\r\n\r\n# begin\r\nours\r\n# end\r\n"},
+		// Mixed endings: the block takes the ending most lines have, and
+		// the lines that differ keep theirs.
+		{"a\nb\r\nc\r\n", "a\nb\r\nc\r\n\r\n# begin\r\nours\r\n# end\r\n"},
+		{"a\r\nb\nc\n", "a\r\nb\nc\n\n# begin\nours\n# end\n"},
 	}
 	for _, tc := range cases {
 		got, err := m.Replace([]byte(tc.in), block)
