@@ -52,6 +52,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// long skips a long test unless the long tests were asked for:
+// `scripts/test.sh --long` sets AGENTOS_LONG=1, and CI runs it. README
+// lists the long tests and why each is long.
+func long(t *testing.T) {
+	t.Helper()
+	if os.Getenv("AGENTOS_LONG") == "" {
+		t.Skip("a long test: scripts/test.sh --long runs it")
+	}
+}
+
 // Ports: each portRange call takes a block of its own, so that tests, in
 // this process or in another test run on the machine, never meet on a
 // port. Blocks lie below the ephemeral range (32768 and up on Linux, 49152

@@ -199,12 +199,12 @@ func relTree(t *testing.T, root string) map[string]string {
 	return out
 }
 
-// SIGKILLs at random moments of an upgrade.
+// SIGKILLs at random moments of an upgrade. Long: five upgrades one after
+// the other, each timed against a first one; TestUpgradeKilledAtEveryPoint
+// covers every named point in the ordinary run.
 func TestUpgradeKilledAtRandom(t *testing.T) {
+	long(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	root, home, _ := upgradeProject(t)
 	start := time.Now()
 	runUp(t, root, home, "", "upgrade", "--yes")
