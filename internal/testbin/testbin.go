@@ -171,7 +171,8 @@ func Key(ctx context.Context, spec Spec) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("testbin: go env: %w", err)
 	}
-	list := exec.CommandContext(ctx, "go", "list", "-deps", "-json", spec.Package)
+	// With the build's flags, so that build tags pick the same files.
+	list := exec.CommandContext(ctx, "go", append(append([]string{"list", "-deps", "-json"}, spec.Flags...), spec.Package)...)
 	list.Dir, list.Env = spec.Dir, env
 	var stderr bytes.Buffer
 	list.Stderr = &stderr

@@ -23,6 +23,7 @@ func module(t *testing.T) string {
 		"lib/greeting.txt": "hello",
 		"lib/lib_test.go":  "package lib\n",
 		"other/other.go":   "package other\n",
+		"lib/tagged.go":    "//go:build special\n\npackage lib\n",
 	}
 	for name, content := range files {
 		write(t, filepath.Join(dir, name), content)
@@ -74,6 +75,7 @@ func TestKeyFollowsTheSources(t *testing.T) {
 		{"a test file", "lib/lib_test.go", "package lib\n\nconst x = 1\n", false},
 		{"a package the command does not import", "other/other.go", "package other\n\nconst y = 2\n", false},
 		{"a file outside any package", "README.md", "notes\n", false},
+		{"a file the build's tags leave out", "lib/tagged.go", "//go:build special\n\npackage lib\n\nconst z = 3\n", false},
 	}
 	for _, e := range edits {
 		path := filepath.Join(dir, e.file)
@@ -97,6 +99,13 @@ func TestKeyFollowsTheSources(t *testing.T) {
 	s.Flags = []string{"-trimpath", "-ldflags=-s -w"}
 	if key(t, s) == base {
 		t.Error("other build flags gave the same key")
+	}
+	s = spec(dir)
+	s.Flags = []string{"-trimpath", "-tags=special"}
+	tagged := key(t, s)
+	write(t, filepath.Join(dir, "lib", "tagged.go"), "//go:build special\n\npackage lib\n\nconst z = 4\n")
+	if key(t, s) == tagged {
+		t.Error("editing a file the build's tags take in kept the key")
 	}
 	s = spec(dir)
 	s.Env = []string{"CGO_ENABLED=1"}
