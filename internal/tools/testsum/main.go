@@ -11,7 +11,7 @@
 // test, `go test` itself failing — counts as one failed each. It exits 1
 // when anything failed.
 //
-//	go run ./internal/tools/testsum -race -count=1 ./...
+//	go build -o /tmp/testsum ./internal/tools/testsum && /tmp/testsum -race -count=1 ./...
 package main
 
 import (
