@@ -18,9 +18,10 @@ import (
 )
 
 // The search benchmarks index the corpus named by $AGENTOS_BENCH_CORPUS (a
-// folder of code, copied first; ../shared/eval/README.md makes one from the Go
-// standard library), else a generated project of 300 Go files:
+// folder of code, copied first; bench/corpus.sh makes the one of the figures,
+// the Go standard library), else a generated project of 300 Go files:
 //
+//	bench/corpus.sh /tmp/gostd
 //	AGENTOS_BENCH_CORPUS=/tmp/gostd go test ./bench -run '^$' -bench 'Search' -benchtime 20x
 
 // searchProject copies the corpus (or generates one) into a temp dir and

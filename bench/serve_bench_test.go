@@ -9,7 +9,9 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,26 +23,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentos-dev/agentos/internal/testbin"
 )
 
-var binary string
+var binary string // the release-built agentos; set only when a benchmark runs
 
+// TestMain builds the binary (once per source hash, internal/testbin) only
+// when a benchmark is selected: the test command runs this package with
+// no -bench and so builds nothing.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agentos-bench-")
-	if err != nil {
-		panic(err)
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		bin, err := testbin.Agentos(ctx)
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "build agentos:", err)
+			os.Exit(1)
+		}
+		binary = bin
 	}
-	binary = filepath.Join(dir, "agentos")
-	// Built as a release is: no symbol table, trimmed paths.
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", binary, "../cmd/agentos")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 func project(b *testing.B) string {

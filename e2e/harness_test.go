@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,12 +14,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/testbin"
+	"github.com/gofrs/flock"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -26,43 +29,108 @@ import (
 
 var binary string // the agentos binary under test
 
+// TestMain takes the release-built binary from internal/testbin, built once
+// for every package that runs it and again only when its sources change.
+// The tests spend most of their time waiting for the processes they start,
+// so unless -parallel says otherwise eight run at once (go test's default
+// is one per core).
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agentos-e2e-")
+	flag.Parse()
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet {
+		flag.Set("test.parallel", "8")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	bin, err := testbin.Agentos(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build agentos:", err)
+		os.Exit(1)
+	}
+	binary = bin
+	// The machine's signing key of workflow state: never the real user's.
+	config, err := os.MkdirTemp("", "agentos-e2e-config-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// The machine's signing key of workflow state: never the real user's.
-	os.Setenv("AGENTOS_CONFIG_HOME", filepath.Join(dir, "config"))
-	binary = filepath.Join(dir, "agentos")
-	if runtime.GOOS == "windows" {
-		binary += ".exe"
-	}
-	build := exec.Command("go", "build", "-o", binary, "../cmd/agentos")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build agentos:", err)
-		os.Exit(1)
-	}
+	os.Setenv("AGENTOS_CONFIG_HOME", config)
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(config)
 	os.Exit(code)
 }
 
-// portBase hands each test its own port range, so tests can run in parallel
-// and never collide with a real agentos on 4242-5242.
+// long skips a long test unless the long tests were asked for:
+// `scripts/test.sh --long` sets AGENTOS_LONG=1, and CI runs it. README
+// lists the long tests and why each is long.
+func long(t *testing.T) {
+	t.Helper()
+	if os.Getenv("AGENTOS_LONG") == "" {
+		t.Skip("a long test: scripts/test.sh --long runs it")
+	}
+}
+
+// Ports: each portRange call takes a block of its own, so that tests, in
+// this process or in another test run on the machine, never meet on a
+// port. Blocks lie below the ephemeral range (32768 and up on Linux, 49152
+// and up on macOS and Windows), where the kernel picks the local ports of
+// outgoing connections, and away from a real agentos on 4242-5242. A block
+// is reserved by a lock on a file named after it, which the kernel drops
+// when the process ends, and is taken only when every port in it is free.
+const (
+	portFirst = 10000
+	portLast  = 32000
+	portBlock = 16
+)
+
 var (
-	portMu   sync.Mutex
-	portNext = 20000 + rand.IntN(20000)
+	portMu    sync.Mutex
+	portNext  = rand.IntN((portLast - portFirst) / portBlock)
+	portLocks []*flock.Flock // held until the process exits
 )
 
 func portRange(t *testing.T, n int) (lo, hi int) {
 	t.Helper()
+	if n < 1 || n > portBlock {
+		t.Fatalf("portRange(%d): between 1 and %d ports", n, portBlock)
+	}
+	dir := filepath.Join(os.TempDir(), "agentos-test-ports")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	portMu.Lock()
 	defer portMu.Unlock()
-	lo = portNext
-	portNext += n + 1
-	return lo, lo + n - 1
+	blocks := (portLast - portFirst) / portBlock
+	for range blocks {
+		b := portNext % blocks
+		portNext++
+		lock := flock.New(filepath.Join(dir, strconv.Itoa(b)))
+		if ok, err := lock.TryLock(); err != nil || !ok {
+			continue
+		}
+		lo = portFirst + b*portBlock
+		if !portsFree(lo, lo+portBlock-1) {
+			lock.Unlock()
+			continue
+		}
+		portLocks = append(portLocks, lock)
+		return lo, lo + n - 1
+	}
+	t.Fatalf("no free block of %d ports in %d-%d", portBlock, portFirst, portLast)
+	return 0, 0
+}
+
+// portsFree reports whether nothing listens on 127.0.0.1 at lo..hi.
+func portsFree(lo, hi int) bool {
+	for p := lo; p <= hi; p++ {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			return false
+		}
+		ln.Close()
+	}
+	return true
 }
 
 // newProject makes an installed project in a temp dir with a config using

@@ -96,6 +96,7 @@ func tree(t *testing.T, root string) map[string]string {
 // A clean upgrade, its dry run, a no-op second run and a rollback, through
 // the CLI.
 func TestUpgradeCLI(t *testing.T) {
+	t.Parallel()
 	root, home, edited := upgradeProject(t)
 	before := tree(t, root)
 	dry := runUp(t, root, home, "", "upgrade", "--dry-run")
@@ -154,6 +155,7 @@ func exitUsage() int { return 2 }
 // A SIGKILL at every point of an upgrade, then a rollback or a new run:
 // the project is byte-identical to before, or fully upgraded.
 func TestUpgradeKilledAtEveryPoint(t *testing.T) {
+	t.Parallel()
 	points := []string{"preflight", "backup-before-rename", "backup", "update-mid", "update", "gitignore", "validate", "finalize"}
 	var upgraded map[string]string
 	{
@@ -163,6 +165,7 @@ func TestUpgradeKilledAtEveryPoint(t *testing.T) {
 	}
 	for i, point := range points {
 		t.Run(point, func(t *testing.T) {
+			t.Parallel()
 			root, home, _ := upgradeProject(t)
 			before := tree(t, root)
 			r := runUp(t, root, home, "kill:"+point, "upgrade", "--yes")
@@ -196,11 +199,12 @@ func relTree(t *testing.T, root string) map[string]string {
 	return out
 }
 
-// SIGKILLs at random moments of an upgrade.
+// SIGKILLs at random moments of an upgrade. Long: five upgrades one after
+// the other, each timed against a first one; TestUpgradeKilledAtEveryPoint
+// covers every named point in the ordinary run.
 func TestUpgradeKilledAtRandom(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
+	long(t)
+	t.Parallel()
 	root, home, _ := upgradeProject(t)
 	start := time.Now()
 	runUp(t, root, home, "", "upgrade", "--yes")
@@ -247,6 +251,7 @@ func sameAs(a, b map[string]string) bool { return len(upgradetest.Diff(a, b)) ==
 // the upgraded binary; its workflow sessions carry over, and the upgrade
 // workflow's gates pass on the report through the restarted server.
 func TestUpgradeWithRunningServer(t *testing.T) {
+	t.Parallel()
 	root, home, _ := upgradeProject(t)
 	lo, hi := portRange(t, 8)
 	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
@@ -301,8 +306,10 @@ func TestUpgradeWithRunningServer(t *testing.T) {
 // A rollback killed half-way is finished by the next upgrade, which then
 // upgrades again; or by the next rollback.
 func TestRollbackKilledHalfWay(t *testing.T) {
+	t.Parallel()
 	for _, then := range []string{"upgrade", "rollback"} {
 		t.Run(then, func(t *testing.T) {
+			t.Parallel()
 			root, home, _ := upgradeProject(t)
 			before := tree(t, root)
 			runUp(t, root, home, "", "upgrade", "--yes")

@@ -28,8 +28,10 @@ func testEnv(t *testing.T) *agentconfig.Env {
 }
 
 func TestInstallEveryAgent(t *testing.T) {
+	t.Parallel()
 	for _, c := range agentconfig.All() {
 		t.Run(c.ID, func(t *testing.T) {
+			t.Parallel()
 			root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 			env := testEnv(t)
 			opts := Options{Dir: root, BinaryPath: binary, Agent: c.ID, Env: env}
@@ -104,6 +106,7 @@ func fmtAny(v any) string {
 }
 
 func TestWorkspaceVariableForTeams(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, nil)
 	installWith(t, Options{Dir: root, BinaryPath: binary, For: "Roo Code in Cursor", Env: testEnv(t)})
 	got := readTestFile(t, filepath.Join(root, ".roo", "mcp.json"))
@@ -116,6 +119,7 @@ func TestWorkspaceVariableForTeams(t *testing.T) {
 }
 
 func TestAddingAnAgentRemovesNothing(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"AGENTS.md": "# Team notes\n"})
 	env := testEnv(t)
 	installWith(t, Options{Dir: root, BinaryPath: binary, Agent: "cursor", Env: env})
@@ -149,11 +153,13 @@ func TestAddingAnAgentRemovesNothing(t *testing.T) {
 }
 
 func TestMalformedClientConfigUntouched(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ agent, file, content, line string }{
 		{"vscode", ".vscode/mcp.json", "{\n  \"servers\": {\n    \"a\": {,\n  }\n}\n", "line 3"},
 		{"codex", ".codex/config.toml", "model = \"o3\"\n[mcp_servers\n", "line 2"},
 	} {
 		t.Run(tc.agent, func(t *testing.T) {
+			t.Parallel()
 			root, binary := newProject(t, map[string]string{tc.file: tc.content, "main.go": "package main\n"})
 			before := snapshot(t, root)
 			_, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: tc.agent, Env: testEnv(t), Yes: true})
@@ -168,6 +174,7 @@ func TestMalformedClientConfigUntouched(t *testing.T) {
 }
 
 func TestLocalScopeKeepsCommittedFilesClean(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, nil)
 	env := testEnv(t)
 	user := filepath.Join(env.Home, ".claude.json")
@@ -188,6 +195,7 @@ func TestLocalScopeKeepsCommittedFilesClean(t *testing.T) {
 }
 
 func TestResolveAgents(t *testing.T) {
+	t.Parallel()
 	a, err := ResolveAgents(Options{For: "Cline in Cursor", Secondary: []string{"codex", "cline"}})
 	if err != nil || a.Primary.ID != "cline" || a.IDE == nil || a.IDE.ID != "cursor" || len(a.Secondary) != 1 {
 		t.Errorf("%+v %v", a, err)
@@ -198,6 +206,7 @@ func TestResolveAgents(t *testing.T) {
 }
 
 func TestUnwritableUserFolderWritesNothing(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("root can write anywhere")
 	}

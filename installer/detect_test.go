@@ -7,6 +7,7 @@ import (
 )
 
 func TestDetectMarkers(t *testing.T) {
+	t.Parallel()
 	root, _ := newProject(t, map[string]string{
 		"svc/main.go":           "package main\n",
 		"go.mod":                "module x\n",
@@ -31,6 +32,7 @@ func TestDetectMarkers(t *testing.T) {
 }
 
 func TestDetectGitignoreNegationAndHidden(t *testing.T) {
+	t.Parallel()
 	root, _ := newProject(t, map[string]string{
 		".gitignore":      "# comment\r\n*.py\r\n!keep.py\r\nout/\r\n",
 		"a/skip.py":       "",

@@ -15,6 +15,7 @@ import (
 // project and the home folder are exactly as they were, updated files
 // included.
 func TestLateFailureRollsEverythingBack(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{
 		"main.go":    "package main\n",
 		".gitignore": "build/\n",
@@ -42,6 +43,7 @@ func TestLateFailureRollsEverythingBack(t *testing.T) {
 
 // A canceled install undoes what it had written.
 func TestCanceledMidInstallRollsBack(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n", ".gitignore": "x\n"})
 	before := snapshot(t, root)
 	p := mustPaths(t, root)
@@ -75,6 +77,7 @@ func TestCanceledMidInstallRollsBack(t *testing.T) {
 // goes by default) stops the install before anything is written, naming the
 // file and the line, and leaves that file as it was.
 func TestMalformedUserConfigWritesNothing(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	env := homeFor(root)
 	bad := "{\n  \"numStartups\": 3,\n  \"projects\": {,\n}\n"

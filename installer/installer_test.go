@@ -17,6 +17,7 @@ import (
 )
 
 func TestFreshInstall(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		files     map[string]string
@@ -79,6 +80,7 @@ func TestFreshInstall(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			root, binary := newProject(t, tc.files)
 			report := install(t, root, binary)
 			p, _ := project.At(root)
@@ -124,6 +126,7 @@ func TestFreshInstall(t *testing.T) {
 }
 
 func TestFreshInstallWritesSharedFiles(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	install(t, root, binary)
 	p, _ := project.At(root)
@@ -178,6 +181,7 @@ func TestFreshInstallWritesSharedFiles(t *testing.T) {
 }
 
 func TestSecondRunChangesNothing(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{
 		"src/a.py":   "x = 1\n",
 		".gitignore": "*.pyc\r\nbuild/",
@@ -202,6 +206,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 }
 
 func TestReportJSON(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	data, err := json.Marshal(install(t, root, binary))
 	if err != nil {
@@ -238,6 +243,7 @@ func TestReportJSON(t *testing.T) {
 }
 
 func TestGitignoreMergeKeepsLines(t *testing.T) {
+	t.Parallel()
 	original := "node_modules/\r\n# my comment\r\n*.log"
 	root, binary := newProject(t, map[string]string{".gitignore": original})
 	report := install(t, root, binary)
@@ -272,6 +278,7 @@ func TestGitignoreMergeKeepsLines(t *testing.T) {
 }
 
 func TestGitignoreBlockReplacedInPlace(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in, want string }{
 		{
 			name: "stale block in the middle",
@@ -323,6 +330,7 @@ func TestGitignoreUnterminatedBlockFailsCleanly(t *testing.T) {
 }
 
 func TestMCPJSONMergeKeepsServersAndComments(t *testing.T) {
+	t.Parallel()
 	original := `{
   // servers for this repo
   "mcpServers": {
@@ -362,6 +370,7 @@ func TestMCPJSONMergeKeepsServersAndComments(t *testing.T) {
 }
 
 func TestMCPJSONIdenticalEntryUnchanged(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, nil)
 	p, _ := project.At(root)
 	cc, _ := agentconfig.Lookup("claude-code")
@@ -383,6 +392,7 @@ func TestMCPJSONIdenticalEntryUnchanged(t *testing.T) {
 }
 
 func TestMergeMCPJSONLayouts(t *testing.T) {
+	t.Parallel()
 	want := agentconfig.Object{{Key: "command", Value: "/p/.agentos/bin/agentos"}, {Key: "args", Value: agentconfig.LaunchArgs}, {Key: "env", Value: map[string]string{"PROJECT_ROOT": "/p"}}}
 	for _, tc := range []struct{ name, in, contains string }{
 		{"empty object", "{}", "{\n  \"mcpServers\": {\n    \"agentos\": {\n"},
@@ -407,6 +417,7 @@ func TestMergeMCPJSONLayouts(t *testing.T) {
 }
 
 func TestMergeMCPJSONRejects(t *testing.T) {
+	t.Parallel()
 	want := agentconfig.Object{{Key: "command", Value: "x"}}
 	for _, tc := range []struct{ in, err string }{
 		{"[]", "must hold a JSON object, not an array"},
@@ -451,6 +462,7 @@ func TestInvalidConfigWritesNothing(t *testing.T) {
 }
 
 func TestExistingConfigKept(t *testing.T) {
+	t.Parallel()
 	const cfg = "# mine\nlogging:\n  level: DEBUG\n"
 	root, binary := newProject(t, map[string]string{
 		"main.go":                  "package main\n",
@@ -466,6 +478,7 @@ func TestExistingConfigKept(t *testing.T) {
 }
 
 func TestBinaryPin(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, nil)
 	p, _ := project.At(root)
 	pinned := PinnedBinary(p)
@@ -492,6 +505,7 @@ func TestBinaryPin(t *testing.T) {
 }
 
 func TestBinaryModeRestored(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("no execute bits on Windows")
 	}

@@ -242,6 +242,7 @@ func TestLanguageStandardsGenerated(t *testing.T) {
 	fixedNow(t, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
 	for _, sample := range languageSamples {
 		t.Run(sample.name, func(t *testing.T) {
+			t.Parallel()
 			root, binary := newProject(t, sample.files)
 			report := install(t, root, binary)
 			dev := filepath.Join(root, ".agentos", "standards", "development")
@@ -339,6 +340,7 @@ func TestLanguageStandardsNeverOverwritten(t *testing.T) {
 }
 
 func TestStandardLanguages(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"typescript", "javascript", "go"}, []string{"typescript", "go"}},
 		{[]string{"javascript", "kotlin", "c"}, []string{"javascript"}},
@@ -358,6 +360,7 @@ func TestStandardLanguages(t *testing.T) {
 }
 
 func TestAtLeast(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		v, min string
 		want   bool

@@ -11,6 +11,7 @@ import (
 // Install records every shipped file it wrote and the binary, keeps their
 // bases, and a second install leaves the manifest as it is.
 func TestInstallRecordsManifest(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{".agentos/standards/universal/testing/test-pyramid.md": "the project's own text\n"})
 	install(t, root, binary)
 	p, _ := project.At(root)

@@ -65,6 +65,7 @@ func projectOn(t *testing.T, dir string, files map[string]string, size int) (roo
 // written and the .gitignore and AGENTS.md were edited: the install fails
 // with the system's own words and leaves the project exactly as it was.
 func TestDiskFullWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := mountTmpfs(t, "size=2m")
 	root, binary := projectOn(t, dir, map[string]string{
 		"main.go":    "package main\n",
@@ -93,6 +94,7 @@ func TestDiskFullWritesNothing(t *testing.T) {
 // A read-only project folder, which root cannot write either: the install
 // fails before writing anything and says which folder.
 func TestReadOnlyProjectAsRoot(t *testing.T) {
+	t.Parallel()
 	dir := mountTmpfs(t, "size=4m")
 	root, binary := projectOn(t, dir, map[string]string{"main.go": "package main\n", ".gitignore": "x\n"}, 64)
 	before := snapshot(t, root)
@@ -108,8 +110,10 @@ func TestReadOnlyProjectAsRoot(t *testing.T) {
 // Claude Code's local scope): the install fails before the project is
 // touched and names the file.
 func TestReadOnlyHomeAsRoot(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []string{"cline", "claude-code"} {
 		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
 			home := mountTmpfs(t, "size=1m")
 			remountReadOnly(t, home, "size=1m")
 			root, binary := newProject(t, map[string]string{"main.go": "package main\n"})

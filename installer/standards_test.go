@@ -36,6 +36,7 @@ func standardSteps(r *Report) map[string]Step {
 }
 
 func TestUniversalStandardsInstalled(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	report := install(t, root, binary)
 	files := shipped(t, root)
@@ -62,6 +63,7 @@ func TestUniversalStandardsInstalled(t *testing.T) {
 }
 
 func TestEditedStandardKept(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	install(t, root, binary)
 	files := shipped(t, root)
@@ -129,6 +131,7 @@ func TestStandardPathBlockedWritesNothing(t *testing.T) {
 // TestGitignoreStandardMatchesBlock keeps the .gitignore standard and the
 // block the installer writes in step.
 func TestGitignoreStandardMatchesBlock(t *testing.T) {
+	t.Parallel()
 	data, err := assets.Read(assets.UniversalStandards + "/project/gitignore.md")
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +148,7 @@ func TestGitignoreStandardMatchesBlock(t *testing.T) {
 }
 
 func TestSymlinkedStandardFollowed(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
 	}

@@ -72,8 +72,10 @@ func cloneCommitted(t *testing.T, src, dst string) {
 // an absolute path, the install rewrites exactly that file, as Team() and
 // the install's note say.
 func TestTeammateCloneInstallChangesNoCommittedFile(t *testing.T) {
+	t.Parallel()
 	for _, c := range agentconfig.All() {
 		t.Run(c.ID, func(t *testing.T) {
+			t.Parallel()
 			mine, binary := newProject(t, map[string]string{"main.go": "package main\n", "AGENTS.md": "# team notes\n"})
 			myEnv := homeFor(mine)
 			tgt, err := c.TargetFor(mine, "", *myEnv)

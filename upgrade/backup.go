@@ -1,7 +1,6 @@
 package upgrade
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -130,7 +129,7 @@ func createBackup(ctx context.Context, p project.Paths, id string, extra []strin
 		os.RemoveAll(tmp)
 		return BackupIndex{}, err
 	}
-	if err := fault("backup-before-rename"); err != nil {
+	if err := fault(p, "backup-before-rename"); err != nil {
 		os.RemoveAll(tmp)
 		return BackupIndex{}, err
 	}
@@ -281,7 +280,7 @@ func restore(p project.Paths, idx BackupIndex) error {
 	}
 	for i, e := range idx.Files {
 		if i == len(idx.Files)/2 {
-			if err := fault("restore-mid"); err != nil {
+			if err := fault(p, "restore-mid"); err != nil {
 				return err
 			}
 		}
@@ -387,7 +386,7 @@ func copyFile(src, dst string, perm fs.FileMode) (string, error) {
 		return "", err
 	}
 	h := newHasher()
-	if _, err := io.Copy(io.MultiWriter(out, h), bufio.NewReaderSize(in, 1<<20)); err != nil {
+	if _, err := io.Copy(io.MultiWriter(out, h), in); err != nil {
 		out.Close()
 		return "", err
 	}

@@ -15,6 +15,7 @@ import (
 // Only agentos's own entry and marked block are refreshed: the project's
 // other servers and its own rules text stay byte for byte.
 func TestUpgradeRefreshesOnlyOurEntriesAndBlocks(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	cfgPath := filepath.Join(f.home, ".claude.json")
 	cfg := read(t, cfgPath)
@@ -65,6 +66,7 @@ func TestUpgradeRefreshesOnlyOurEntriesAndBlocks(t *testing.T) {
 // A project installed with --no-pin gets no pinned binary from an upgrade:
 // its agents run the agentos that upgrades it, where it is.
 func TestUpgradeUnpinnedProject(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	f := &fixture{root: filepath.Join(base, "project"), home: filepath.Join(base, "home")}
 	os.MkdirAll(f.root, 0o755)
@@ -96,6 +98,7 @@ func TestUpgradeUnpinnedProject(t *testing.T) {
 // problem, not the upgrade's: validation says it skipped the search and the
 // upgrade goes through.
 func TestUpgradeWithUnreachableEmbedder(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	cfg := filepath.Join(f.root, ".agentos", "config", "mcp.yaml")
 	text := strings.Replace(read(t, cfg), "    provider: builtin\n", "    provider: ollama\n    model: nomic-embed-text\n    url: http://127.0.0.1:1\n", 1)

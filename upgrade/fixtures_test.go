@@ -52,6 +52,7 @@ func loadFixture(t *testing.T, f *fixture, version string) manifest.Manifest {
 // keeps the edit, the file it alone shipped is removed, and a second
 // upgrade does nothing.
 func TestUpgradeFromStoredVersion090(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	loadFixture(t, f, "v0.9.0")
 	untouched := ".agentos/standards/universal/failure-modes/idempotency.md"
@@ -86,6 +87,7 @@ func TestUpgradeFromStoredVersion090(t *testing.T) {
 // ship are recorded; a file that differs is the project's (there is no
 // base to tell), so it is kept and the new version written beside it.
 func TestUpgradeWithoutManifest(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	rel := f.shipped(t)[0]
 	os.Remove(manifest.Path(f.p))
@@ -113,6 +115,7 @@ func TestUpgradeWithoutManifest(t *testing.T) {
 
 // A checkout that turned LF into CRLF has not edited the file.
 func TestUpgradeIgnoresLineEndings(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	rel := f.shipped(t)[0]
 	theirs := read(t, f.abs(rel))

@@ -8,6 +8,9 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
+
+	"github.com/agentos-dev/agentos/internal/project"
 )
 
 // FaultEnv names the environment variable that makes an upgrade fail at a
@@ -18,14 +21,15 @@ import (
 // "backup-before-rename" and "restore-mid" (half-way through a rollback).
 const FaultEnv = "AGENTOS_UPGRADE_FAULT"
 
-// faultHook, when set (by tests in this package), is called at every point
-// instead of reading FaultEnv.
-var faultHook func(point string) error
+// faultHooks, set by tests in this package, map a project's root to a
+// function called at every point instead of reading FaultEnv: keyed by
+// project, so that tests running at the same time fault only their own.
+var faultHooks sync.Map // string → func(point string) error
 
-// fault injects the failure configured for point, if any.
-func fault(point string) error {
-	if faultHook != nil {
-		return faultHook(point)
+// fault injects the failure configured for point in p, if any.
+func fault(p project.Paths, point string) error {
+	if hook, ok := faultHooks.Load(p.Root); ok {
+		return hook.(func(string) error)(point)
 	}
 	want := os.Getenv(FaultEnv)
 	if want == "" {

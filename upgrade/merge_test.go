@@ -8,6 +8,7 @@ import (
 func lines(s ...string) []byte { return []byte(strings.Join(s, "\n") + "\n") }
 
 func TestMerge3(t *testing.T) {
+	t.Parallel()
 	base := lines("# Title", "intro", "## A", "a1", "a2", "## B", "b1", "## C", "c1")
 	cases := []struct {
 		name          string
@@ -50,6 +51,7 @@ func TestMerge3(t *testing.T) {
 }
 
 func TestMerge3NoFinalNewline(t *testing.T) {
+	t.Parallel()
 	base := []byte("a\nb")
 	got := Merge3(base, []byte("a\nb\nc"), []byte("z\na\nb"))
 	if got.Conflicts != 0 || string(got.Text) != "z\na\nb\nc" {

@@ -3,6 +3,7 @@ package upgrade
 import "testing"
 
 func TestDecide(t *testing.T) {
+	t.Parallel()
 	b := []byte("a\nb\nc\n")
 	edited := []byte("a\nb (ours)\nc\n")
 	newer := []byte("a\nb\nc\nd\n")

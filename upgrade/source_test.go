@@ -44,6 +44,7 @@ func commitRepo(t *testing.T, dir string, files map[string]string) string {
 }
 
 func TestUpgradeFromGitRepository(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	// The team's repository carries the shipped standards with one changed,
 	// and one of its own; it has no workflows/, so those are left alone.
@@ -111,6 +112,7 @@ func TestUpgradeFromGitRepository(t *testing.T) {
 }
 
 func TestSplitRef(t *testing.T) {
+	t.Parallel()
 	for spec, want := range map[string][2]string{
 		"https://example.com/a/b.git":      {"https://example.com/a/b.git", ""},
 		"https://example.com/a/b.git@v1.2": {"https://example.com/a/b.git", "v1.2"},
@@ -128,6 +130,7 @@ func TestSplitRef(t *testing.T) {
 // The agentos_upgrade_v1 workflow's gates pass, phase by phase, on the
 // report a real upgrade wrote.
 func TestUpgradeWorkflowGatesPass(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	if _, err := Run(context.Background(), s.f.opts()); err != nil {
 		t.Fatal(err)

@@ -329,7 +329,7 @@ func (u *run) run(ctx context.Context) error {
 	for _, s := range steps {
 		msg, err := s.do(ctx)
 		if err == nil {
-			err = fault(s.name)
+			err = fault(u.p, s.name)
 		}
 		if err != nil {
 			return u.fail(s.name, err)
@@ -447,7 +447,7 @@ func (u *run) update(ctx context.Context) (string, error) {
 			return "", err
 		}
 		if i == len(u.pl.Files)/2 {
-			if err := fault("update-mid"); err != nil {
+			if err := fault(u.p, "update-mid"); err != nil {
 				return "", err
 			}
 		}

@@ -55,6 +55,14 @@ func newInstalled(t *testing.T) *fixture {
 	return f
 }
 
+// setFault makes upgrades of f's project call hook at every fault point,
+// until the test ends.
+func setFault(t *testing.T, f *fixture, hook func(point string) error) {
+	t.Helper()
+	faultHooks.Store(f.p.Root, hook)
+	t.Cleanup(func() { faultHooks.Delete(f.p.Root) })
+}
+
 func (f *fixture) opts() Options {
 	return Options{Dir: f.root, Binary: f.newBinary, Env: &f.env}
 }
@@ -179,6 +187,7 @@ func newScenario(t *testing.T) *scenario {
 }
 
 func TestUpgradeFromEarlierVersion(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	f := s.f
 	want := func(rel string) string {
@@ -363,19 +372,20 @@ func (m mapFS) ReadFile(name string) ([]byte, error) {
 // Every point where an upgrade can fail leaves the project byte-identical
 // to before, and the report names the step.
 func TestUpgradeFaultsRollBack(t *testing.T) {
+	t.Parallel()
 	points := []string{StepPreflight, "backup-before-rename", StepBackup, "update-mid", StepUpdate, StepGitignore, StepValidate, StepFinalize}
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
+			t.Parallel()
 			s := newScenario(t)
 			f := s.f
 			before := f.snapshot(t)
-			faultHook = func(at string) error {
+			setFault(t, f, func(at string) error {
 				if at == point {
 					return errors.New("injected")
 				}
 				return nil
-			}
-			t.Cleanup(func() { faultHook = nil })
+			})
 			_, err := Run(context.Background(), f.opts())
 			if err == nil || !strings.Contains(err.Error(), "injected") {
 				t.Fatalf("err = %v", err)
@@ -411,7 +421,7 @@ func TestUpgradeFaultsRollBack(t *testing.T) {
 				t.Errorf("status %s, want %s", r.Status, wantStatus)
 			}
 			// Without the fault the same upgrade goes through.
-			faultHook = nil
+			faultHooks.Delete(f.p.Root)
 			if _, err := Run(context.Background(), f.opts()); err != nil {
 				t.Fatal(err)
 			}
@@ -446,22 +456,23 @@ func newestReport(t *testing.T, f *fixture) Report {
 // An upgrade interrupted after it changed files (the process killed) is
 // rolled back by the next run before it starts again.
 func TestInterruptedUpgradeRecovers(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	f := s.f
 	before := f.snapshot(t)
 	// Simulate a kill half-way through the update: the fault leaves the
 	// in-progress record, as a killed process would, by failing the rollback.
-	faultHook = func(at string) error {
+	setFault(t, f, func(at string) error {
 		if at == "update-mid" {
 			panic("killed")
 		}
 		return nil
-	}
+	})
 	func() {
 		defer func() { recover() }()
 		Run(context.Background(), f.opts())
 	}()
-	faultHook = nil
+	faultHooks.Delete(f.p.Root)
 	if _, err := os.Stat(pendingPath(f.p)); err != nil {
 		t.Fatalf("no in-progress record after the interruption: %v", err)
 	}
@@ -483,6 +494,7 @@ func TestInterruptedUpgradeRecovers(t *testing.T) {
 // Random customisations: whatever the project edited, added or deleted is
 // never lost, and every conflict is reported with its .agentos-new file.
 func TestUpgradeRandomCustomisations(t *testing.T) {
+	t.Parallel()
 	seed := uint64(time.Now().UnixNano())
 	if env := os.Getenv("AGENTOS_TEST_SEED"); env != "" {
 		fmt.Sscan(env, &seed)
@@ -593,6 +605,7 @@ func TestUpgradeRandomCustomisations(t *testing.T) {
 }
 
 func TestUpgradeBadInput(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	write(t, manifest.Path(f.p), "{not json")
 	before2 := f.snapshot(t)
@@ -632,6 +645,7 @@ func TestUpgradeBadInput(t *testing.T) {
 
 // Two upgrades never run at once.
 func TestUpgradeLock(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	unlock, err := lockUpgrade(f.p)
 	if err != nil {
@@ -645,6 +659,7 @@ func TestUpgradeLock(t *testing.T) {
 
 // Backups beyond the last three are deleted.
 func TestUpgradeKeepsThreeBackups(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	for i := range 5 {
 		write(t, f.newBinary, fmt.Sprintf("#!/bin/sh\necho agentos 1.%d\n", i))
@@ -660,6 +675,7 @@ func TestUpgradeKeepsThreeBackups(t *testing.T) {
 
 // A config that does not load stops the upgrade before anything changes.
 func TestUpgradeRefusesBrokenConfig(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	write(t, installer.PinnedBinary(f.p), "an older build")
 	cfg := filepath.Join(f.root, ".agentos", "config", "mcp.yaml")
@@ -676,6 +692,7 @@ func TestUpgradeRefusesBrokenConfig(t *testing.T) {
 
 // A rollback cut off part-way is finished by the next run.
 func TestInterruptedRollbackIsFinished(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	f := s.f
 	before := f.snapshot(t)
@@ -712,6 +729,7 @@ func TestInterruptedRollbackIsFinished(t *testing.T) {
 // next upgrade or rollback deletes those where only upgrades write, and a
 // restore those beside the files it restores.
 func TestLeftoverTempsRemoved(t *testing.T) {
+	t.Parallel()
 	f := newInstalled(t)
 	if _, err := Run(context.Background(), f.opts()); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@
 // sets: it indexes the corpus cold, then for each ranking method scores every
 // question (hit@1, hit@5, MRR@10 over the top 10) and times the queries.
 //
+//	bench/corpus.sh /tmp/gostd
 //	go run ./bench/searcheval -corpus /tmp/gostd
 //	go run ./bench/searcheval -corpus /tmp/gostd -questions bench/searcheval/testdata/dev-questions.json -v
 //
@@ -48,10 +49,7 @@ func main() {
 	if _, err := os.Stat("bench/searcheval/testdata/dev-questions.json"); err == nil {
 		dir = "bench/searcheval/testdata/"
 	}
-	defaultQ := dir + "dev-questions.json," + dir + "validation-questions.json"
-	if _, err := os.Stat("../shared/eval/gostd-dev.json"); err == nil {
-		defaultQ = "../shared/eval/gostd-dev.json," + defaultQ
-	}
+	defaultQ := dir + "eval-questions.json," + dir + "dev-questions.json," + dir + "validation-questions.json"
 	corpus := flag.String("corpus", "", "folder of the code to index (required)")
 	questions := flag.String("questions", defaultQ, "question files, comma-separated")
 	methods := flag.String("methods", "lexical,vector,hybrid", "ranking methods to score, comma-separated")
@@ -68,7 +66,7 @@ func main() {
 	flag.Parse()
 	diagnose = *diag
 	if *corpus == "" {
-		fmt.Fprintln(os.Stderr, "searcheval: -corpus is required (see the eval README for how to make one)")
+		fmt.Fprintln(os.Stderr, "searcheval: -corpus is required (bench/corpus.sh makes the Go standard library corpus)")
 		os.Exit(2)
 	}
 	var sets []questionSet

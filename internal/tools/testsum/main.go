@@ -1,0 +1,258 @@
+// Command testsum runs `go test -json` with the arguments it is given and
+// prints what a person reads of `go test`: a line per package, the output
+// of every failing test and of every failing package (build errors,
+// panics, timeouts), then one closing line:
+//
+//	N passed, N failed[, N skipped]
+//
+// It counts tests that run no subtests (a test with subtests is counted
+// through them), so each case counts once. A failure that no test owns — a
+// package that did not build, a panic or timeout outside any finished
+// test, `go test` itself failing — counts as one failed each. It exits 1
+// when anything failed.
+//
+//	go build -o /tmp/testsum ./internal/tools/testsum && /tmp/testsum -race -count=1 ./...
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+func main() { os.Exit(run(os.Args[1:], "", os.Stdout, os.Stderr)) }
+
+// run runs `go test -json args` in dir (empty: here), prints the summary
+// to stdout and returns the exit status.
+func run(args []string, dir string, stdout, stderr io.Writer) int {
+	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
+	cmd.Dir = dir
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "testsum:", err)
+		return 2
+	}
+	s := newSummary(stdout)
+	if err := s.read(out); err != nil {
+		// What was not read cannot be counted: that is a failure.
+		fmt.Fprintln(stderr, "testsum: read go test's output:", err)
+		io.Copy(io.Discard, out)
+		s.failed++
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		fmt.Fprintln(stderr, "testsum:", err)
+	}
+	return s.finish(err != nil)
+}
+
+// event is one line of `go test -json` (cmd/test2json); build output has
+// ImportPath instead of Package.
+type event struct {
+	Action     string
+	Package    string
+	ImportPath string
+	Test       string
+	Output     string
+}
+
+// test is what testsum keeps of one test until it ends.
+type test struct {
+	output   []string
+	action   string // pass, fail, skip; empty while it runs
+	children bool   // it ran subtests
+}
+
+type pkg struct {
+	output []string // package-level lines
+	tests  map[string]*test
+	order  []string // test names as they started
+}
+
+type summary struct {
+	w                       io.Writer
+	pkgs                    map[string]*pkg // packages that have not ended
+	passed, failed, skipped int
+}
+
+func newSummary(w io.Writer) *summary { return &summary{w: w, pkgs: map[string]*pkg{}} }
+
+func (s *summary) pkg(name string) *pkg {
+	p := s.pkgs[name]
+	if p == nil {
+		p = &pkg{tests: map[string]*test{}}
+		s.pkgs[name] = p
+	}
+	return p
+}
+
+// read consumes the stream; a line that is not JSON is printed as it is.
+func (s *summary) read(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
+			fmt.Fprintln(s.w, sc.Text())
+			continue
+		}
+		s.handle(e)
+	}
+	return sc.Err()
+}
+
+func (s *summary) handle(e event) {
+	switch e.Action {
+	case "build-output":
+		fmt.Fprint(s.w, e.Output)
+		return
+	case "build-fail":
+		return
+	}
+	p := s.pkg(e.Package)
+	if e.Test == "" {
+		switch e.Action {
+		case "output":
+			p.output = append(p.output, e.Output)
+		case "pass", "skip":
+			s.printSummaryLine(p)
+			s.count(p, false)
+			delete(s.pkgs, e.Package)
+		case "fail":
+			s.endFailedPackage(p)
+			s.count(p, true)
+			delete(s.pkgs, e.Package)
+		}
+		return
+	}
+	t := p.tests[e.Test]
+	if t == nil {
+		t = &test{}
+		p.tests[e.Test] = t
+		p.order = append(p.order, e.Test)
+		// A subtest makes its parents containers, not cases.
+		for name := e.Test; strings.Contains(name, "/"); {
+			name = name[:strings.LastIndex(name, "/")]
+			if parent := p.tests[name]; parent != nil {
+				parent.children = true
+			}
+		}
+	}
+	switch e.Action {
+	case "output":
+		t.output = append(t.output, e.Output)
+	case "pass", "skip", "fail":
+		t.action = e.Action
+		if e.Action == "fail" {
+			s.printTest(t)
+		}
+	}
+}
+
+// printTest prints a failed test's output without the run/pause markers.
+func (s *summary) printTest(t *test) {
+	for _, line := range t.output {
+		if !strings.HasPrefix(line, "=== ") {
+			fmt.Fprint(s.w, line)
+		}
+	}
+}
+
+// printSummaryLine prints the `ok`/`?` line of a package that passed.
+func (s *summary) printSummaryLine(p *pkg) {
+	for i := len(p.output) - 1; i >= 0; i-- {
+		if line := p.output[i]; strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "? ") {
+			fmt.Fprint(s.w, line)
+			return
+		}
+	}
+}
+
+// endFailedPackage prints the output of tests that never ended (a panic or
+// a timeout stopped them) and everything the package printed outside its
+// tests (build errors, the panic, the FAIL line).
+func (s *summary) endFailedPackage(p *pkg) {
+	for _, name := range p.order {
+		if t := p.tests[name]; t.action == "" {
+			t.action = "fail"
+			s.printTest(t)
+		}
+	}
+	for _, line := range p.output {
+		if line != "PASS\n" && !strings.HasPrefix(line, "=== ") {
+			fmt.Fprint(s.w, line)
+		}
+	}
+}
+
+// count adds an ended package's cases to the totals: tests without
+// subtests by their result, a test with subtests only when it failed with
+// none of them failing, and the package itself when it failed with no
+// test to blame.
+func (s *summary) count(p *pkg, failed bool) {
+	blamed := 0
+	for name, t := range p.tests {
+		if t.children {
+			if t.action == "fail" && !failedUnder(p, name) {
+				s.failed++
+				blamed++
+			}
+			continue
+		}
+		switch t.action {
+		case "pass":
+			s.passed++
+		case "skip":
+			s.skipped++
+		case "fail":
+			s.failed++
+			blamed++
+		}
+	}
+	if failed && blamed == 0 {
+		s.failed++
+	}
+}
+
+// failedUnder reports whether a subtest of the test named parent failed.
+func failedUnder(p *pkg, parent string) bool {
+	for name, t := range p.tests {
+		if strings.HasPrefix(name, parent+"/") && t.action == "fail" {
+			return true
+		}
+	}
+	return false
+}
+
+// finish prints what is left of packages that never ended, the closing
+// line, and returns the exit status.
+func (s *summary) finish(goTestFailed bool) int {
+	for name, p := range s.pkgs {
+		s.endFailedPackage(p)
+		s.count(p, true)
+		fmt.Fprintf(s.w, "FAIL\t%s\t(no result)\n", name)
+	}
+	if goTestFailed && s.failed == 0 {
+		fmt.Fprintln(s.w, "go test failed with no failing test to show for it (see above)")
+		s.failed++
+	}
+	line := fmt.Sprintf("%d passed, %d failed", s.passed, s.failed)
+	if s.skipped > 0 {
+		line += fmt.Sprintf(", %d skipped", s.skipped)
+	}
+	fmt.Fprintln(s.w, line)
+	if s.failed > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A module whose packages pass, fail, skip, panic, exit early, do not
+// build and have no tests, run through testsum.
+func TestCountsEveryOutcome(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"ok/ok_test.go": `package ok
+import "testing"
+func TestA(t *testing.T) {}
+func TestB(t *testing.T) {
+	t.Run("one", func(t *testing.T) {})
+	t.Run("two", func(t *testing.T) {})
+	t.Run("three", func(t *testing.T) { t.Skip("not here") })
+}
+`,
+		"bad/bad_test.go": `package bad
+import "testing"
+func TestF(t *testing.T) { t.Error("F went wrong") }
+func TestG(t *testing.T) {
+	t.Run("good", func(t *testing.T) {})
+	t.Run("bad", func(t *testing.T) { t.Error("G/bad went wrong") })
+}
+func TestH(t *testing.T) {
+	t.Run("sub", func(t *testing.T) {})
+	t.Error("H itself went wrong")
+}
+`,
+		"panics/panics_test.go": `package panics
+import "testing"
+func TestOK(t *testing.T) {}
+func TestP(t *testing.T) { panic("P panicked") }
+`,
+		"exits/exits_test.go": `package exits
+import ("os"; "testing")
+func TestMain(m *testing.M) { println("TestMain gave up"); os.Exit(3) }
+func TestNeverRuns(t *testing.T) {}
+`,
+		"nobuild/nobuild_test.go": "package nobuild\nimport \"testing\"\nfunc TestX(t *testing.T) { undefinedThing() }\n",
+		"none/none.go":            "package none\n",
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"-count=1", "./..."}, dir, &out, &errb)
+	got := out.String()
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	// ok: 3 passed, 1 skipped; bad: 2 passed, 3 failed (F, G/bad, H);
+	// panics: 1 passed, 1 failed; exits and nobuild: 1 failed each.
+	if last := lines[len(lines)-1]; last != "6 passed, 6 failed, 1 skipped" {
+		t.Errorf("closing line %q\n%s", last, got)
+	}
+	for _, want := range []string{
+		"ok  \texample.com/m/ok", "?   \texample.com/m/none", "FAIL\texample.com/m/bad",
+		"F went wrong", "G/bad went wrong", "H itself went wrong", "--- FAIL: TestH",
+		"panic: P panicked", "TestMain gave up", "undefinedThing", "FAIL\texample.com/m/nobuild",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"=== RUN", "--- PASS", "not here"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("output has %q:\n%s", unwanted, got)
+		}
+	}
+}
+
+func TestAllPassedHasNoSkippedCount(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("package a\nimport \"testing\"\nfunc TestA(t *testing.T) {}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"-count=1", "."}, dir, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.HasSuffix(out.String(), "\n1 passed, 0 failed\n") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// go test failing before any package runs (a bad flag) is a failure too.
+func TestGoTestErrorIsAFailure(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-nosuchflag", "."}, t.TempDir(), &out, &errb); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.HasSuffix(out.String(), "0 passed, 1 failed\n") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
