@@ -261,6 +261,20 @@ func (p *serverProc) exitCode(t *testing.T) int {
 	}
 }
 
+// logged waits up to 10 s for want in the server's stderr: a line the
+// server logs as a state changes can reach the pipe after a client has
+// already seen the new state.
+func (p *serverProc) logged(want string) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(p.stderr.String(), want) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
 func (p *serverProc) signal(t *testing.T, sig os.Signal) {
 	t.Helper()
 	if err := p.cmd.Process.Signal(sig); err != nil {

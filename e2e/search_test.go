@@ -317,7 +317,7 @@ func TestSearchIndexRecoveryE2E(t *testing.T) {
 	}
 	p2, c2 := serveSearch(t, root)
 	waitIndexes(t, c2)
-	if !strings.Contains(p2.stderr.String(), "cannot be used; rebuilding") {
+	if !p2.logged("cannot be used; rebuilding") {
 		t.Errorf("no rebuild log line:\n%s", p2.stderr)
 	}
 	if log, _ := os.ReadFile(filepath.Join(root, ".agentos", ".cache", "logs", "server.log")); !strings.Contains(string(log), "cannot be used; rebuilding") {
@@ -333,7 +333,7 @@ func TestSearchIndexRecoveryE2E(t *testing.T) {
 	// A clean restart loads the index.
 	p3, c3 := serveSearch(t, root)
 	waitIndexes(t, c3)
-	if s := p3.stderr.String(); !strings.Contains(s, "search index loaded") || strings.Contains(s, "rebuilding") {
-		t.Errorf("restart did not reuse the index:\n%s", s)
+	if !p3.logged("search index loaded") || strings.Contains(p3.stderr.String(), "rebuilding") {
+		t.Errorf("restart did not reuse the index:\n%s", p3.stderr)
 	}
 }

@@ -118,88 +118,113 @@ const bridgeSession = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"svc_filesystem","arguments":{"action":"read","path":"README.md"}}}
 `
 
+// forgedPrimary is a project whose primary serves with a token on a port
+// range that ends at a recorder's port, and a second recorder outside it.
+type forgedPrimary struct {
+	root, home       string
+	inRange, outside *recorder
+	lo, hi           int
+	real             stateFile
+	base             map[string]any
+}
+
+func newForgedPrimary(t *testing.T) *forgedPrimary {
+	t.Helper()
+	f := &forgedPrimary{root: newProject(t), home: t.TempDir()}
+	// The recorder takes a port the kernel says is free, and the project's
+	// range ends there; the primary takes the first free port below it.
+	f.inRange = listenRecorder(t, 0)
+	f.lo, f.hi = f.inRange.port-7, f.inRange.port
+	f.outside = listenRecorder(t, 0)
+	for f.outside.port >= f.lo && f.outside.port <= f.hi {
+		f.outside = listenRecorder(t, 0)
+	}
+	writeConfig(t, f.root, fmt.Sprintf("server:\n  port_range: \"%d-%d\"\n  auth: token\n", f.lo, f.hi))
+	primary := startServe(t, f.root, "--transport", "http")
+	f.real = waitState(t, f.root, primary.cmd.Process.Pid)
+	f.base = readStateMap(t, f.root)
+	return f
+}
+
 // A state file forged over the running primary's (the issue's attack:
 // an agent rewrote it through a tool) points at a listener of someone
 // else's. status, the stdio bridge, connect and doctor each say the file is
 // stale or forged, and the listener gets no token and no MCP message; at
 // most, where the file passes every other check, the token-less liveness
-// GET that finds out who listens.
+// GET that finds out who listens. With the true file back, all find the
+// primary again. Each forgery has a primary of its own, so that they run
+// at once: the bridge waits five seconds for a file it can trust.
 func TestStateFileForgedGetsNoTokenNorTraffic(t *testing.T) {
 	t.Parallel()
-	root := newProject(t)
-	home := t.TempDir()
-	// The recorder takes a port the kernel says is free, and the project's
-	// range ends there; the primary takes the first free port below it.
-	inRange := listenRecorder(t, 0)
-	lo, hi := inRange.port-7, inRange.port
-	outside := listenRecorder(t, 0)
-	for outside.port >= lo && outside.port <= hi {
-		outside = listenRecorder(t, 0)
-	}
-	writeConfig(t, root, fmt.Sprintf("server:\n  port_range: \"%d-%d\"\n  auth: token\n", lo, hi))
-	primary := startServe(t, root, "--transport", "http")
-	real := waitState(t, root, primary.cmd.Process.Pid)
-	base := readStateMap(t, root)
-
 	cases := []struct {
 		name     string
-		edits    map[string]any
-		want     string
+		forge    func(t *testing.T, f *forgedPrimary) (edits map[string]any, want string)
 		liveness bool // the file passes every check but who answers
 	}{
-		{"port outside the range", map[string]any{"url": outside.url(), "port": outside.port},
-			fmt.Sprintf("names port %d, outside this project's server.port_range %d-%d", outside.port, lo, hi), false},
-		{"pid that does not hold the lock", map[string]any{"url": inRange.url(), "port": inRange.port, "pid": os.Getpid()},
-			fmt.Sprintf("names pid %d, which does not hold the project lock (pid %d does)", os.Getpid(), real.PID), false},
-		{"pid that ended", map[string]any{"url": inRange.url(), "port": inRange.port, "pid": exitedPID(t)},
-			"which is not running", false},
-		{"not loopback", map[string]any{"url": "http://agentos-forged.invalid:80/mcp", "host": "agentos-forged.invalid", "port": 80},
-			"names http://agentos-forged.invalid:80/mcp, which is not this machine's loopback address", false},
-		{"the primary's pid at another port", map[string]any{"url": inRange.url(), "port": inRange.port},
-			fmt.Sprintf("%s does not answer as an agentos server (HTTP 404", inRange.url()), true},
+		{"port outside the range", func(t *testing.T, f *forgedPrimary) (map[string]any, string) {
+			return map[string]any{"url": f.outside.url(), "port": f.outside.port},
+				fmt.Sprintf("names port %d, outside this project's server.port_range %d-%d", f.outside.port, f.lo, f.hi)
+		}, false},
+		{"pid that does not hold the lock", func(t *testing.T, f *forgedPrimary) (map[string]any, string) {
+			return map[string]any{"url": f.inRange.url(), "port": f.inRange.port, "pid": os.Getpid()},
+				fmt.Sprintf("names pid %d, which does not hold the project lock (pid %d does)", os.Getpid(), f.real.PID)
+		}, false},
+		{"pid that ended", func(t *testing.T, f *forgedPrimary) (map[string]any, string) {
+			return map[string]any{"url": f.inRange.url(), "port": f.inRange.port, "pid": exitedPID(t)}, "which is not running"
+		}, false},
+		{"not loopback", func(t *testing.T, f *forgedPrimary) (map[string]any, string) {
+			return map[string]any{"url": "http://agentos-forged.invalid:80/mcp", "host": "agentos-forged.invalid", "port": 80},
+				"names http://agentos-forged.invalid:80/mcp, which is not this machine's loopback address"
+		}, false},
+		{"the primary's pid at another port", func(t *testing.T, f *forgedPrimary) (map[string]any, string) {
+			return map[string]any{"url": f.inRange.url(), "port": f.inRange.port},
+				fmt.Sprintf("%s does not answer as an agentos server (HTTP 404", f.inRange.url())
+		}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			forgeState(t, root, base, c.edits)
-			before := len(inRange.requests()) + len(outside.requests())
+			t.Parallel()
+			f := newForgedPrimary(t)
+			root, home := f.root, f.home
+			edits, want := c.forge(t, f)
+			forgeState(t, root, f.base, edits)
 
 			r := runAgentos(t, root, "status", "--dir", root)
-			if r.code != 1 || !strings.Contains(r.stdout, c.want) || !strings.Contains(r.stdout, "stale or forged, ignored") ||
-				!strings.Contains(r.stdout, fmt.Sprintf("pid %d holds the project lock", real.PID)) {
+			if r.code != 1 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "stale or forged, ignored") ||
+				!strings.Contains(r.stdout, fmt.Sprintf("pid %d holds the project lock", f.real.PID)) {
 				t.Errorf("status: exit %d\n%s", r.code, r.stdout)
 			}
 			r = runStdin(t, root, bridgeSession, "serve", "--transport", "stdio", "--project-root", root)
-			if r.code != 4 || r.stdout != "" || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "nothing was sent to the URL it names") {
+			if r.code != 4 || r.stdout != "" || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "nothing was sent to the URL it names") {
 				t.Errorf("bridge: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			}
 			r = runIn(t, root, home, "connect", "--agent", "codex")
-			if r.code != 1 || !strings.Contains(r.stdout, "not running") || !strings.Contains(r.stdout, c.want) {
+			if r.code != 1 || !strings.Contains(r.stdout, "not running") || !strings.Contains(r.stdout, want) {
 				t.Errorf("connect: exit %d\n%s", r.code, r.stdout)
 			}
 			if _, err := os.Stat(filepath.Join(root, ".codex", "config.toml")); !os.IsNotExist(err) {
 				t.Error("connect wrote an entry for the forged URL")
 			}
 			r = runIn(t, root, home, "doctor")
-			if r.code != 1 || !strings.Contains(r.stdout, "✗ server: not running: ") || !strings.Contains(r.stdout, c.want) {
+			if r.code != 1 || !strings.Contains(r.stdout, "✗ server: not running: ") || !strings.Contains(r.stdout, want) {
 				t.Errorf("doctor: exit %d\n%s", r.code, r.stdout)
 			}
 
-			got := append(inRange.requests(), outside.requests()...)[before:]
-			for _, req := range got {
+			for _, req := range append(f.inRange.requests(), f.outside.requests()...) {
 				if !c.liveness || req != "GET /mcp auth= body=" {
 					t.Errorf("the forged URL received %q", req)
 				}
 			}
-		})
-	}
 
-	// The true file again: found as before, token and all.
-	forgeState(t, root, base, nil)
-	if r := runAgentos(t, root, "status", "--dir", root); r.code != 0 || !strings.Contains(r.stdout, real.URL) {
-		t.Errorf("status with the true file: exit %d\n%s", r.code, r.stdout)
-	}
-	if getInfo(t, stdioClient(t, root, "--transport", "stdio")).Server.PID != real.PID {
-		t.Error("the bridge does not reach the primary with the true file")
+			// The true file again: found as before, token and all.
+			forgeState(t, root, f.base, nil)
+			if r := runAgentos(t, root, "status", "--dir", root); r.code != 0 || !strings.Contains(r.stdout, f.real.URL) {
+				t.Errorf("status with the true file: exit %d\n%s", r.code, r.stdout)
+			}
+			if getInfo(t, stdioClient(t, root, "--transport", "stdio")).Server.PID != f.real.PID {
+				t.Error("the bridge does not reach the primary with the true file")
+			}
+		})
 	}
 }
 

@@ -32,6 +32,7 @@ func assertLink(t *testing.T, link, text string) {
 // An install writes through a linked user config: the link stays, the
 // dotfiles copy gets the entry, and the backup holds the original content.
 func TestInstallWritesThroughLinkedConfig(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	env := homeFor(root)
 	original := "{\n  \"numStartups\": 3,\n  \"projects\": {}\n}\n"
@@ -55,6 +56,7 @@ func TestInstallWritesThroughLinkedConfig(t *testing.T) {
 // A failing install puts a linked config back through its link: the link is
 // the same link and the target the same bytes.
 func TestRollbackRestoresLinkedConfig(t *testing.T) {
+	t.Parallel()
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	env := homeFor(root)
 	original := "\uFEFF{\r\n  \"numStartups\": 3,\r\n  \"projects\": {}\r\n}\r\n"
@@ -77,6 +79,7 @@ func TestRollbackRestoresLinkedConfig(t *testing.T) {
 
 // The journal also puts back a link that a step replaced by a file.
 func TestRollbackRestoresReplacedLink(t *testing.T) {
+	t.Parallel()
 	root, _ := newProject(t, nil)
 	env := homeFor(root)
 	link, text, target := linkedClaudeJSON(t, env.Home, "{}\n")
@@ -102,6 +105,7 @@ func TestRollbackRestoresReplacedLink(t *testing.T) {
 // A link to a missing file and a read-only target stop the install before
 // anything is written, naming the file.
 func TestLinkedConfigRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, want string
 		setup      func(t *testing.T, home string)

@@ -54,6 +54,7 @@ func TestBatchFilter(t *testing.T) {
 // A stdio client of the bridge gets the same answer to a batch as one of
 // the primary, and its session goes on.
 func TestBridgeRefusesBatches(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 	inR, inW := io.Pipe()

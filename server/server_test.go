@@ -63,6 +63,7 @@ func start(t *testing.T, opts Options) *running {
 }
 
 func TestConcurrentClientsShareOneServer(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 
@@ -131,6 +132,7 @@ func TestConcurrentClientsShareOneServer(t *testing.T) {
 }
 
 func TestBridgeRelaysAndSurvivesPrimaryRestart(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	primary := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 
@@ -207,6 +209,7 @@ func TestBridgeRelaysAndSurvivesPrimaryRestart(t *testing.T) {
 }
 
 func TestSecondPrimaryRefused(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	first := start(t, Options{Project: p, Config: cfg, Transport: TransportDual, Stdin: blockingReader{}, Stdout: io.Discard})
 	err := Run(context.Background(), Options{Project: p, Config: cfg, Transport: TransportHTTP})
@@ -226,6 +229,7 @@ type blockingReader struct{}
 func (blockingReader) Read([]byte) (int, error) { select {} }
 
 func TestLivenessAndNotFound(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 	resp, err := http.Get(r.status.URL)

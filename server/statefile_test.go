@@ -51,6 +51,7 @@ func (r *recorder) requests() []string {
 // in the port range: the bridge checks who answers there, without the token,
 // and refuses; the listener never sees the token or an MCP message.
 func TestBridgeRefusesForgedStateFile(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	cfg.Server.Auth = config.AuthToken
 	rec := newRecorder(t)
@@ -114,6 +115,7 @@ func TestBridgeRefusesForgedStateFile(t *testing.T) {
 // With server.auth: token, the liveness check answers without the token (so
 // readers can check who listens before they send it); nothing else does.
 func TestLivenessNeedsNoToken(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	cfg.Server.Auth = config.AuthToken
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
