@@ -94,3 +94,36 @@ func TestBridgeRefusesBatches(t *testing.T) {
 		t.Errorf("a ping after the batch: %v", m)
 	}
 }
+
+// Closing stdin ends the bridge as soon as no request of the client is in
+// flight: the listener for what the primary sends unasked is not one, and
+// is not waited for. Not parallel: it lengthens the grace for requests in
+// flight, so that waiting for the listener would show.
+func TestBridgeEndsWhenStdinCloses(t *testing.T) {
+	old := inFlightGrace
+	inFlightGrace = 10 * time.Minute
+	t.Cleanup(func() { inFlightGrace = old })
+
+	p, cfg := testProject(t)
+	start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Options{Project: p, Config: cfg, Transport: TransportStdio, Stdin: inR, Stdout: outW})
+		outW.Close()
+	}()
+	go io.Copy(io.Discard, outR)
+	// The bridge reads the line (and initializes, which starts the
+	// listener) before it reads the end of stdin.
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the bridge still runs a minute after stdin closed, with nothing in flight")
+	}
+}

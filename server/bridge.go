@@ -49,9 +49,15 @@ const maxMessage = MaxBodyBytes
 
 func (b *bridge) run(ctx context.Context, in io.Reader) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	defer wg.Wait()
+	// requests are the client's calls in flight; listeners relay what the
+	// primary sends unasked and end only with ctx, so they are not waited
+	// for when stdin closes, and ctx is cancelled before either is waited on.
+	var requests, listeners sync.WaitGroup
+	defer func() {
+		cancel()
+		requests.Wait()
+		listeners.Wait()
+	}()
 
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), maxMessage)
@@ -82,13 +88,13 @@ func (b *bridge) run(ctx context.Context, in io.Reader) error {
 				b.write(rpcError(head.ID, -32603, err.Error()))
 				continue
 			}
-			wg.Add(1)
-			go func() { defer wg.Done(); b.listen(ctx) }()
+			listeners.Add(1)
+			go func() { defer listeners.Done(); b.listen(ctx) }()
 			continue
 		}
-		wg.Add(1)
+		requests.Add(1)
 		go func() {
-			defer wg.Done()
+			defer requests.Done()
 			if err := b.forward(ctx, msg); err != nil && head.ID != nil {
 				b.write(rpcError(head.ID, -32603, err.Error()))
 			}
@@ -98,7 +104,7 @@ func (b *bridge) run(ctx context.Context, in io.Reader) error {
 		return fmt.Errorf("bridge: read stdin: %w", err)
 	}
 	b.log.Info("stdin closed; ending bridge session")
-	b.waitInFlight(&wg, cancel)
+	b.waitInFlight(&requests, cancel)
 	b.endSession()
 	return nil
 }
@@ -110,10 +116,14 @@ func (b *bridge) waitInFlight(wg *sync.WaitGroup, cancel context.CancelFunc) {
 	go func() { wg.Wait(); close(finished) }()
 	select {
 	case <-finished:
-	case <-time.After(5 * time.Second):
+	case <-time.After(inFlightGrace):
 	}
 	cancel()
 }
+
+// inFlightGrace is how long requests in flight may finish once stdin has
+// closed; a variable for a test.
+var inFlightGrace = 5 * time.Second
 
 // initializeSession POSTs an initialize request and records the session; the
 // response goes to the client only the first time.
