@@ -11,7 +11,12 @@
 // test, `go test` itself failing — counts as one failed each. It exits 1
 // when anything failed.
 //
-//	go build -o /tmp/testsum ./internal/tools/testsum && /tmp/testsum -race -count=1 ./...
+// Arguments separated by --and are several `go test` runs, all at once,
+// counted together: packages that need other flags (no -race) run beside
+// the rest.
+//
+//	go build -o /tmp/testsum ./internal/tools/testsum
+//	/tmp/testsum -race -count=1 ./server/... --and -count=1 ./e2e
 package main
 
 import (
@@ -22,38 +27,82 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 )
 
-func main() { os.Exit(run(os.Args[1:], "", os.Stdout, os.Stderr)) }
+func main() { os.Exit(run(splitRuns(os.Args[1:]), "", os.Stdout, os.Stderr)) }
 
-// run runs `go test -json args` in dir (empty: here), prints the summary
-// to stdout and returns the exit status.
-func run(args []string, dir string, stdout, stderr io.Writer) int {
-	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
-	cmd.Dir = dir
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
-	if err == nil {
-		err = cmd.Start()
+// splitRuns cuts the arguments at each --and.
+func splitRuns(args []string) [][]string {
+	var runs [][]string
+	for {
+		i := slices.Index(args, "--and")
+		if i < 0 {
+			return append(runs, args)
+		}
+		runs = append(runs, args[:i])
+		args = args[i+1:]
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "testsum:", err)
-		return 2
-	}
+}
+
+// run runs `go test -json` with each set of arguments, at once, in dir
+// (empty: here), prints the summary to stdout and returns the exit status.
+func run(runs [][]string, dir string, stdout, stderr io.Writer) int {
+	stderr = &lockedWriter{w: stderr} // the runs write to it at once
 	s := newSummary(stdout)
-	if err := s.read(out); err != nil {
-		// What was not read cannot be counted: that is a failure.
-		fmt.Fprintln(stderr, "testsum: read go test's output:", err)
-		io.Copy(io.Discard, out)
-		s.failed++
+	var (
+		mu           sync.Mutex // s and goTestFailed
+		goTestFailed bool
+		wg           sync.WaitGroup
+	)
+	for _, args := range runs {
+		cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
+		cmd.Dir = dir
+		cmd.Stderr = stderr
+		out, err := cmd.StdoutPipe()
+		if err == nil {
+			err = cmd.Start()
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "testsum:", err)
+			mu.Lock()
+			goTestFailed = true
+			mu.Unlock()
+			continue
+		}
+		wg.Go(func() {
+			err := s.read(out, &mu)
+			if err != nil {
+				// What was not read cannot be counted: that is a failure.
+				fmt.Fprintln(stderr, "testsum: read go test's output:", err)
+				io.Copy(io.Discard, out)
+			}
+			waitErr := cmd.Wait()
+			var exit *exec.ExitError
+			if waitErr != nil && !errors.As(waitErr, &exit) {
+				fmt.Fprintln(stderr, "testsum:", waitErr)
+			}
+			mu.Lock()
+			goTestFailed = goTestFailed || err != nil || waitErr != nil
+			mu.Unlock()
+		})
 	}
-	err = cmd.Wait()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		fmt.Fprintln(stderr, "testsum:", err)
-	}
-	return s.finish(err != nil)
+	wg.Wait()
+	return s.finish(goTestFailed)
+}
+
+// lockedWriter lets several writers share one io.Writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // event is one line of `go test -json` (cmd/test2json); build output has
@@ -96,17 +145,20 @@ func (s *summary) pkg(name string) *pkg {
 	return p
 }
 
-// read consumes the stream; a line that is not JSON is printed as it is.
-func (s *summary) read(r io.Reader) error {
+// read consumes one run's stream, a line at a time under mu (runs share
+// s); a line that is not JSON is printed as it is.
+func (s *summary) read(r io.Reader, mu *sync.Mutex) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for sc.Scan() {
+		mu.Lock()
 		var e event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
 			fmt.Fprintln(s.w, sc.Text())
-			continue
+		} else {
+			s.handle(e)
 		}
-		s.handle(e)
+		mu.Unlock()
 	}
 	return sc.Err()
 }

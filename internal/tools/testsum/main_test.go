@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// A module whose packages pass, fail, skip, panic, exit early, do not
-// build and have no tests, run through testsum.
-func TestCountsEveryOutcome(t *testing.T) {
+// outcomes is a module whose packages pass, fail, skip, panic, exit
+// early, do not build and have no tests.
+func outcomes(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",
@@ -57,8 +58,13 @@ func TestNeverRuns(t *testing.T) {}
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+func TestCountsEveryOutcome(t *testing.T) {
+	dir := outcomes(t)
 	var out, errb bytes.Buffer
-	code := run([]string{"-count=1", "./..."}, dir, &out, &errb)
+	code := run([][]string{{"-count=1", "./..."}}, dir, &out, &errb)
 	got := out.String()
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
@@ -90,7 +96,7 @@ func TestAllPassedHasNoSkippedCount(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("package a\nimport \"testing\"\nfunc TestA(t *testing.T) {}\n"), 0o644)
 	var out, errb bytes.Buffer
-	if code := run([]string{"-count=1", "."}, dir, &out, &errb); code != 0 {
+	if code := run([][]string{{"-count=1", "."}}, dir, &out, &errb); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	if !strings.HasSuffix(out.String(), "\n1 passed, 0 failed\n") {
@@ -101,10 +107,29 @@ func TestAllPassedHasNoSkippedCount(t *testing.T) {
 // go test failing before any package runs (a bad flag) is a failure too.
 func TestGoTestErrorIsAFailure(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"-nosuchflag", "."}, t.TempDir(), &out, &errb); code != 1 {
+	if code := run([][]string{{"-nosuchflag", "."}}, t.TempDir(), &out, &errb); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
 	if !strings.HasSuffix(out.String(), "0 passed, 1 failed\n") {
 		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// Runs given with --and go at once and are counted together.
+func TestRunsCountedTogether(t *testing.T) {
+	if got := splitRuns([]string{"-race", "./a", "--and", "-count=1", "./b"}); len(got) != 2 ||
+		strings.Join(got[0], " ") != "-race ./a" || strings.Join(got[1], " ") != "-count=1 ./b" {
+		t.Fatalf("splitRuns: %q", got)
+	}
+	dir := outcomes(t)
+	var out, errb bytes.Buffer
+	code := run([][]string{{"-count=1", "./ok", "./none"}, {"-count=1", "./bad"}}, dir, &out, &errb)
+	if code != 1 || !strings.HasSuffix(out.String(), "\n5 passed, 3 failed, 1 skipped\n") {
+		t.Errorf("exit %d, output:\n%s", code, out.String())
+	}
+	for _, want := range []string{"ok  \texample.com/m/ok", "?   \texample.com/m/none", "FAIL\texample.com/m/bad"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }
