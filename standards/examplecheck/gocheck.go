@@ -16,10 +16,13 @@ import (
 	"strings"
 )
 
-// stdPackages resolves the package names an example uses without importing
-// them. rand is math/rand: an example that needs crypto/rand imports it.
-var stdPackages = map[string]string{
-	"atomic": "sync/atomic", "base64": "encoding/base64", "bufio": "bufio", "bytes": "bytes",
+// knownPackages resolves the package names an example uses without
+// importing them: standard packages, and errgroup (resolved through
+// Options.GoMod). rand is math/rand: an example that needs crypto/rand
+// imports it.
+var knownPackages = map[string]string{
+	"errgroup": "golang.org/x/sync/errgroup",
+	"atomic":   "sync/atomic", "base64": "encoding/base64", "bufio": "bufio", "bytes": "bytes",
 	"cmp": "cmp", "context": "context", "errors": "errors", "exec": "os/exec",
 	"filepath": "path/filepath", "fmt": "fmt", "hex": "encoding/hex", "hmac": "crypto/hmac",
 	"http": "net/http", "httptest": "net/http/httptest", "io": "io", "json": "encoding/json",
@@ -179,7 +182,7 @@ func goFile(pkgName, code, goVersion string) (src []byte, prefix int, imports []
 		seen := map[string]bool{}
 		//lint:ignore SA1019 the parser's resolution is exactly "names this file does not declare"
 		for _, id := range f.Unresolved { //nolint:staticcheck
-			if p, ok := stdPackages[id.Name]; ok && !seen[p] && usedAsPackage(f, id.Name) {
+			if p, ok := knownPackages[id.Name]; ok && !seen[p] && usedAsPackage(f, id.Name) {
 				seen[p] = true
 				add = append(add, p)
 			}
