@@ -44,7 +44,7 @@ func checkSQL(ctx context.Context, dir string, blocks []Block, opts Options) ([]
 	located := regexp.MustCompile(`^psql:(\S+?):(\d+): ERROR:  (.*)$`)
 	var problems []Problem
 	for _, name := range names {
-		out, err := pg.Psql(ctx, "-v", "ON_ERROR_ROLLBACK=on", "-v", "VERBOSITY=verbose", "-f", filepath.Join(dir, name))
+		out, err := pg.Psql(ctx, "-v", "ON_ERROR_ROLLBACK=on", "-v", "VERBOSITY=verbose", "-f", name) // relative: psql names the file as given
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
