@@ -36,6 +36,11 @@ var knownPackages = map[string]string{
 
 const goModule = "examples"
 
+var (
+	packageRE  = regexp.MustCompile(`(?m)^package (\w+)`)
+	testFuncRE = regexp.MustCompile(`(?m)^func (Test|Benchmark|Fuzz)[A-Z_]`)
+)
+
 // checkGo writes each block as a package of one generated module and runs
 // go vet over all of them.
 func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
@@ -57,7 +62,7 @@ func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]P
 			return nil, err
 		}
 		name := "example.go"
-		if regexp.MustCompile(`(?m)^func (Test|Benchmark|Fuzz)[A-Z_]`).MatchString(b.Code) {
+		if testFuncRE.MatchString(b.Code) {
 			name = "example_test.go"
 		}
 		parts := []struct {
@@ -71,7 +76,7 @@ func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]P
 			}{"assume.go", b.Assume, b.Line})
 		}
 		pkgName := "example"
-		if m := regexp.MustCompile(`(?m)^package (\w+)`).FindStringSubmatch(b.Code); m != nil {
+		if m := packageRE.FindStringSubmatch(b.Code); m != nil {
 			pkgName = m[1]
 		}
 		for _, p := range parts {
@@ -163,7 +168,7 @@ func goFile(pkgName, code, goVersion string) (src []byte, prefix int, imports []
 		// stdversion check reads it.
 		fmt.Fprintf(&head, "//go:build go%s\n\n", goVersion)
 	}
-	hasPackage := regexp.MustCompile(`(?m)^package \w+`).MatchString(code)
+	hasPackage := packageRE.MatchString(code)
 	if !hasPackage {
 		fmt.Fprintf(&head, "package %s\n\n", pkgName)
 	}
@@ -237,4 +242,31 @@ func moduleFor(path string, reqs map[string]string) (string, bool) {
 		}
 	}
 	return best, best != ""
+}
+
+// GoFiles returns the Go source files the checker compiles for a Go block,
+// by name (example.go or example_test.go, and assume.go when the block
+// assumes declarations), so that a test can run an example with code of
+// its own beside it.
+func GoFiles(b Block) (map[string][]byte, error) {
+	pkgName := "example"
+	if m := packageRE.FindStringSubmatch(b.Code); m != nil {
+		pkgName = m[1]
+	}
+	files := map[string][]byte{}
+	name := "example.go"
+	if testFuncRE.MatchString(b.Code) {
+		name = "example_test.go"
+	}
+	src, _, _, err := goFile(pkgName, b.Code, b.GoVersion)
+	if err != nil {
+		return nil, err
+	}
+	files[name] = src
+	if b.Assume != "" {
+		if files["assume.go"], _, _, err = goFile(pkgName, b.Assume, b.GoVersion); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }
