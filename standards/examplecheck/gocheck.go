@@ -54,38 +54,20 @@ func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]P
 	}
 	var requires = map[string]string{} // module path → version
 	modRequires := requirements(opts.GoMod)
-	files := map[string]fileOrigin{} // b000/example.go → where its lines come from
+	files := map[string]goSource{} // b000/example.go → where its lines come from
 	var problems []Problem
 	for i, b := range blocks {
 		pkg := fileName(i, "")
 		if err := os.Mkdir(filepath.Join(dir, pkg), 0o755); err != nil {
 			return nil, err
 		}
-		name := "example.go"
-		if testFuncRE.MatchString(b.Code) {
-			name = "example_test.go"
+		sources, err := goSources(b)
+		if err != nil {
+			problems = append(problems, Problem{Block: b, Line: b.Line, Message: err.Error()})
+			continue
 		}
-		parts := []struct {
-			file, code string
-			line       int
-		}{{name, b.Code, b.Line + 1}}
-		if b.Assume != "" {
-			parts = append(parts, struct {
-				file, code string
-				line       int
-			}{"assume.go", b.Assume, b.Line})
-		}
-		pkgName := "example"
-		if m := packageRE.FindStringSubmatch(b.Code); m != nil {
-			pkgName = m[1]
-		}
-		for _, p := range parts {
-			src, prefix, imports, err := goFile(pkgName, p.code, b.GoVersion)
-			if err != nil {
-				problems = append(problems, Problem{Block: b, Line: b.Line, Message: err.Error()})
-				continue
-			}
-			for _, path := range imports {
+		for _, src := range sources {
+			for _, path := range src.imports {
 				if m, ok := moduleFor(path, modRequires); ok {
 					requires[m] = modRequires[m]
 				} else if strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
@@ -93,9 +75,9 @@ func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]P
 						Message: fmt.Sprintf("imports %s, a module the checker does not have", path)})
 				}
 			}
-			rel := pkg + "/" + p.file
-			files[rel] = fileOrigin{block: b, firstLine: p.line, prefix: prefix, assume: p.file == "assume.go"}
-			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), src, 0o644); err != nil {
+			rel := pkg + "/" + src.name
+			files[rel] = src
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), src.text, 0o644); err != nil {
 				return nil, err
 			}
 		}
@@ -137,8 +119,8 @@ func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]P
 		found = true
 		line, _ := strconv.Atoi(m[2])
 		msg := m[3]
-		docLine := origin.firstLine + line - 1 - origin.prefix
-		if origin.assume {
+		docLine := origin.block.Line + line - origin.prefix
+		if origin.name == "assume.go" {
 			msg = "in its assumed declarations: " + msg
 			docLine = origin.block.Line
 		}
@@ -150,11 +132,39 @@ func checkGo(ctx context.Context, dir string, blocks []Block, opts Options) ([]P
 	return problems, nil
 }
 
-type fileOrigin struct {
-	block     Block
-	firstLine int // the document's line of the code's first line
-	prefix    int // lines the harness put before the code
-	assume    bool
+// goSource is one Go file the checker writes for a block.
+type goSource struct {
+	block   Block
+	name    string // example.go, example_test.go or assume.go
+	text    []byte
+	prefix  int // lines the harness put before the block's code
+	imports []string
+}
+
+// goSources completes a block, and its assumed declarations, into the Go
+// files of one package.
+func goSources(b Block) ([]goSource, error) {
+	pkgName := "example"
+	if m := packageRE.FindStringSubmatch(b.Code); m != nil {
+		pkgName = m[1]
+	}
+	name := "example.go"
+	if testFuncRE.MatchString(b.Code) {
+		name = "example_test.go"
+	}
+	parts := [][2]string{{name, b.Code}}
+	if b.Assume != "" {
+		parts = append(parts, [2]string{"assume.go", b.Assume})
+	}
+	var out []goSource
+	for _, p := range parts {
+		text, prefix, imports, err := goFile(pkgName, p[1], b.GoVersion)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, goSource{block: b, name: p[0], text: text, prefix: prefix, imports: imports})
+	}
+	return out, nil
 }
 
 // goFile completes code into a Go source file: a build constraint for a
@@ -249,24 +259,13 @@ func moduleFor(path string, reqs map[string]string) (string, bool) {
 // assumes declarations), so that a test can run an example with code of
 // its own beside it.
 func GoFiles(b Block) (map[string][]byte, error) {
-	pkgName := "example"
-	if m := packageRE.FindStringSubmatch(b.Code); m != nil {
-		pkgName = m[1]
-	}
-	files := map[string][]byte{}
-	name := "example.go"
-	if testFuncRE.MatchString(b.Code) {
-		name = "example_test.go"
-	}
-	src, _, _, err := goFile(pkgName, b.Code, b.GoVersion)
+	sources, err := goSources(b)
 	if err != nil {
 		return nil, err
 	}
-	files[name] = src
-	if b.Assume != "" {
-		if files["assume.go"], _, _, err = goFile(pkgName, b.Assume, b.GoVersion); err != nil {
-			return nil, err
-		}
+	files := map[string][]byte{}
+	for _, src := range sources {
+		files[src.name] = src.text
 	}
 	return files, nil
 }

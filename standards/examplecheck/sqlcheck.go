@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 )
 
 // missingObject are the SQLSTATEs of statements that parse and plan but
@@ -73,7 +74,12 @@ func postgresBin(configured string) (string, error) {
 	if len(found) == 0 {
 		return "", skipError{"PostgreSQL (initdb) is not installed; run scripts/install-checkers.sh"}
 	}
-	sort.Strings(found) // the newest major version last (10 and above sort as text alike)
+	// The newest major version: /usr/lib/postgresql/<version>/bin/initdb.
+	version := func(p string) float64 {
+		v, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(filepath.Dir(p))), 64)
+		return v
+	}
+	sort.Slice(found, func(i, j int) bool { return version(found[i]) < version(found[j]) })
 	return filepath.Dir(found[len(found)-1]), nil
 }
 

@@ -69,8 +69,8 @@ func mapDiagnostics(out []byte, re *regexp.Regexp, files map[string]sourceFile) 
 	return problems
 }
 
-// run runs a tool in dir; a failure whose output names no block is an
-// error of the tool, not of the examples.
+// run runs a tool in dir with env added to the environment and returns its
+// combined output.
 func run(ctx context.Context, dir string, env []string, name string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
@@ -93,13 +93,11 @@ func checkPython(ctx context.Context, dir string, blocks []Block, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	// py_compile reports `File "b000.py", line 3` and goes on to the next
-	// file; pyflakes reports b000.py:3:1: message.
+	// py_compile reports `File "b000.py", line 3`, the source lines
+	// (indented) and `SyntaxError: ...`, and goes on to the next file;
+	// pyflakes reports b000.py:3:1: message.
 	compileOut, compileErr := run(ctx, dir, []string{"PYTHONDONTWRITEBYTECODE=1"}, python, append([]string{"-m", "py_compile"}, names...)...)
-	problems := mapDiagnostics(compileOut, regexp.MustCompile(`File "([^"]+)", line (\d+)()`), files)
-	for i := range problems {
-		problems[i].Message = "does not compile: " + pythonError(compileOut)
-	}
+	problems := mapDiagnostics(compileOut, regexp.MustCompile(`(?m)File "([^"]+)", line (\d+)\n(?:[ \t].*\n)*(\w+: .*)$`), files)
 	if compileErr != nil && len(problems) == 0 {
 		return nil, fmt.Errorf("py_compile: %v: %s", compileErr, compileOut)
 	}
@@ -108,7 +106,16 @@ func checkPython(ctx context.Context, dir string, blocks []Block, opts Options) 
 	if flakesErr != nil && len(flakes) == 0 {
 		return nil, fmt.Errorf("pyflakes: %v: %s", flakesErr, flakesOut)
 	}
-	return append(problems, flakes...), nil
+	failed := map[string]bool{} // pyflakes repeats the compiler's syntax errors
+	for _, p := range problems {
+		failed[p.Block.Where()] = true
+	}
+	for _, p := range flakes {
+		if !failed[p.Block.Where()] {
+			problems = append(problems, p)
+		}
+	}
+	return problems, nil
 }
 
 // findPython returns the configured interpreter, or the first of python3
@@ -128,20 +135,6 @@ func findPython(ctx context.Context, dir, configured string) (string, error) {
 		}
 	}
 	return "", skipError{"no python3 with pyflakes is installed; run scripts/install-checkers.sh"}
-}
-
-func pythonError(out []byte) string {
-	for _, l := range strings.Split(string(out), "\n") {
-		if strings.Contains(l, "Error:") {
-			return strings.TrimSpace(l)
-		}
-	}
-	return lastLine(out)
-}
-
-func lastLine(out []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	return lines[len(lines)-1]
 }
 
 // checkTypeScript type-checks every block, each a module, in one tsc run.
