@@ -14,9 +14,17 @@ ts_version=5.9.3
 node_types_version=22.20.5
 cache=${AGENTOS_STANDARDS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-standards}
 
+# The checks use python3 on PATH, or Debian's /usr/bin/python3 where the
+# Debian packages install.
+has_module() {
+  for p in python3 /usr/bin/python3; do
+    command -v "$p" >/dev/null 2>&1 && "$p" -c "import $1" 2>/dev/null && return 0
+  done
+  return 1
+}
 missing=()
-python3 -c 'import pyflakes' 2>/dev/null || missing+=(python3-pyflakes)
-python3 -c 'import httpx' 2>/dev/null || missing+=(python3-httpx)
+has_module pyflakes || missing+=(python3-pyflakes)
+has_module httpx || missing+=(python3-httpx)
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   missing+=(postgresql)
 fi
