@@ -235,8 +235,28 @@ func humanList(items []string, quote string) string {
 
 var versionNumberRE = regexp.MustCompile(`\d+(?:\.\d+)*`)
 
+// lowerBound returns the lowest version a declaration allows: "3.9" for
+// ">=3.9,<4" or "<4, >=3.9", "20" for "Node.js ^20 || ^22", "1.22" for
+// "1.22.3". Upper bounds and exclusions are skipped; "" when there is none.
+func lowerBound(v string) string {
+	for _, clause := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '|' }) {
+		clause = strings.TrimSpace(clause)
+		if strings.HasPrefix(clause, "<") || strings.HasPrefix(clause, "!=") {
+			continue
+		}
+		if n := versionNumberRE.FindString(clause); n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// atLeast is the one place that decides whether a version-dependent form
+// may be shown: only when the project declares a version and the lowest
+// version it allows is at least min. An unknown version gets the form that
+// works on every version.
 func atLeast(v, min string) bool {
-	have := versionNumberRE.FindString(v)
+	have := lowerBound(v)
 	if have == "" {
 		return false
 	}
