@@ -1,0 +1,152 @@
+package installer
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/internal/project"
+)
+
+// renderSample writes a sample project, detects lang's toolchain in it and
+// renders its language standards: topic -> text.
+func renderSample(t *testing.T, lang string, files map[string]string) (Toolchain, map[string]string) {
+	t.Helper()
+	root, _ := newProject(t, files)
+	p, err := project.At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := DetectToolchain(root, lang, []string{"."})
+	rendered, err := renderLanguageStandards(p, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range rendered {
+		topic := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f.target), lang+"-"), ".md")
+		out[topic] = string(f.data)
+	}
+	return tc, out
+}
+
+// matrixCase is a sample project and what its generated standards must and
+// must not say, by topic.
+type matrixCase struct {
+	name   string
+	lang   string
+	files  map[string]string
+	want   map[string][]string // topic -> texts it contains
+	absent map[string][]string // topic -> texts it must not contain
+	// goVersion, for Go samples, is the go line the examples are compiled
+	// and vetted at.
+	goVersion string
+}
+
+func goMod(goLine, requires string) string {
+	s := "module example.com/shop\n"
+	if goLine != "" {
+		s += "\ngo " + goLine + "\n"
+	}
+	if requires != "" {
+		s += "\nrequire (\n" + requires + ")\n"
+	}
+	return s
+}
+
+// goMatrix covers the Go versions whose rules differ: before and after
+// log/slog (1.21), per-iteration loop variables and ServeMux patterns (1.22),
+// t.Context and b.Loop (1.24), WaitGroup.Go (1.25), and no go line.
+var goMatrix = []matrixCase{
+	{
+		name: "go 1.20 bare", lang: "go", goVersion: "1.20",
+		files: map[string]string{"go.mod": goMod("1.20", ""), "main.go": "package main\n"},
+		want: map[string][]string{
+			"architecture": {"log *log.Logger", "Go 1.20."},
+			"concurrency":  {"i, id := i, id", "loop variables are shared by all iterations before Go 1.22", "`golang.org/x/sync` is not a dependency yet"},
+			"code-quality": {"golangci-lint run   # not configured yet", "No linter configuration was found"},
+		},
+		absent: map[string][]string{"architecture": {"slog"}, "testing": {"SetPathValue", "are available"}},
+	},
+	{
+		name: "go 1.21 with x/sync and goleak", lang: "go", goVersion: "1.21",
+		files: map[string]string{
+			"go.mod":  goMod("1.21", "\tgolang.org/x/sync v0.7.0\n\tgo.uber.org/goleak v1.3.0\n"),
+			"main.go": "package main\n",
+		},
+		want: map[string][]string{
+			"architecture": {"*slog.Logger"},
+			"concurrency": {"Go version: 1.21 (from go.mod): loop variables are shared", "i, id := i, id // before Go 1.22",
+				"`golang.org/x/sync` is a dependency", "`go.uber.org/goleak` is available", "Call `wg.Add` before the `go` statement."},
+			"testing": {"`t.Context()` and `b.Loop()` need Go 1.24", "(`for i := 0; i < b.N; i++` before 1.22)"},
+		},
+		absent: map[string][]string{"testing": {"SetPathValue"}, "concurrency": {"wg.Go"}},
+	},
+	{
+		name: "go 1.22 with golangci-lint and testify", lang: "go", goVersion: "1.22",
+		files: map[string]string{
+			"go.mod":        goMod("1.22.5", "\tgithub.com/stretchr/testify v1.9.0\n"),
+			"main.go":       "package main\n",
+			".golangci.yml": "linters:\n  enable: [errcheck]\n",
+		},
+		want: map[string][]string{
+			"concurrency":  {"Go version: 1.22.5 (from go.mod): each loop iteration has its own variable"},
+			"testing":      {`req.SetPathValue("id", "42")`, "with `testify`", "use `context.WithCancel` with `t.Cleanup`, and `for range b.N`."},
+			"code-quality": {"golangci-lint run\n", "Linters configured: `golangci-lint`"},
+		},
+		absent: map[string][]string{"concurrency": {"i, id := i, id", "wg.Go"}, "code-quality": {"not configured yet"}},
+	},
+	{
+		name: "go 1.24 with staticcheck", lang: "go", goVersion: "1.24",
+		files: map[string]string{"go.mod": goMod("1.24.0", ""), "main.go": "package main\n", "staticcheck.conf": "checks = [\"all\"]\n"},
+		want: map[string][]string{
+			"testing":      {"Go version: 1.24.0 (from go.mod): `t.Context()` and `b.Loop()` are available."},
+			"code-quality": {"staticcheck ./...", "Linters configured: `staticcheck`"},
+		},
+		absent: map[string][]string{"concurrency": {"wg.Go", "i, id := i, id"}},
+	},
+	{
+		name: "go 1.25", lang: "go", goVersion: "1.25",
+		files: map[string]string{"go.mod": goMod("1.25", ""), "main.go": "package main\n"},
+		want:  map[string][]string{"concurrency": {"Start goroutines with `wg.Go(f)`"}},
+	},
+	{
+		name: "go without a go line", lang: "go", goVersion: "1.21",
+		files: map[string]string{"go.mod": goMod("", ""), "main.go": "package main\n"},
+		want: map[string][]string{
+			"concurrency": {"Go version: not detected (no `go` line in go.mod)", "i, id := i, id"},
+			"testing":     {"Go version: not detected"},
+		},
+		absent: map[string][]string{"testing": {"SetPathValue"}},
+	},
+}
+
+func TestLanguageMatrix(t *testing.T) {
+	var all []matrixCase
+	all = append(all, goMatrix...)
+	for _, c := range all {
+		t.Run(c.name, func(t *testing.T) {
+			_, rendered := renderSample(t, c.lang, c.files)
+			if len(rendered) != len(LanguageTopics) {
+				t.Fatalf("rendered %d topics, want %d", len(rendered), len(LanguageTopics))
+			}
+			for topic, texts := range c.want {
+				for _, s := range texts {
+					if !strings.Contains(rendered[topic], s) {
+						t.Errorf("%s-%s.md lacks %q:\n%s", c.lang, topic, s, rendered[topic])
+					}
+				}
+			}
+			for topic, texts := range c.absent {
+				for _, s := range texts {
+					if strings.Contains(rendered[topic], s) {
+						t.Errorf("%s-%s.md says %q, which does not hold for this project", c.lang, topic, s)
+					}
+				}
+			}
+			if c.goVersion != "" {
+				checkGoExamples(t, c.goVersion, rendered)
+			}
+		})
+	}
+}
