@@ -39,8 +39,8 @@ type matrixCase struct {
 	want   map[string][]string // topic -> texts it contains
 	absent map[string][]string // topic -> texts it must not contain
 	// goVersion, for Go samples, is the go line the examples are compiled
-	// and vetted at.
-	goVersion string
+	// and vetted at; pyVersion, for Python, the version they must parse as.
+	goVersion, pyVersion string
 }
 
 func goMod(goLine, requires string) string {
@@ -121,9 +121,86 @@ var goMatrix = []matrixCase{
 	},
 }
 
+// pythonMatrix covers Python before and after 3.10 (unions, match) and 3.11
+// (TaskGroup, asyncio.timeout, add_note), every place a version is read
+// from, and projects with and without their tools declared.
+var pythonMatrix = []matrixCase{
+	{
+		name: "python 3.9 in setup.cfg with requirements", lang: "python", pyVersion: "3.9",
+		files: map[string]string{
+			"setup.cfg":        "[metadata]\nname = shop\n\n[options]\npython_requires = >=3.9\n",
+			"requirements.txt": "httpx==0.27\n",
+			"tests/test_a.py":  "",
+		},
+		want: map[string][]string{
+			"concurrency":    {"Python: >=3.9 (from python_requires in setup.cfg): `asyncio.TaskGroup` and `asyncio.timeout` need 3.11", "asyncio.wait_for(asyncio.gather(*tasks), timeout=5)"},
+			"code-quality":   {"no `match`, and `Optional[X]`", "Formatter: not detected; add `ruff format`", "Linters and type checkers: not detected"},
+			"error-handling": {"`add_note()` need 3.11"},
+			"testing":        {"Environment and dependencies: pip.", "Test framework: unittest."},
+		},
+		absent: map[string][]string{
+			"concurrency":    {"TaskGroup()", "asyncio.timeout(5)"},
+			"error-handling": {"err.add_note"},
+			"code-quality":   {"Use `X | None`"},
+		},
+	},
+	{
+		name: "python 3.10 range with ruff, no formatter table", lang: "python", pyVersion: "3.10",
+		files: map[string]string{
+			"pyproject.toml": "[project]\nname = \"shop\"\nrequires-python = \"<3.13,>=3.10\"\n\n[tool.ruff]\nline-length = 100\n",
+		},
+		want: map[string][]string{
+			"code-quality": {"(`X | None` unions and `match` are fine)", "Formatter: not detected; ruff is configured, so `ruff format` is the natural choice", "Linters and type checkers: `ruff`."},
+			"concurrency":  {"need 3.11, so use `asyncio.gather`"},
+			"testing":      {"Environment and dependencies: not detected", "Test framework: not detected; use pytest."},
+		},
+		absent: map[string][]string{"concurrency": {"TaskGroup()"}, "code-quality": {"Formatters: "}},
+	},
+	{
+		name: "python 3.12 with uv, pytest and ruff format", lang: "python", pyVersion: "3.12",
+		files: map[string]string{
+			"pyproject.toml": "[project]\nname = \"shop\"\nrequires-python = \">=3.12\"\ndependencies = [\"httpx\"]\n\n[dependency-groups]\ndev = [\"pytest>=8\"]\n\n[tool.ruff.format]\nquote-style = \"double\"\n",
+			"uv.lock":        "",
+		},
+		want: map[string][]string{
+			"concurrency":    {"Python: >=3.12 (from requires-python in pyproject.toml): `asyncio.TaskGroup` and `asyncio.timeout` are available", "async with asyncio.TaskGroup() as tg:"},
+			"code-quality":   {"Formatters: `ruff format`.", "Use `X | None`"},
+			"error-handling": {"or `err.add_note(...)`"},
+			"testing":        {"Environment and dependencies: uv.", "Test framework: pytest."},
+		},
+		absent: map[string][]string{"concurrency": {"asyncio.gather(*tasks)"}},
+	},
+	{
+		name: "python version from .python-version with poetry", lang: "python",
+		files: map[string]string{
+			"pyproject.toml":  "[tool.poetry]\nname = \"shop\"\n",
+			".python-version": "3.11.9\n",
+		},
+		want: map[string][]string{
+			"concurrency":  {"Python: 3.11.9 (from .python-version): `asyncio.TaskGroup`"},
+			"architecture": {"Packaging and environments: poetry."},
+		},
+	},
+	{
+		name: "python version from the ruff target", lang: "python",
+		files: map[string]string{"pyproject.toml": "[tool.ruff]\ntarget-version = \"py310\"\n"},
+		want:  map[string][]string{"code-quality": {"Python >=3.10 (from tool.ruff target-version in pyproject.toml)"}},
+	},
+	{
+		name: "python without a declared version", lang: "python", pyVersion: "3.9",
+		files: map[string]string{"app.py": "print()\n"},
+		want: map[string][]string{
+			"concurrency":  {"Python version: not detected", "asyncio.wait_for"},
+			"architecture": {"Packaging and environments: not detected"},
+		},
+		absent: map[string][]string{"concurrency": {"TaskGroup()"}},
+	},
+}
+
 func TestLanguageMatrix(t *testing.T) {
 	var all []matrixCase
 	all = append(all, goMatrix...)
+	all = append(all, pythonMatrix...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
 			_, rendered := renderSample(t, c.lang, c.files)
@@ -146,6 +223,9 @@ func TestLanguageMatrix(t *testing.T) {
 			}
 			if c.goVersion != "" {
 				checkGoExamples(t, c.goVersion, rendered)
+			}
+			if c.pyVersion != "" {
+				checkPythonExamples(t, c.pyVersion, rendered)
 			}
 		})
 	}
