@@ -197,10 +197,76 @@ var pythonMatrix = []matrixCase{
 	},
 }
 
+// nodeMatrix covers the package manager (lockfile, packageManager field,
+// none), declared and missing scripts, ESLint with and without typed
+// linting, and Express against Fastify.
+var nodeMatrix = []matrixCase{
+	{
+		name: "typescript express with npm, vitest and untyped eslint", lang: "typescript",
+		files: map[string]string{
+			"package.json":      `{"name": "api", "engines": {"node": ">=18"}, "scripts": {"test": "vitest run", "lint": "eslint ."}, "dependencies": {"express": "^4.19.0"}, "devDependencies": {"typescript": "^5.6.0", "vitest": "^2.1.0", "eslint": "^9.0.0", "supertest": "^7.0.0"}}`,
+			"package-lock.json": "{}",
+			"tsconfig.json":     `{"compilerOptions": {"strict": true}}`,
+			"eslint.config.js":  "export default [];\n",
+		},
+		want: map[string][]string{
+			"testing":        {"Package manager: npm.", "Test script: `vitest run`; run it with `npm run test`.", "import request from \"supertest\";", "with `supertest`."},
+			"concurrency":    {"ESLint is configured, without type information (not detected", "projectService: true, tsconfigRootDir: import.meta.dirname", "`AbortSignal.any` needs Node.js 20.3 (or 18.17), and Node.js >=18 allows older versions"},
+			"error-handling": {"### One mapping at the edge (Express)\n", "app.use((err: unknown"},
+			"code-quality":   {"Lint script: `eslint .` (`npm run lint`).", "npx eslint --max-warnings=0 ."},
+		},
+		absent: map[string][]string{"testing": {"app.inject"}, "error-handling": {"setErrorHandler"}},
+	},
+	{
+		name: "typescript fastify with pnpm and typed linting", lang: "typescript",
+		files: map[string]string{
+			"package.json":     `{"name": "api", "packageManager": "pnpm@9.12.0", "engines": {"node": ">=22"}, "scripts": {"test": "vitest run"}, "dependencies": {"fastify": "^5.0.0"}, "devDependencies": {"typescript": "^5.6.0", "vitest": "^2.1.0", "eslint": "^9.0.0", "typescript-eslint": "^8.0.0"}}`,
+			"tsconfig.json":    `{"compilerOptions": {"strict": true}}`,
+			"eslint.config.js": "import tseslint from \"typescript-eslint\";\nexport default tseslint.config(tseslint.configs.recommendedTypeChecked, {\n  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },\n});\n",
+		},
+		want: map[string][]string{
+			"testing":        {"Package manager: pnpm.", "run it with `pnpm run test`", "await app.inject({ method: \"GET\"", "with Fastify's `app.inject`"},
+			"concurrency":    {"with type information (typescript-eslint's `parserOptions.projectService` or `project`); enable `@typescript-eslint/no-floating-promises`"},
+			"error-handling": {"app.setErrorHandler((err, request, reply) => {"},
+			"code-quality":   {"pnpm exec eslint --max-warnings=0 .", "pnpm exec tsc --noEmit"},
+		},
+		absent: map[string][]string{
+			"testing":        {"supertest"},
+			"concurrency":    {"Without it ESLint stops", "AbortSignal.any` needs"},
+			"error-handling": {"app.use((err"},
+		},
+	},
+	{
+		name: "javascript without lockfile or scripts", lang: "javascript",
+		files: map[string]string{"package.json": `{"name": "tool", "dependencies": {"express": "^4.0.0"}}`, "index.js": ""},
+		want: map[string][]string{
+			"testing": {"Package manager: not detected (no lockfile and no `packageManager` in package.json)",
+				"Test script: not detected (package.json has no `test` script); add one, for example `\"test\": \"vitest run\"`",
+				"Test runner: not detected", "with `supertest` (add it as a dev dependency)"},
+			"architecture": {"package manager not detected (no lockfile)"},
+			"concurrency":  {"Linter: not detected.", "the Node.js version was not detected"},
+			"code-quality": {"npx prettier --check . && npx eslint --max-warnings=0 .   # neither is set up yet"},
+		},
+		absent: map[string][]string{"testing": {"npm test", "run it with", "yarn"}, "concurrency": {"typescript-eslint"}},
+	},
+	{
+		name: "javascript with yarn and jest", lang: "javascript",
+		files: map[string]string{
+			"package.json": `{"name": "tool", "scripts": {"test": "jest"}, "devDependencies": {"jest": "^29.0.0"}}`,
+			"yarn.lock":    "",
+		},
+		want: map[string][]string{
+			"testing": {"Package manager: yarn.", "Test script: `jest`; run it with `yarn run test`.", "jest.useFakeTimers();", "in memory where the framework allows it"},
+		},
+		absent: map[string][]string{"testing": {"import request from"}},
+	},
+}
+
 func TestLanguageMatrix(t *testing.T) {
 	var all []matrixCase
 	all = append(all, goMatrix...)
 	all = append(all, pythonMatrix...)
+	all = append(all, nodeMatrix...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
 			_, rendered := renderSample(t, c.lang, c.files)

@@ -42,6 +42,24 @@ type languageData struct {
 	TypeScript bool   // TypeScript rather than JavaScript (they share templates)
 	Created    string // the footer's dates
 	NextReview string
+	// Run and Exec are how the commands in a JavaScript or TypeScript
+	// standard run a package.json script and a package's binary, with the
+	// detected package manager, or npm's when none was detected.
+	Run, Exec string
+}
+
+// nodeCommands returns the script runner and the binary runner of a
+// package manager.
+func nodeCommands(pm string) (run, exec string) {
+	switch pm {
+	case "pnpm":
+		return "pnpm run", "pnpm exec"
+	case "yarn":
+		return "yarn run", "yarn"
+	case "bun":
+		return "bun run", "bunx"
+	}
+	return "npm run", "npx"
 }
 
 // standardLanguages returns the languages to generate standards for, in the
@@ -147,6 +165,7 @@ func renderLanguageStandards(p project.Paths, tc Toolchain) ([]standardFile, err
 		Created:    today.Format("2006-01-02"),
 		NextReview: today.AddDate(0, 6, 0).Format("2006-01-02"),
 	}
+	data.Run, data.Exec = nodeCommands(tc.BuildTool)
 	var files []standardFile
 	for _, topic := range LanguageTopics {
 		name := path.Join(assets.LanguageTemplates, dir, topic+".md.tmpl")

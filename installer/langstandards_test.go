@@ -40,7 +40,7 @@ var languageSamples = []struct {
 		},
 		languages: []string{"go"},
 		want: map[string]string{
-			"go-concurrency.md":    "Go version: 1.24.0 (each loop iteration has its own variable",
+			"go-concurrency.md":    "Go version: 1.24.0 (from go.mod): each loop iteration has its own variable",
 			"go-testing.md":        "with `testify`",
 			"go-architecture.md":   "Module `example.com/shop`, Go 1.24.0",
 			"go-error-handling.md": "`errors.Join` and multiple `%w` verbs are available",
@@ -77,7 +77,7 @@ asyncio_mode = "auto"
 		},
 		languages: []string{"python"},
 		want: map[string]string{
-			"python-concurrency.md":    "Python: >=3.12 (`asyncio.TaskGroup` and `asyncio.timeout` are available)",
+			"python-concurrency.md":    "Python: >=3.12 (from requires-python in pyproject.toml): `asyncio.TaskGroup` and `asyncio.timeout` are available",
 			"python-testing.md":        "Test framework: pytest.",
 			"python-architecture.md":   "(src layout)",
 			"python-error-handling.md": "pydantic: its `ValidationError` maps to `VALIDATION_ERROR`",
@@ -114,10 +114,10 @@ asyncio_mode = "auto"
 		languages: []string{"typescript"},
 		want: map[string]string{
 			"typescript-concurrency.md":    "Runtime: Node.js >=20 (`AbortSignal.timeout` and global `fetch` are available).",
-			"typescript-testing.md":        "Package manager: pnpm; run tests with `pnpm test`.",
+			"typescript-testing.md":        "Test script: `vitest run`; run it with `pnpm run test`.",
 			"typescript-architecture.md":   "Package `web-shop`, Node.js >=20, managed with pnpm.",
 			"typescript-error-handling.md": "`strict` is on in tsconfig.json, so caught values are `unknown`.",
-			"typescript-code-quality.md":   "npx tsc --noEmit",
+			"typescript-code-quality.md":   "pnpm exec tsc --noEmit",
 		},
 		toolchain: func(t *testing.T, tc map[string]Toolchain) {
 			ts := tc["typescript"]
