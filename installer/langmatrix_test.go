@@ -262,11 +262,73 @@ var nodeMatrix = []matrixCase{
 	},
 }
 
+// jvmRustMatrix covers what the Rust and Java standards claim: the Rust
+// version and edition (lint reasons need 1.81, async fn edition 2018), and
+// the Java build tool and version (records and Stream.toList need 16,
+// virtual threads 21).
+var jvmRustMatrix = []matrixCase{
+	{
+		name: "rust 1.81 edition 2021", lang: "rust",
+		files: map[string]string{"Cargo.toml": "[package]\nname = \"shop\"\nedition = \"2021\"\nrust-version = \"1.81\"\n"},
+		want: map[string][]string{
+			"code-quality": {"Rust: 1.81 (from rust-version in Cargo.toml); edition 2021.", `reason = "...")]`},
+			"architecture": {"Crate `shop` (Rust 1.81, edition 2021)."},
+		},
+	},
+	{
+		name: "rust without edition or version", lang: "rust",
+		files: map[string]string{"Cargo.toml": "[package]\nname = \"shop\"\n", "rust-toolchain.toml": "[toolchain]\nchannel = \"stable\"\n"},
+		want: map[string][]string{
+			"concurrency":  {"Rust version: not detected", "edition not set, so Cargo uses 2015"},
+			"code-quality": {"`#[allow(clippy::too_many_arguments)] // reason: ...`", "need Rust 1.81, and this crate declares no `rust-version`"},
+			"architecture": {"(Rust version not detected, edition not set: 2015)"},
+		},
+		absent: map[string][]string{"code-quality": {`reason = "...")]` + "`\n"}},
+	},
+	{
+		name: "rust version pinned by the toolchain file", lang: "rust",
+		files: map[string]string{"Cargo.toml": "[package]\nname = \"shop\"\nedition = \"2024\"\n", "rust-toolchain.toml": "[toolchain]\nchannel = \"1.85.0\"\n"},
+		want:  map[string][]string{"concurrency": {"Rust: 1.85.0 (from rust-toolchain.toml); edition 2024."}},
+	},
+	{
+		name: "java 11 maven", lang: "java",
+		files: map[string]string{"pom.xml": "<project><groupId>com.example</groupId><artifactId>shop</artifactId><properties><maven.compiler.release>11</maven.compiler.release></properties></project>\n"},
+		want: map[string][]string{
+			"concurrency":  {"Java 11 (from pom.xml): virtual threads need Java 21", "Executors.newFixedThreadPool(8)", ".collect(Collectors.toList())"},
+			"code-quality": {"Build: maven, Java 11.", "Java 11 has no records (Java 16)"},
+			"testing":      {"Build: maven; tests run with `mvn verify`."},
+		},
+		absent: map[string][]string{"concurrency": {"newVirtualThreadPerTaskExecutor", "))).toList()"}},
+	},
+	{
+		name: "java 21 gradle", lang: "java",
+		files: map[string]string{"build.gradle": "java { toolchain { languageVersion = JavaLanguageVersion.of(21) } }\n"},
+		want: map[string][]string{
+			"concurrency":  {"Java 21 (from build.gradle): virtual threads are available", "newVirtualThreadPerTaskExecutor", ".toList();"},
+			"testing":      {"Build: gradle; tests run with `./gradlew check`."},
+			"architecture": {"Built with gradle, Java 21."},
+		},
+		absent: map[string][]string{"code-quality": {"has no records", "records need"}},
+	},
+	{
+		name: "java without a build file", lang: "java",
+		files: map[string]string{"src/main/java/App.java": "class App {}\n"},
+		want: map[string][]string{
+			"testing":      {"Build: not detected (no pom.xml or build.gradle)"},
+			"architecture": {"Built with a build tool not detected (no pom.xml or build.gradle), Java version not detected."},
+			"concurrency":  {"Java version: not detected", "Executors.newFixedThreadPool(8)"},
+			"code-quality": {"The Java version was not detected, and records need (Java 16)"},
+		},
+		absent: map[string][]string{"testing": {"Build: gradle", "Build: maven"}},
+	},
+}
+
 func TestLanguageMatrix(t *testing.T) {
 	var all []matrixCase
 	all = append(all, goMatrix...)
 	all = append(all, pythonMatrix...)
 	all = append(all, nodeMatrix...)
+	all = append(all, jvmRustMatrix...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
 			_, rendered := renderSample(t, c.lang, c.files)

@@ -171,9 +171,9 @@ tempfile = "3"
 		},
 		languages: []string{"rust"},
 		want: map[string]string{
-			"rust-concurrency.md":    "Rust: 1.80, edition 2021.",
+			"rust-concurrency.md":    "Rust: 1.80 (from rust-version in Cargo.toml); edition 2021.",
 			"rust-testing.md":        "Test crates: `proptest`.",
-			"rust-architecture.md":   "Crate `shop` (1.80, edition 2021).",
+			"rust-architecture.md":   "Crate `shop` (Rust 1.80, edition 2021).",
 			"rust-error-handling.md": "Error crates: `anyhow` and `thiserror`.",
 			"rust-code-quality.md":   "cargo clippy --all-targets --all-features -- -D warnings",
 		},
@@ -231,7 +231,7 @@ tempfile = "3"
 		},
 		languages: []string{"java"},
 		want: map[string]string{
-			"java-concurrency.md":  "Java 17: virtual threads need Java 21; use bounded thread pools.",
+			"java-concurrency.md":  "Java 17 (from build.gradle.kts): virtual threads need Java 21; use bounded thread pools.",
 			"java-testing.md":      "JUnit 4 is in use: write new tests with JUnit 5",
 			"java-code-quality.md": "No formatter plugin found in the build.",
 		},

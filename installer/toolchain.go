@@ -381,6 +381,10 @@ func (r *reader) typedESLint(configs []string) bool {
 	return false
 }
 
+// rustReleaseRE matches a toolchain channel that pins a release ("1.82",
+// "1.82.0"), not "stable" or a dated nightly.
+var rustReleaseRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+
 func (r *reader) rust(t *Toolchain) {
 	cargo := string(r.read("Cargo.toml"))
 	t.BuildTool = "cargo"
@@ -388,17 +392,10 @@ func (r *reader) rust(t *Toolchain) {
 	t.Module = tomlString(cargo, "package", "name")
 	t.Version = tomlString(cargo, "package", "rust-version")
 	t.Edition = tomlString(cargo, "package", "edition")
-	if t.Version != "" || t.Edition != "" {
-		t.VersionFrom = "Cargo.toml"
-	}
-	if edition := t.Edition; edition != "" {
-		if t.Version != "" {
-			t.Version += ", "
-		}
-		t.Version += "edition " + edition
-	}
-	if ch := tomlString(string(r.read("rust-toolchain.toml")), "toolchain", "channel"); ch != "" {
-		t.Version = strings.TrimPrefix(t.Version+", toolchain "+ch, ", ")
+	if t.Version != "" {
+		t.VersionFrom = "rust-version in Cargo.toml"
+	} else if ch := tomlString(string(r.read("rust-toolchain.toml")), "toolchain", "channel"); rustReleaseRE.MatchString(ch) {
+		t.Version, t.VersionFrom = ch, "rust-toolchain.toml" // a pinned release, not "stable"
 	}
 	t.Workspace = tomlHasTable(cargo, "workspace")
 	deps := tomlKeys(cargo, "dependencies", "workspace.dependencies")
