@@ -260,6 +260,35 @@ var nodeMatrix = []matrixCase{
 		},
 		absent: map[string][]string{"testing": {"import request from"}},
 	},
+	{
+		name: "javascript fastify with bun and no test script", lang: "javascript",
+		files: map[string]string{
+			"package.json":   `{"name": "api", "type": "module", "dependencies": {"fastify": "^5.0.0"}}`,
+			"bun.lock":       "",
+			"test/a.test.js": "",
+		},
+		want: map[string][]string{
+			"testing": {"Package manager: bun.", "add one, for example `\"test\": \"vitest run\"`", "expect(res.statusCode).toBe(404);"},
+		},
+	},
+	{
+		name: "typescript mocha", lang: "typescript",
+		files: map[string]string{
+			"package.json":  `{"name": "lib", "scripts": {"test": "mocha"}, "devDependencies": {"mocha": "^10.0.0", "typescript": "^5.0.0", "express": "^4.0.0"}}`,
+			"tsconfig.json": "{}",
+		},
+		want: map[string][]string{
+			"testing": {"import assert from \"node:assert/strict\";", "for (const { input, ms } of [", "assert.equal(res.status, 404);"},
+		},
+		absent: map[string][]string{"testing": {"from \"vitest\"", "vi.useFakeTimers", "expect(", "from \"node:test\""}},
+	},
+	{
+		name: "javascript node:test", lang: "javascript",
+		files: map[string]string{"package.json": `{"name": "tool", "scripts": {"test": "node --test"}}`, "package-lock.json": "{}"},
+		want: map[string][]string{"testing": {"Test runner: node:test.", "Test script: `node --test`; run it with `npm run test`.",
+			"import { describe, it } from \"node:test\";\nimport assert from \"node:assert/strict\";"}},
+		absent: map[string][]string{"testing": {"vi.useFakeTimers", "expect("}},
+	},
 }
 
 // jvmRustMatrix covers what the Rust and Java standards claim: the Rust

@@ -2,6 +2,7 @@ package installer
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
@@ -46,7 +47,13 @@ type languageData struct {
 	// standard run a package.json script and a package's binary, with the
 	// detected package manager, or npm's when none was detected.
 	Run, Exec string
+	// TestCommand is the test script to suggest when package.json has none:
+	// the detected runner's, or vitest's.
+	TestCommand string
 }
+
+// nodeTestCommands are the commands that run each JavaScript test runner.
+var nodeTestCommands = map[string]string{"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "ava": "ava", "node:test": "node --test"}
 
 // nodeCommands returns the script runner and the binary runner of a
 // package manager.
@@ -166,6 +173,7 @@ func renderLanguageStandards(p project.Paths, tc Toolchain) ([]standardFile, err
 		NextReview: today.AddDate(0, 6, 0).Format("2006-01-02"),
 	}
 	data.Run, data.Exec = nodeCommands(tc.BuildTool)
+	data.TestCommand = cmp.Or(nodeTestCommands[tc.TestFramework], nodeTestCommands["vitest"])
 	var files []standardFile
 	for _, topic := range LanguageTopics {
 		name := path.Join(assets.LanguageTemplates, dir, topic+".md.tmpl")
