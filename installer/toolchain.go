@@ -12,8 +12,11 @@ import (
 
 // Toolchain is what the installer could tell about how a project builds,
 // tests and checks the code of one language, read from its manifest and
-// tool configuration files. Every field may be empty: the language
-// standards then give the general advice instead of the project's setup.
+// tool configuration files. Every field is a fact read from those files,
+// never a guess; only the tools that come with the language itself (go
+// test, gofmt, cargo) are filled in without a file. An empty field means
+// "not detected": the language standards say so, suggest a choice, and give
+// the general advice instead of the project's setup.
 type Toolchain struct {
 	Language      string   `json:"language"`                 // go, python, typescript, javascript, rust, java
 	Dir           string   `json:"dir"`                      // folder of the manifest, relative to the root ("." for the root)
@@ -40,11 +43,6 @@ type Toolchain struct {
 	// project), which rules such as no-floating-promises need.
 	TypedLinting bool `json:"typed_linting,omitempty"`
 }
-
-// Every field of a Toolchain is a fact read from the project's files, never
-// a guess: an empty field means "not detected", and the standards say so and
-// suggest a choice. Tools that come with the language itself (go test, gofmt,
-// cargo) are the exception, since a project of that language has them.
 
 // languageStandardsLanguages are the languages that have language standards.
 var languageStandardsLanguages = []string{"go", "python", "typescript", "javascript", "rust", "java"}
@@ -361,7 +359,7 @@ func (r *reader) node(t *Toolchain) {
 var strictTSConfig = regexp.MustCompile(`"strict"\s*:\s*true`)
 
 // nodeScripts are the package.json scripts the standards name.
-var nodeScripts = []string{"test", "lint", "typecheck", "format", "build"}
+var nodeScripts = []string{"test", "lint"}
 
 // typedLintingRE matches the parser options that give typescript-eslint
 // type information: projectService (v8) or project.
