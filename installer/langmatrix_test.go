@@ -10,7 +10,7 @@ import (
 
 // renderSample writes a sample project, detects lang's toolchain in it and
 // renders its language standards: topic -> text.
-func renderSample(t *testing.T, lang string, files map[string]string) (Toolchain, map[string]string) {
+func renderSample(t *testing.T, lang string, files map[string]string) map[string]string {
 	t.Helper()
 	root, _ := newProject(t, files)
 	p, err := project.At(root)
@@ -27,7 +27,7 @@ func renderSample(t *testing.T, lang string, files map[string]string) (Toolchain
 		topic := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f.target), lang+"-"), ".md")
 		out[topic] = string(f.data)
 	}
-	return tc, out
+	return out
 }
 
 // matrixCase is a sample project and what its generated standards must and
@@ -360,9 +360,14 @@ func TestLanguageMatrix(t *testing.T) {
 	all = append(all, jvmRustMatrix...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
-			_, rendered := renderSample(t, c.lang, c.files)
+			rendered := renderSample(t, c.lang, c.files)
 			if len(rendered) != len(LanguageTopics) {
 				t.Fatalf("rendered %d topics, want %d", len(rendered), len(LanguageTopics))
+			}
+			for topic, text := range rendered {
+				if strings.Contains(text, "{%") || strings.Contains(text, "<no value>") || strings.Contains(text, "\n\n\n") {
+					t.Errorf("%s-%s.md is not cleanly rendered:\n%s", c.lang, topic, text)
+				}
 			}
 			for topic, texts := range c.want {
 				for _, s := range texts {
