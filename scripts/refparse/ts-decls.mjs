@@ -129,7 +129,16 @@ for (const rel of files) {
         members(s.members, prefix + s.name.text + '.')
       } else if (ts.isTypeAliasDeclaration(s)) {
         push(prefix + s.name.text, 'type', s.name.getStart(sf), false)
-        if (ts.isTypeLiteralNode(s.type)) members(s.type.members, prefix + s.name.text + '.')
+        // Members of an object type the alias starts with: { … },
+        // { … } & T, { … }[K].
+        let lit = s.type
+        for (;;) {
+          if (ts.isIntersectionTypeNode(lit) || ts.isUnionTypeNode(lit)) lit = lit.types[0]
+          else if (ts.isIndexedAccessTypeNode(lit)) lit = lit.objectType
+          else if (ts.isArrayTypeNode(lit)) lit = lit.elementType
+          else break
+        }
+        if (ts.isTypeLiteralNode(lit) && lit.getStart(sf) === s.type.getStart(sf)) members(lit.members, prefix + s.name.text + '.')
       } else if (ts.isEnumDeclaration(s)) {
         push(prefix + s.name.text, 'type', s.name.getStart(sf), false)
       } else if (ts.isModuleDeclaration(s)) {

@@ -421,8 +421,11 @@ func (lx *tsLexer) jsxEnd(i int) (int, error) {
 // closed itself ("/>").
 func (lx *tsLexer) jsxTag(i int) (int, bool, error) {
 	src := lx.src
+	angles := 0 // type arguments: <Comp<string> msg="1" />
 	for j := i + 1; j < len(src); j++ {
 		switch src[j] {
+		case '<':
+			angles++
 		case '"', '\'':
 			k := strings.IndexByte(src[j+1:], src[j]) // attribute strings may span lines
 			if k < 0 {
@@ -453,6 +456,10 @@ func (lx *tsLexer) jsxTag(i int) (int, bool, error) {
 				j += 2 + k + 1
 			}
 		case '>':
+			if angles > 0 {
+				angles--
+				continue
+			}
 			return j + 1, false, nil
 		}
 	}

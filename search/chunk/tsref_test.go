@@ -26,8 +26,12 @@ type tsRefDecl struct {
 // tsAgreement is how far a chunker's output agrees with the reference.
 type tsAgreement struct {
 	files, decls, found, kindAgrees int
-	chunks, windows                 int // all chunks, and those without a symbol cut from a file or a module run
-	misses                          []string
+	// windowedFiles were cut into windows; windows are those chunks, and
+	// longModules the module chunks a window long (nameless stretches of
+	// top-level statements).
+	windowedFiles, windows, longModules int
+	chunks, extra                       int // all chunks; chunks with a symbol the reference does not have
+	misses                              []string
 }
 
 func (a tsAgreement) share() float64 {
@@ -38,8 +42,9 @@ func (a tsAgreement) share() float64 {
 }
 
 func (a tsAgreement) String() string {
-	return fmt.Sprintf("%d files, %d declarations, %d found (%.2f%%), kind agrees on %d; %d chunks, %d nameless windows",
-		a.files, a.decls, a.found, 100*a.share(), a.kindAgrees, a.chunks, a.windows)
+	return fmt.Sprintf("%d files, %d declarations, %d found (%.2f%%), kind agrees on %d; %d chunks, %d symbols not in the reference; "+
+		"%d files windowed into %d windows, %d module chunks a window long",
+		a.files, a.decls, a.found, 100*a.share(), a.kindAgrees, a.chunks, a.extra, a.windowedFiles, a.windows, a.longModules)
 }
 
 // measureTS chunks every file of ref under root with chunker and compares.
@@ -63,13 +68,30 @@ func measureTS(t *testing.T, root string, ref map[string][]tsRefDecl, chunker fu
 			line int
 		}
 		got := map[key]Kind{}
+		windowed := false
 		for _, c := range cs {
 			a.chunks++
-			if c.Kind == Window || c.Symbol == "" && c.EndLine-c.StartLine+1 >= WindowLines {
+			switch {
+			case c.Kind == Window:
 				a.windows++
+				windowed = true
+			case c.Kind == Module && c.EndLine-c.StartLine+1 >= WindowLines:
+				a.longModules++
 			}
 			if c.Symbol != "" {
 				got[key{c.Symbol, c.DeclLine}] = c.Kind
+			}
+		}
+		if windowed {
+			a.windowedFiles++
+		}
+		inRef := map[key]bool{}
+		for _, d := range ref[p] {
+			inRef[key{d.Name, d.Line}] = true
+		}
+		for k := range got {
+			if !inRef[k] {
+				a.extra++
 			}
 		}
 		for _, d := range ref[p] {
@@ -126,7 +148,7 @@ func TestTSReference(t *testing.T) {
 		t.Errorf("%.2f%% of the compiler's declarations found, want ≥ 99%%; missed:\n%s", 100*a.share(), strings.Join(a.misses, "\n"))
 	}
 	if a.windows != 0 {
-		t.Errorf("%d nameless windows", a.windows)
+		t.Errorf("%d files cut into windows", a.windowedFiles)
 	}
 }
 

@@ -92,7 +92,7 @@ type tsRecogniser struct {
 	out             []Chunk
 	bad             bool // brackets do not balance: the file is windowed instead
 	nextComment     int  // first comment not yet considered as documentation
-	sigEnd          int // where the signature read by callable ends
+	sigEnd          int  // where the signature read by callable ends
 	// overload is the index in out of the last emitted function or method
 	// without a body, whose implementation or next overload may follow.
 	overload int
@@ -167,6 +167,8 @@ func continues(prev, next tsToken) bool {
 	switch prev.Kind {
 	case tsPunct:
 		switch prev.Text {
+		case ";":
+			return false
 		case ")", "]", "}", "++", "--":
 		default:
 			return true
@@ -203,6 +205,13 @@ func (r *tsRecogniser) atStatementEnd() bool {
 	}
 	if r.pos == 0 || !t.NewlineBefore {
 		return false
+	}
+	if t.Kind == tsIdent && tsContinuers[t.Text] {
+		// A member named "in", "is" or "extends" starts a new member.
+		switch n := r.tok(1); {
+		case n.Kind == tsPunct && (n.Text == "?" || n.Text == ":" || n.Text == "(" || n.Text == ";" || n.Text == ","):
+			return true
+		}
 	}
 	prev := r.toks[r.pos-1]
 	if prev.Kind == tsPunct && (prev.Text == ">" && r.closesTypeArgs(r.pos-1) ||
@@ -246,7 +255,9 @@ func (r *tsRecogniser) closesTypeArgs(i int) bool {
 					before.Kind == tsPunct && (before.Text == ":" || before.Text == "=" || before.Text == "(" || before.Text == ",")
 			}
 		case ";":
-			return false
+			if depth == 0 {
+				return false
+			}
 		}
 	}
 	return false
@@ -549,7 +560,7 @@ modifiers:
 			r.pos++
 		}
 		d.sigEnd = r.lastEnd()
-		if r.at(0, "{") {
+		if r.at(0, "{") && !r.mappedType() {
 			// An object type: its members are chunked like an
 			// interface's.
 			k := r.emit(d)
@@ -611,6 +622,39 @@ modifiers:
 		}
 	}
 	r.skipStatement()
+}
+
+// mappedType reports whether the "{" at the current token opens a mapped
+// type ({ readonly [K in keyof T]?: … }), which has no named members.
+func (r *tsRecogniser) mappedType() bool {
+	k := 1
+	if r.at(k, "+") || r.at(k, "-") {
+		k++
+	}
+	if r.at(k, "readonly") {
+		k++
+	}
+	return r.at(k, "[") && r.tok(k+1).Kind == tsIdent && r.at(k+2, "in")
+}
+
+// typeArgsOpen reports whether the "<" at token i opens type arguments or
+// parameters: written against a name (new Map<K, V>(), f<T>(x)), as
+// formatted code writes them and never a comparison, or where an operand
+// starts (= <T>(x: T) => x).
+func (r *tsRecogniser) typeArgsOpen(i int) bool {
+	if i == 0 || r.toks[i].Text != "<" {
+		return false
+	}
+	switch prev := r.toks[i-1]; prev.Kind {
+	case tsIdent:
+		return prev.End == r.toks[i].Off || prev.Text == "async" || prev.Text == "return"
+	case tsPunct:
+		switch prev.Text {
+		case "=", "=>", ":", "?", "(", ",":
+			return true
+		}
+	}
+	return false
 }
 
 // function reads "function* name<T>(…): R { … }" from the "function"
@@ -854,13 +898,17 @@ func (r *tsRecogniser) member(prefix string, class bool) {
 		d.nameTok = r.pos
 		name = t.Text[1 : len(t.Text)-1]
 		r.pos++
+	case t.Kind == tsPunct && (t.Text == "(" || t.Text == "<"):
+		r.callable() // a call signature
+		r.finishMember()
+		return
 	default:
-		// A call or construct signature, or something unknown.
 		r.skipMember()
 		return
 	}
 	if !class && name == "new" && (r.at(0, "(") || r.at(0, "<")) {
-		r.skipMember() // a construct signature
+		r.callable() // a construct signature
+		r.finishMember()
 		return
 	}
 	d.symbol = prefix + name
@@ -880,16 +928,21 @@ func (r *tsRecogniser) member(prefix string, class bool) {
 		r.pos++
 		r.skipType()
 	}
-	if r.at(0, "=") {
+	switch {
+	case r.at(0, "="):
 		r.pos++
 		if r.startsFunction() {
 			d.kind = Method
 		}
 		d.sigEnd = r.initializerSigEnd()
-	} else {
+		r.finishMember()
+	case r.tok(0).NewlineBefore:
+		// The type ended at the line break (x: T then [key: K]: V).
 		d.sigEnd = r.lastEnd()
+	default:
+		d.sigEnd = r.lastEnd()
+		r.finishMember()
 	}
-	r.finishMember()
 	r.emit(d)
 }
 
@@ -909,8 +962,9 @@ func (r *tsRecogniser) finishMember() {
 // would end.
 func (r *tsRecogniser) skipMember() {
 	first := r.pos
+	angles := 0
 	for r.pos < len(r.toks) && !r.bad {
-		if r.pos > first && r.atStatementEnd() {
+		if r.pos > first && angles == 0 && r.atStatementEnd() {
 			break
 		}
 		t := r.toks[r.pos]
@@ -919,7 +973,16 @@ func (r *tsRecogniser) skipMember() {
 			case "(", "[", "{":
 				r.skipBalanced()
 				continue
+			case "<":
+				if r.typeArgsOpen(r.pos) {
+					angles++
+				}
+			case ">":
+				angles = max(angles-1, 0)
 			case ";", ",":
+				if angles > 0 {
+					break
+				}
 				r.pos++
 				return
 			case "}":
@@ -953,6 +1016,13 @@ func (r *tsRecogniser) startsFunction() bool {
 	if !r.at(0, "(") {
 		return false
 	}
+	if r.pos++; r.startsFunction() {
+		// A parenthesised function, (() => …) as T, not one called.
+		r.pos--
+		r.skipBalanced()
+		return r.at(0, "as") || r.at(0, "satisfies") || r.atStatementEnd() || r.at(0, ",")
+	}
+	r.pos--
 	r.skipBalanced()
 	if r.at(0, ":") {
 		r.pos++
@@ -1098,8 +1168,9 @@ func (r *tsRecogniser) variables(d decl, prefix, kw string) {
 // or the end of the statement.
 func (r *tsRecogniser) skipExpression() {
 	first := r.pos
+	angles := 0
 	for r.pos < len(r.toks) && !r.bad {
-		if r.pos > first && r.atStatementEnd() {
+		if r.pos > first && angles == 0 && r.atStatementEnd() {
 			return
 		}
 		t := r.toks[r.pos]
@@ -1108,7 +1179,17 @@ func (r *tsRecogniser) skipExpression() {
 			case "(", "[", "{":
 				r.skipBalanced()
 				continue
-			case ",", ";", "}", ")", "]":
+			case "<":
+				if r.typeArgsOpen(r.pos) {
+					angles++
+				}
+			case ">":
+				angles = max(angles-1, 0)
+			case ",":
+				if angles == 0 {
+					return
+				}
+			case ";", "}", ")", "]":
 				return
 			}
 		}
