@@ -93,6 +93,7 @@ type tsRecogniser struct {
 	bad             bool // brackets do not balance: the file is windowed instead
 	nextComment     int  // first comment not yet considered as documentation
 	sigEnd          int  // where the signature read by callable ends
+	depth           int  // nesting of namespaces, bounded by tsMaxDepth
 	// overload is the index in out of the last emitted function or method
 	// without a body, whose implementation or next overload may follow.
 	overload int
@@ -1102,7 +1103,12 @@ func (r *tsRecogniser) namespace(d decl, prefix string) {
 	}
 	k := r.emit(d)
 	r.pos++
+	if r.depth++; r.depth > tsMaxDepth {
+		r.bad = true
+		return
+	}
 	r.statements(inner, false)
+	r.depth--
 	r.out[k].EndLine = r.line(r.lastEnd() - 1)
 	r.overload = -1
 }
