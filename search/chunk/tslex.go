@@ -64,7 +64,7 @@ const tsMaxDepth = 500
 // lexTS tokenises src. jsx says JSX elements may appear where an operand is
 // expected.
 func lexTS(src string, jsx bool) (*tsLexer, error) {
-	lx := &tsLexer{src: src, jsx: jsx}
+	lx := &tsLexer{src: src, jsx: jsx, toks: make([]tsToken, 0, len(src)/6)}
 	i := 0
 	if strings.HasPrefix(src, "#!") {
 		i = strings.IndexByte(src, '\n')

@@ -2,6 +2,9 @@ package chunk
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -321,4 +324,43 @@ func FuzzTypeScript(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkTypeScript chunks the reference fixtures (about 800 kB of
+// TypeScript and JavaScript) with the recogniser and, for comparison, with
+// the brace scanner it replaced.
+func BenchmarkTypeScript(b *testing.B) {
+	root := filepath.Join("testdata", "tsref")
+	type file struct {
+		path string
+		src  []byte
+	}
+	var files []file
+	var size int64
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || LanguageOf(p) == "" {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		files = append(files, file{filepath.ToSlash(p), src})
+		size += int64(len(src))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name  string
+		chunk func(p, lang string, src []byte) []Chunk
+	}{{"recogniser", tsChunker}, {"brace", braceChunker}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, f := range files {
+					bc.chunk(f.path, LanguageOf(f.path), f.src)
+				}
+			}
+		})
+	}
 }
