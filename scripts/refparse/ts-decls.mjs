@@ -1,7 +1,7 @@
 // Prints, per file, every declaration the TypeScript compiler sees, named
 // and placed the way search/chunk names and places its chunks, as JSON:
 //
-//   {"path": [{"name": "Class.method", "kind": "method", "line": 12}, …], …}
+//   {"path": [{"name": "Class.method", "kind": "method", "line": 12, "start": 9}, …], …}
 //
 //   node scripts/refparse/ts-decls.mjs ROOT [FILE …]
 //
@@ -9,7 +9,8 @@
 // .jsx/.mjs/.cjs file under ROOT is read (node_modules and dot folders
 // skipped). The typescript package is found through NODE_PATH (see
 // install.sh). "line" is the 1-based line of the declaration's name, or of
-// its first token after decorators when it has none. What counts as a
+// its first token after decorators when it has none; "start" is the line
+// its JSDoc or first decorator starts on, when it has either. What counts as a
 // declaration, and how it is named, is documented in search/chunk/typescript.go:
 // module-level declarations, namespace members, class, interface and object
 // type alias members, CommonJS exports and functions assigned to properties
@@ -78,12 +79,14 @@ for (const rel of files) {
   // push adds a declaration; an overload signature's next overload or
   // implementation, right after it, is the same declaration.
   let last = null
-  const push = (name, kind, pos, bodiless) => {
+  const push = (name, kind, pos, bodiless, node) => {
     if (last && last.bodiless && last.name === name && last.kind === kind) {
       last.bodiless = bodiless
       return
     }
     last = { name, kind, line: line(pos), bodiless }
+    const start = line(node.getStart(sf, true))
+    if (start < last.line) last.start = start
     decls.push(last)
   }
   const members = (list, prefix) => {
@@ -99,17 +102,17 @@ for (const rel of files) {
         case ts.SyntaxKind.PropertySignature:
           kind = 'var'; break
         case ts.SyntaxKind.IndexSignature:
-          push(prefix + '[index]', 'var', headStart(m), false); continue
+          push(prefix + '[index]', 'var', headStart(m), false, m); continue
         default:
           last = null; continue
       }
       if (m.kind === ts.SyntaxKind.Constructor) {
         const kw = m.getChildren(sf).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword || (c.kind === ts.SyntaxKind.StringLiteral))
-        push(prefix + 'constructor', kind, kw ? kw.getStart(sf) : headStart(m), !m.body)
+        push(prefix + 'constructor', kind, kw ? kw.getStart(sf) : headStart(m), !m.body, m)
         continue
       }
       const bodiless = (m.kind === ts.SyntaxKind.MethodDeclaration || m.kind === ts.SyntaxKind.MethodSignature) && !m.body
-      push(prefix + memberName(m.name), kind, m.name.getStart(sf), bodiless)
+      push(prefix + memberName(m.name), kind, m.name.getStart(sf), bodiless, m)
     }
     last = null
   }
@@ -118,17 +121,17 @@ for (const rel of files) {
     for (const s of list) {
       if (ts.isFunctionDeclaration(s)) {
         if (!s.name && !isDefault(s)) continue
-        push(prefix + (s.name ? s.name.text : 'default'), 'func', s.name ? s.name.getStart(sf) : headStart(s), !s.body)
+        push(prefix + (s.name ? s.name.text : 'default'), 'func', s.name ? s.name.getStart(sf) : headStart(s), !s.body, s)
       } else if (ts.isClassDeclaration(s)) {
         if (!s.name && !isDefault(s)) continue
         const name = prefix + (s.name ? s.name.text : 'default')
-        push(name, 'type', s.name ? s.name.getStart(sf) : headStart(s), false)
+        push(name, 'type', s.name ? s.name.getStart(sf) : headStart(s), false, s)
         members(s.members, name + '.')
       } else if (ts.isInterfaceDeclaration(s)) {
-        push(prefix + s.name.text, 'type', s.name.getStart(sf), false)
+        push(prefix + s.name.text, 'type', s.name.getStart(sf), false, s)
         members(s.members, prefix + s.name.text + '.')
       } else if (ts.isTypeAliasDeclaration(s)) {
-        push(prefix + s.name.text, 'type', s.name.getStart(sf), false)
+        push(prefix + s.name.text, 'type', s.name.getStart(sf), false, s)
         // Members of an object type the alias starts with: { … },
         // { … } & T, { … }[K].
         let lit = s.type
@@ -140,7 +143,7 @@ for (const rel of files) {
         }
         if (ts.isTypeLiteralNode(lit) && lit.getStart(sf) === s.type.getStart(sf)) members(lit.members, prefix + s.name.text + '.')
       } else if (ts.isEnumDeclaration(s)) {
-        push(prefix + s.name.text, 'type', s.name.getStart(sf), false)
+        push(prefix + s.name.text, 'type', s.name.getStart(sf), false, s)
       } else if (ts.isModuleDeclaration(s)) {
         const str = ts.isStringLiteral(s.name)
         const global = !str && s.name.text === 'global' && (s.flags & ts.NodeFlags.GlobalAugmentation)
@@ -151,22 +154,22 @@ for (const rel of files) {
           body = body.body
         }
         const sym = str || global ? name : prefix + name
-        push(sym, 'container', s.name.getStart(sf), false)
+        push(sym, 'container', s.name.getStart(sf), false, s)
         if (body && ts.isModuleBlock(body)) statements(body.statements, str || global ? prefix : sym + '.', false)
         last = null
       } else if (ts.isVariableStatement(s)) {
         const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0
-        for (const d of s.declarationList.declarations) {
+        s.declarationList.declarations.forEach((d, i) => {
           const init = unwrap(d.initializer)
           let kind = isConst ? 'const' : 'var'
           if (isFunctionLike(init)) kind = 'func'
           else if (init && ts.isClassExpression(init)) kind = 'type'
           const name = ts.isIdentifier(d.name) ? prefix + d.name.text : bindingNames(d.name, []).map((n) => prefix + n).join(', ')
-          push(name, kind, d.name.getStart(sf), false)
-        }
+          push(name, kind, d.name.getStart(sf), false, i === 0 ? s : d)
+        })
       } else if (ts.isExportAssignment(s) && !s.isExportEquals) {
         const e = unwrap(s.expression)
-        push(prefix + 'default', isFunctionLike(e) || (e && ts.isClassExpression(e)) ? 'func' : 'const', headStart(s), false)
+        push(prefix + 'default', isFunctionLike(e) || (e && ts.isClassExpression(e)) ? 'func' : 'const', headStart(s), false, s)
       } else if (top && ts.isExpressionStatement(s)) {
         assignment(s)
       } else {
@@ -190,19 +193,19 @@ for (const rel of files) {
     const kind = !fn ? 'var' : (ts.isClassExpression(r) ? 'type' : 'func')
     const nameLine = e.left.name.getStart(sf)
     if ((path[0] === 'exports' && path.length === 2) || (path[0] === 'module' && path[1] === 'exports' && path.length === 3)) {
-      push(path[path.length - 1], kind, nameLine, false)
+      push(path[path.length - 1], kind, nameLine, false, s)
     } else if (path[0] === 'module' && path[1] === 'exports' && path.length === 2) {
       if (!fn) return
-      if (r.name) push(r.name.text, kind, r.name.getStart(sf), false)
-      else push('module.exports', kind, nameLine, false)
+      if (r.name) push(r.name.text, kind, r.name.getStart(sf), false, s)
+      else push('module.exports', kind, nameLine, false, s)
     } else if (fn && path[0] !== 'module' && path[0] !== 'exports' && path[0] !== 'this') {
       let recv = path.slice(0, -1)
       if (recv.length === 2 && recv[1] === 'prototype') recv = recv.slice(0, 1)
       if (recv.length !== 1) return
-      push(recv[0] + '.' + path[path.length - 1], 'method', nameLine, false)
+      push(recv[0] + '.' + path[path.length - 1], 'method', nameLine, false, s)
     }
   }
   statements(sf.statements, '', true)
-  out[rel] = decls.map(({ name, kind, line }) => ({ name, kind, line }))
+  out[rel] = decls.map(({ name, kind, line, start }) => ({ name, kind, line, start }))
 }
 process.stdout.write(JSON.stringify(out, null, 1) + '\n')

@@ -21,11 +21,20 @@ type tsRefDecl struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"`
 	Line int    `json:"line"`
+	// Start is the line its JSDoc or first decorator starts on, when it
+	// has either (0 otherwise).
+	Start int `json:"start"`
 }
 
 // tsAgreement is how far a chunker's output agrees with the reference.
 type tsAgreement struct {
 	files, decls, found, kindAgrees int
+	firstMissed                     int // files whose first declaration was not found
+	// documented are found declarations with a JSDoc or decorator above
+	// them, startAgrees those whose chunk starts where the compiler says
+	// the JSDoc or decorator does (a chunk also takes in line comments
+	// directly above, so it may start earlier).
+	documented, startAgrees int
 	// windowedFiles were cut into windows; windows are those chunks, and
 	// longModules the module chunks a window long (nameless stretches of
 	// top-level statements).
@@ -42,9 +51,10 @@ func (a tsAgreement) share() float64 {
 }
 
 func (a tsAgreement) String() string {
-	return fmt.Sprintf("%d files, %d declarations, %d found (%.2f%%), kind agrees on %d; %d chunks, %d symbols not in the reference; "+
-		"%d files windowed into %d windows, %d module chunks a window long",
-		a.files, a.decls, a.found, 100*a.share(), a.kindAgrees, a.chunks, a.extra, a.windowedFiles, a.windows, a.longModules)
+	return fmt.Sprintf("%d files, %d declarations, %d found (%.2f%%), kind agrees on %d, first declaration missed in %d files; "+
+		"start line agrees on %d of %d with JSDoc or decorators; "+
+		"%d chunks, %d symbols not in the reference; %d files windowed into %d windows, %d module chunks a window long",
+		a.files, a.decls, a.found, 100*a.share(), a.kindAgrees, a.firstMissed, a.startAgrees, a.documented, a.chunks, a.extra, a.windowedFiles, a.windows, a.longModules)
 }
 
 // measureTS chunks every file of ref under root with chunker and compares.
@@ -67,7 +77,7 @@ func measureTS(t *testing.T, root string, ref map[string][]tsRefDecl, chunker fu
 			name string
 			line int
 		}
-		got := map[key]Kind{}
+		got := map[key]Chunk{}
 		windowed := false
 		for _, c := range cs {
 			a.chunks++
@@ -79,7 +89,7 @@ func measureTS(t *testing.T, root string, ref map[string][]tsRefDecl, chunker fu
 				a.longModules++
 			}
 			if c.Symbol != "" {
-				got[key{c.Symbol, c.DeclLine}] = c.Kind
+				got[key{c.Symbol, c.DeclLine}] = c
 			}
 		}
 		if windowed {
@@ -94,16 +104,25 @@ func measureTS(t *testing.T, root string, ref map[string][]tsRefDecl, chunker fu
 				a.extra++
 			}
 		}
-		for _, d := range ref[p] {
+		for i, d := range ref[p] {
 			a.decls++
-			k, ok := got[key{d.Name, d.Line}]
+			c, ok := got[key{d.Name, d.Line}]
+			if !ok && i == 0 {
+				a.firstMissed++
+			}
 			if !ok {
 				a.misses = append(a.misses, fmt.Sprintf("%s:%d %s %s", p, d.Line, d.Kind, d.Name))
 				continue
 			}
 			a.found++
-			if string(k) == d.Kind {
+			if string(c.Kind) == d.Kind {
 				a.kindAgrees++
+			}
+			if d.Start > 0 {
+				a.documented++
+				if c.StartLine == d.Start {
+					a.startAgrees++
+				}
 			}
 		}
 	}

@@ -360,6 +360,8 @@ func (r *tsRecogniser) emit(d decl) int {
 
 // docBefore returns the first line of the comments directly above the token
 // at off (none trailing other code, no blank line between) and their text.
+// The nearest may be a JSDoc comment with blank lines after it: the
+// compiler attaches those to what follows.
 func (r *tsRecogniser) docBefore(off int) (int, string) {
 	for r.nextComment < len(r.comments) && r.comments[r.nextComment].End <= off {
 		r.nextComment++
@@ -369,7 +371,8 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 	var parts []string
 	for ; k >= 0; k-- {
 		c := r.comments[k]
-		if c.Trailing || r.line(c.End-1) < start-1 || strings.HasPrefix(r.src[c.Off:], "#!") {
+		jsdoc := k == r.nextComment-1 && strings.HasPrefix(r.src[c.Off:], "/**")
+		if c.Trailing || r.line(c.End-1) < start-1 && !jsdoc || strings.HasPrefix(r.src[c.Off:], "#!") {
 			break
 		}
 		// Only white space may lie between the comment and what follows.
