@@ -433,8 +433,11 @@ func (r *tsRecogniser) skipDecorators() {
 // skipAngles steps over type parameters or arguments "<…>".
 func (r *tsRecogniser) skipAngles() {
 	depth := 0
-	for r.pos < len(r.toks) && !r.bad {
+	for first := r.pos; r.pos < len(r.toks) && !r.bad; {
 		t := r.toks[r.pos]
+		if r.pos > first && r.atStatementEnd() {
+			return
+		}
 		if t.Kind == tsPunct {
 			switch t.Text {
 			case "<":
@@ -1002,7 +1005,11 @@ func (r *tsRecogniser) skipMember() {
 
 // startsFunction reports whether the expression at the current token is a
 // function expression, an arrow function or a class expression.
-func (r *tsRecogniser) startsFunction() bool {
+func (r *tsRecogniser) startsFunction() bool { return r.functionAt(true) }
+
+// functionAt is startsFunction; parens says a parenthesised function counts,
+// looked for one level deep only, so that nested parentheses cost linear time.
+func (r *tsRecogniser) functionAt(parens bool) bool {
 	save := r.pos
 	defer func() { r.pos = save }()
 	if r.at(0, "async") && r.sameLine(1) {
@@ -1020,7 +1027,7 @@ func (r *tsRecogniser) startsFunction() bool {
 	if !r.at(0, "(") {
 		return false
 	}
-	if r.pos++; r.startsFunction() {
+	if r.pos++; parens && r.functionAt(false) {
 		// A parenthesised function, (() => …) as T, not one called.
 		r.pos--
 		r.skipBalanced()
@@ -1030,8 +1037,8 @@ func (r *tsRecogniser) startsFunction() bool {
 	r.skipBalanced()
 	if r.at(0, ":") {
 		r.pos++
-		for r.pos < len(r.toks) && !r.bad && !r.at(0, "=>") {
-			if r.at(0, ";") || r.at(0, "=") || r.at(0, "}") || r.at(0, ")") {
+		for first := r.pos; r.pos < len(r.toks) && !r.bad && !r.at(0, "=>"); {
+			if r.at(0, ";") || r.at(0, "=") || r.at(0, "}") || r.at(0, ")") || r.pos > first && r.atStatementEnd() {
 				return false
 			}
 			if r.at(0, "(") || r.at(0, "[") || r.at(0, "{") {

@@ -364,3 +364,26 @@ func BenchmarkTypeScript(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTypeScriptPathological chunks inputs shaped to make a careless
+// recogniser take quadratic time (deep nesting, statements left open, long
+// runs of "<" and ">"); each is about 200 kB and should take about as long
+// as as much ordinary code.
+func BenchmarkTypeScriptPathological(b *testing.B) {
+	for _, bc := range []struct{ name, src string }{
+		{"nested parentheses", "const a = " + strings.Repeat("(", 50000) + strings.Repeat(")", 50000)},
+		{"nested async arrows", "const a = " + strings.Repeat("async (", 25000) + strings.Repeat(")", 25000)},
+		{"open return types", strings.Repeat("const a = (x): b c\n", 10000)},
+		{"open type arguments", strings.Repeat("const a = <b\n", 15000)},
+		{"nested decorators", strings.Repeat("@a(", 30000) + strings.Repeat(")", 30000)},
+		{"angle brackets on lines", "function f(): " + strings.Repeat("a\n>\n", 50000)},
+		{"nested object types", strings.Repeat("interface A { m: {", 10000) + strings.Repeat("}", 20000)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.src)))
+			for b.Loop() {
+				Code("f.ts", "typescript", []byte(bc.src))
+			}
+		})
+	}
+}
