@@ -1,7 +1,9 @@
 package chunk
 
 import (
+	"path"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -45,7 +47,8 @@ import (
 func TypeScript(p, lang string, src []byte) []Chunk {
 	s := string(src)
 	ls := lines(src)
-	jsx := !strings.HasSuffix(p, ".ts") && !strings.HasSuffix(p, ".mts") && !strings.HasSuffix(p, ".cts")
+	ext := strings.ToLower(path.Ext(p))
+	jsx := ext != ".ts" && ext != ".mts" && ext != ".cts" // <T>x is a type assertion there
 	lx, err := lexTS(s, jsx)
 	if err != nil {
 		return tsWindows(p, lang, ls)
@@ -56,6 +59,7 @@ func TypeScript(p, lang string, src []byte) []Chunk {
 		return tsWindows(p, lang, ls)
 	}
 	out := r.out
+	sort.SliceStable(out, func(a, b int) bool { return out[a].StartLine < out[b].StartLine })
 	// Containers hold their head: the lines before their first member.
 	for k := range out {
 		if out[k].Kind != Container && out[k].Kind != Type {
@@ -155,6 +159,10 @@ var tsNeedOperand = map[string]bool{"typeof": true, "new": true, "delete": true,
 	"instanceof": true, "in": true, "of": true, "keyof": true, "as": true, "satisfies": true, "is": true,
 	"extends": true, "implements": true, "infer": true, "unique": true, "asserts": true}
 
+// tsRestricted lists the keywords no line break may follow within their
+// statement (ECMAScript's restricted productions).
+var tsRestricted = map[string]bool{"return": true, "throw": true, "break": true, "continue": true, "yield": true}
+
 // tsContinuers lists the keywords that continue an expression or a type
 // from the start of a line.
 var tsContinuers = map[string]bool{"as": true, "satisfies": true, "instanceof": true, "in": true,
@@ -175,7 +183,10 @@ func continues(prev, next tsToken) bool {
 			return true
 		}
 	case tsIdent:
-		if tsNeedOperand[prev.Text] {
+		switch {
+		case tsRestricted[prev.Text]:
+			return false
+		case tsNeedOperand[prev.Text]:
 			return true
 		}
 	}

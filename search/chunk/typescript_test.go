@@ -229,6 +229,46 @@ export const n = 2
 	}
 }
 
+// TestContinues checks the rule of automatic semicolon insertion token by
+// token: does next, on a new line after prev, carry on prev's statement?
+func TestContinues(t *testing.T) {
+	tok := func(k tsTokKind, s string) tsToken { return tsToken{Kind: k, Text: s} }
+	id := func(s string) tsToken { return tok(tsIdent, s) }
+	p := func(s string) tsToken { return tok(tsPunct, s) }
+	for _, tc := range []struct {
+		prev, next tsToken
+		want       bool
+	}{
+		{id("a"), id("b"), false},
+		{id("a"), p("("), true}, // a\n(b) is a call
+		{id("a"), p("["), true},
+		{id("a"), tok(tsTemplate, "`t`"), true},
+		{id("a"), p("."), true},
+		{id("a"), p("+"), true},
+		{id("a"), p("++"), false}, // a\n++b
+		{id("a"), p("!"), false},
+		{id("a"), id("as"), true},
+		{id("a"), tok(tsString, "'s'"), false},
+		{p("="), id("b"), true},
+		{p(","), id("b"), true},
+		{p("=>"), p("{"), true},
+		{p(")"), p("{"), false},
+		{p("}"), id("b"), false},
+		{p("}"), p("("), true},
+		{p(";"), p("("), false},
+		{id("return"), p("("), false},
+		{id("throw"), id("err"), false},
+		{id("yield"), p("["), false},
+		{id("break"), id("label"), false},
+		{id("typeof"), id("x"), true},
+		{id("void"), id("x"), false}, // void is complete as a type
+	} {
+		if got := continues(tc.prev, tc.next); got != tc.want {
+			t.Errorf("%q then %q on a new line: continues = %v, want %v", tc.prev.Text, tc.next.Text, got, tc.want)
+		}
+	}
+}
+
 func TestTypeScriptDocAndSignature(t *testing.T) {
 	src := `// Copyright header.
 
