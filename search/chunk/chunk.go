@@ -7,10 +7,11 @@
 // with its doc comment and signature: Go through go/parser,
 // TypeScript/JavaScript through a lexer and declaration recogniser
 // (typescript.go), Python, Rust and Java through small hand-written scanners
-// that find definitions by indentation or brace matching. The lines between symbols
-// (package clauses, imports, top-level statements) become "imports" or
-// "module" chunks. A file that does not parse is cut into overlapping windows
-// of lines, so nothing in it is lost to search.
+// that find definitions by indentation or brace matching. The lines between
+// symbols (package clauses, imports, top-level statements) become "imports"
+// or "module" chunks. A file that does not parse is cut into overlapping
+// windows of lines (for TypeScript/JavaScript, windows that start where
+// declarations begin), so nothing in it is lost to search.
 package chunk
 
 import (
