@@ -39,7 +39,8 @@ type tsAgreement struct {
 	// longModules the module chunks a window long (nameless stretches of
 	// top-level statements).
 	windowedFiles, windows, longModules int
-	chunks, extra                       int // all chunks; chunks with a symbol the reference does not have
+	chunks, extra                       int      // all chunks; chunks with a symbol the reference does not have
+	badRanges                           []string // chunks whose lines are out of order or outside their file
 	misses                              []string
 }
 
@@ -79,8 +80,12 @@ func measureTS(t *testing.T, root string, ref map[string][]tsRefDecl, chunker fu
 		}
 		got := map[key]Chunk{}
 		windowed := false
+		n := len(lines(src))
 		for _, c := range cs {
 			a.chunks++
+			if c.StartLine < 1 || c.StartLine > c.DeclLine || c.DeclLine > c.EndLine || c.EndLine > n {
+				a.badRanges = append(a.badRanges, fmt.Sprintf("%s: %s %q lines %d..%d..%d of %d", p, c.Kind, c.Symbol, c.StartLine, c.DeclLine, c.EndLine, n))
+			}
 			switch {
 			case c.Kind == Window:
 				a.windows++
@@ -169,6 +174,9 @@ func TestTSReference(t *testing.T) {
 	if a.windows != 0 {
 		t.Errorf("%d files cut into windows", a.windowedFiles)
 	}
+	if len(a.badRanges) > 0 {
+		t.Errorf("chunks with lines out of order or outside their file:\n%s", strings.Join(a.badRanges, "\n"))
+	}
 }
 
 // TestTSReferenceLong measures a whole code base against the compiler:
@@ -217,5 +225,8 @@ func TestTSReferenceLong(t *testing.T) {
 	}
 	if after.share() < 0.99 {
 		t.Errorf("%.2f%% found, want ≥ 99%%", 100*after.share())
+	}
+	if n := len(after.badRanges); n > 0 {
+		t.Errorf("%d chunks with lines out of order or outside their file, first:\n%s", n, strings.Join(after.badRanges[:min(n, 20)], "\n"))
 	}
 }
