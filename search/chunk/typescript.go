@@ -334,6 +334,9 @@ type decl struct {
 	exported bool
 	sigEnd   int  // byte offset where its signature ends
 	bodiless bool // a function or method signature without a body
+	// owner is the class, interface or object type a member belongs to:
+	// search lends the member its owner's documentation as context.
+	owner string
 }
 
 // emit records d, ending at the last consumed token, and returns its index
@@ -362,6 +365,9 @@ func (r *tsRecogniser) emit(d decl) int {
 	r.out = append(r.out, Chunk{Path: r.path, Language: r.lang, Kind: d.kind, Symbol: d.symbol,
 		StartLine: start, DeclLine: r.line(declOff), EndLine: end, Doc: doc, Signature: collapse(sig),
 		Exported: d.exported})
+	if d.owner != "" {
+		r.out[len(r.out)-1].Types = []string{d.owner}
+	}
 	r.overload = -1
 	if d.bodiless && (d.kind == Func || d.kind == Method) {
 		r.overload = len(r.out) - 1
@@ -859,7 +865,7 @@ func isPropertyName(t tsToken) bool {
 }
 
 func (r *tsRecogniser) member(prefix string, class bool) {
-	d := decl{first: r.pos, nameTok: -1}
+	d := decl{first: r.pos, nameTok: -1, owner: strings.TrimSuffix(prefix, ".")}
 	r.skipDecorators()
 	d.head = r.pos
 	private, accessor := false, false

@@ -302,6 +302,9 @@ class C {
 			t.Errorf("%s exported = %v", sym, c.Exported)
 		}
 	}
+	if v := find(t, cs, "C.visible"); fmt.Sprint(v.Types) != "[C]" {
+		t.Errorf("a member's owner: %+v", v)
+	}
 	if c := find(t, cs, "C"); c.Kind != Type || c.EndLine != 13 {
 		t.Errorf("class head %+v", c)
 	}
