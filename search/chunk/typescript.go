@@ -985,36 +985,7 @@ func (r *tsRecogniser) finishMember() {
 // "}" closing the body (not consumed), or a line break where a statement
 // would end.
 func (r *tsRecogniser) skipMember() {
-	first := r.pos
-	angles := 0
-	for r.pos < len(r.toks) && !r.bad {
-		if r.pos > first && angles == 0 && r.atStatementEnd() {
-			break
-		}
-		t := r.toks[r.pos]
-		if t.Kind == tsPunct {
-			switch t.Text {
-			case "(", "[", "{":
-				r.skipBalanced()
-				continue
-			case "<":
-				if r.typeArgsOpen(r.pos) {
-					angles++
-				}
-			case ">":
-				angles = max(angles-1, 0)
-			case ";", ",":
-				if angles > 0 {
-					break
-				}
-				r.pos++
-				return
-			case "}":
-				return
-			}
-		}
-		r.pos++
-	}
+	r.skipExpression()
 	if r.at(0, ";") || r.at(0, ",") {
 		r.pos++
 	}
@@ -1198,7 +1169,8 @@ func (r *tsRecogniser) variables(d decl, prefix, kw string) {
 }
 
 // skipExpression steps over an expression up to a "," or ";" at its level
-// or the end of the statement.
+// (type arguments counted), a closing bracket, or the end of the statement,
+// consuming none of them.
 func (r *tsRecogniser) skipExpression() {
 	first := r.pos
 	angles := 0
