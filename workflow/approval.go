@@ -226,6 +226,10 @@ func (e *Engine) PendingApproval(id string) (string, *Binding, error) {
 	return s.Vars["spec_dir"], b, err
 }
 
+// AwaitsApproval reports whether session s waits for a person to approve
+// its spec now.
+func (e *Engine) AwaitsApproval(s *Session) bool { return e.checkApprovable(s) == nil }
+
 func (e *Engine) checkApprovable(s *Session) error {
 	if err := requireActive(s); err != nil {
 		return err
