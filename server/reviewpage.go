@@ -8,10 +8,10 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
-	"github.com/agentos-dev/agentos/server/state"
 	"github.com/agentos-dev/agentos/server/info"
 	"github.com/agentos-dev/agentos/server/review"
 	"github.com/agentos-dev/agentos/server/searchtool"
+	"github.com/agentos-dev/agentos/server/state"
 )
 
 // mountReview serves the review page under review.Prefix and keeps

@@ -163,14 +163,14 @@ func (h *Handler) standards() []standardRow {
 
 // sessionView is one session in full.
 type sessionView struct {
-	Session      *workflow.Session         `json:"session"`
-	Integrity    *workflow.Integrity       `json:"integrity,omitempty"`
-	RulesChanged string                    `json:"rules_changed,omitempty"`
-	Audit        []workflow.AuditEntry     `json:"audit"`
-	Approval     *workflow.ApprovalRecord  `json:"approval,omitempty"`
-	ApprovalVoid string                    `json:"approval_void,omitempty"`
-	Pending      *specView                 `json:"pending,omitempty"` // the spec awaiting approval
-	Rules        *rulesView                `json:"rules,omitempty"`   // rules changed under the session
+	Session      *workflow.Session        `json:"session"`
+	Integrity    *workflow.Integrity      `json:"integrity,omitempty"`
+	RulesChanged string                   `json:"rules_changed,omitempty"`
+	Audit        []workflow.AuditEntry    `json:"audit"`
+	Approval     *workflow.ApprovalRecord `json:"approval,omitempty"`
+	ApprovalVoid string                   `json:"approval_void,omitempty"`
+	Pending      *specView                `json:"pending,omitempty"` // the spec awaiting approval
+	Rules        *rulesView               `json:"rules,omitempty"`   // rules changed under the session
 }
 
 type rulesView struct {
