@@ -22,7 +22,7 @@ type GrantLine struct {
 	Ended     string    `json:"ended,omitempty"` // GrantExpired
 }
 
-// GrantExpired is GrantLine.Ended when MaxGrantLifetime has passed.
+// GrantExpired is GrantLine.Ended when the link's lifetime has passed.
 const GrantExpired = "expired"
 
 // serveGrant mints a review token for `agentos review` and keeps it alive
@@ -52,7 +52,7 @@ func (h *Handler) serveGrant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the request names no port")
 		return
 	}
-	token, expires, err := h.grants.mint(MaxGrantLifetime)
+	token, expires, err := h.grants.mint(h.opts.LinkLifetime)
 	if err != nil {
 		writeError(w, http.StatusTooManyRequests, err.Error())
 		return

@@ -59,9 +59,12 @@ type Options struct {
 	Indexes func() []searchtool.IndexStatus
 	// Key is the secret `agentos review` presents to open a link: the
 	// server's auth token, kept where MCP tools cannot read it.
-	Key    string
-	Logger *slog.Logger
-	Now    func() time.Time // time.Now when nil
+	Key string
+	// LinkLifetime is how long a link works at most (0 or more than
+	// MaxGrantLifetime: MaxGrantLifetime).
+	LinkLifetime time.Duration
+	Logger       *slog.Logger
+	Now          func() time.Time // time.Now when nil
 }
 
 // Handler serves the review page and its API.
