@@ -20,7 +20,7 @@
       else if (k === "text") el.textContent = v;
       else el.setAttribute(k, v === true ? "" : v);
     }
-    for (const kid of kids.flat()) {
+    for (const kid of kids.flat(Infinity)) {
       if (kid === undefined || kid === null || kid === false) continue;
       el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
     }
@@ -92,10 +92,10 @@
         i++;
         while (i < lines.length && !/^\s*```/.test(lines[i])) code.push(lines[i++]);
         i++;
-        root.append(h("pre", {}, h("code", {}, code.join("\n"))));
+        root.append(h("pre", { tabindex: "0" }, h("code", {}, code.join("\n"))));
       } else if ((m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line))) {
-        // Spec headings sit below the page's own h2/h3.
-        const level = Math.min(6, m[1].length + 3);
+        // A file's headings sit below the page's heading of the file (h4).
+        const level = Math.min(6, m[1].length + 4);
         root.append(h("h" + level, {}, inline(m[2])));
         i++;
       } else if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
@@ -143,7 +143,7 @@
   }
 
   function diff(lines) {
-    const box = h("div", { class: "diff", role: "group", "aria-label": "changes since the last approval" });
+    const box = h("div", { class: "diff", role: "group", "aria-label": "changes since the last approval", tabindex: "0" });
     for (const l of lines) {
       const cls = { "+": "add", "-": "del", "…": "gap" }[l.op] || "";
       const mark = { "+": "+ ", "-": "- ", "…": "… " }[l.op] || "  ";
@@ -260,7 +260,7 @@
     for (const key of ["problems", "errors"]) {
       if (Array.isArray(d[key]) && d[key].length) box.append(h("ul", {}, d[key].map((p) => h("li", {}, Object.values(p).join(": ")))));
     }
-    if (c.output) box.append(h("details", {}, h("summary", {}, "Output (tail)"), h("pre", { class: "out" }, c.output)));
+    if (c.output) box.append(h("details", {}, h("summary", {}, "Output (tail)"), h("pre", { class: "out", tabindex: "0" }, c.output)));
     return box;
   }
 
@@ -272,25 +272,18 @@
       out.push(h("div", { class: "panel" },
         h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"), h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + p.gate_attempts)),
         h("ul", {}, g.checks.map(checkView)),
-        g.evidence ? h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out" }, JSON.stringify(g.evidence, null, 2))) : null));
+        g.evidence ? h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))) : null));
     }
     return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
   }
 
-  function bindingView(b) {
-    return h("details", {}, h("summary", {}, "What an approval binds (SHA-256)"),
-      h("dl", { class: "kv" },
-        Object.keys(b.files || {}).sort().map((f) => [h("dt", {}, f), h("dd", { class: "hash" }, b.files[f])]),
-        Object.keys(b.workflows || {}).sort().map((w) => [h("dt", {}, "workflow " + w), h("dd", { class: "hash" }, b.workflows[w])]),
-        h("dt", {}, "settings"), h("dd", { class: "hash" }, b.settings_sha256)));
-  }
-
   function specBody(spec) {
-    const out = [h("pre", { class: "out" }, spec.describe), bindingView(spec.binding)];
+    const out = [h("pre", { class: "out", tabindex: "0" }, spec.describe)];
     if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
     for (const f of spec.files) {
       const cls = { unchanged: "muted", changed: "warn", added: "warn", removed: "bad", new: "muted" }[f.status];
-      const sec = h("section", { class: "panel", "aria-label": f.path }, h("h4", {}, f.path, " ", badge(f.status, cls)));
+      const sec = h("section", { class: "panel", "aria-label": f.path }, h("h4", {}, f.path, " ", badge(f.status, cls)),
+        f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
       if (f.note) sec.append(h("p", { class: "muted" }, f.note));
       if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since the last approval"), diff(f.diff));
       if (f.binary) sec.append(h("p", { class: "muted" }, "Not a text file."));
@@ -381,7 +374,7 @@
     const spec = await api("spec?name=" + encodeURIComponent(name));
     return h("section", { "aria-labelledby": "h-spec" },
       h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
-      h("h2", { id: "h-spec" }, "Spec " + spec.name), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
+      h("h2", { id: "h-spec" }, "Spec " + spec.name), h("h3", {}, "What an approval binds, file by file"), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
   }
 
   // --- Routing and polling.
