@@ -47,6 +47,9 @@ never read).`,
 			defer link.Close()
 			fmt.Fprintf(s.Out, "Review page for %s:\n  %s\n", p.Root, link.URL)
 			fmt.Fprintf(s.Out, "The link works until you press Ctrl-C here (at most until %s).\n", link.ExpiresAt.Local().Format("2006-01-02 15:04"))
+			if link.OtherLinks > 0 {
+				fmt.Fprintf(s.Err, "Note: %d other review link(s) are open on this server. If you did not open them with `agentos review`, a program on this machine reads the server's auth token (.agentos/.cache/auth_token): find it, then delete that file and restart the server.\n", link.OtherLinks)
+			}
 			if !noOpen {
 				if err := openBrowser(link.URL); err != nil {
 					fmt.Fprintf(s.Err, "Could not open a browser (%v); open the link above yourself.\n", err)

@@ -20,6 +20,10 @@ type GrantLine struct {
 	URL       string    `json:"url,omitempty"`
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
 	Ended     string    `json:"ended,omitempty"` // GrantExpired
+	// OtherLinks counts the other review links open when this one was
+	// made: a person who opened none has a program on this machine that
+	// reads the server's auth token.
+	OtherLinks int `json:"other_links,omitempty"`
 }
 
 // GrantExpired is GrantLine.Ended when the link's lifetime has passed.
@@ -52,7 +56,7 @@ func (h *Handler) serveGrant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the request names no port")
 		return
 	}
-	token, expires, err := h.grants.mint(h.opts.LinkLifetime)
+	token, expires, others, err := h.grants.mint(h.opts.LinkLifetime)
 	if err != nil {
 		writeError(w, http.StatusTooManyRequests, err.Error())
 		return
@@ -64,10 +68,10 @@ func (h *Handler) serveGrant(w http.ResponseWriter, r *http.Request) {
 	enc := json.NewEncoder(w)
 	rc := http.NewResponseController(w)
 	url := fmt.Sprintf("http://%s:%s%s?t=%s", state.Host, port, Prefix, token)
-	if enc.Encode(GrantLine{URL: url, ExpiresAt: expires}) != nil || rc.Flush() != nil {
+	if enc.Encode(GrantLine{URL: url, ExpiresAt: expires, OtherLinks: others}) != nil || rc.Flush() != nil {
 		return
 	}
-	h.log.Info("review link opened", "expires", expires.Format(time.RFC3339))
+	h.log.Info("review link opened", "expires", expires.Format(time.RFC3339), "other_links", others)
 	defer h.log.Info("review link closed")
 
 	ctx, cancel := context.WithDeadline(r.Context(), expires)

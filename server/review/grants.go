@@ -49,8 +49,8 @@ func randomToken() string {
 }
 
 // mint creates a token valid until revoke or until lifetime (at most
-// MaxGrantLifetime) has passed.
-func (g *grants) mint(lifetime time.Duration) (token string, expires time.Time, err error) {
+// MaxGrantLifetime) has passed; others counts the links alive besides it.
+func (g *grants) mint(lifetime time.Duration) (token string, expires time.Time, others int, err error) {
 	if lifetime <= 0 || lifetime > MaxGrantLifetime {
 		lifetime = MaxGrantLifetime
 	}
@@ -58,12 +58,13 @@ func (g *grants) mint(lifetime time.Duration) (token string, expires time.Time, 
 	defer g.mu.Unlock()
 	g.dropExpired()
 	if len(g.m) >= maxGrants {
-		return "", time.Time{}, errTooManyGrants
+		return "", time.Time{}, 0, errTooManyGrants
 	}
 	token = randomToken()
 	expires = g.now().Add(lifetime)
+	others = len(g.m)
 	g.m[sha256.Sum256([]byte(token))] = &grant{expires: expires}
-	return token, expires, nil
+	return token, expires, others, nil
 }
 
 func (g *grants) revoke(token string) {

@@ -220,8 +220,8 @@ func TestGrantNeedsKeyAndExpires(t *testing.T) {
 func TestGrantsCapAndExpiry(t *testing.T) {
 	now := time.Unix(1000, 0)
 	g := newGrants(func() time.Time { return now })
-	tok, exp, err := g.mint(24 * time.Hour)
-	if err != nil || !exp.Equal(now.Add(MaxGrantLifetime)) {
+	tok, exp, others, err := g.mint(24 * time.Hour)
+	if err != nil || !exp.Equal(now.Add(MaxGrantLifetime)) || others != 0 {
 		t.Fatalf("mint: %v %v", exp, err)
 	}
 	csrf, ok := g.newPage(tok)
@@ -229,18 +229,18 @@ func TestGrantsCapAndExpiry(t *testing.T) {
 		t.Error("page tokens")
 	}
 	for i := 1; i < maxGrants; i++ {
-		if _, _, err := g.mint(time.Hour); err != nil {
-			t.Fatal(err)
+		if _, _, others, err := g.mint(time.Hour); err != nil || others != i {
+			t.Fatalf("mint %d: %d others, %v", i, others, err)
 		}
 	}
-	if _, _, err := g.mint(time.Hour); err == nil {
+	if _, _, _, err := g.mint(time.Hour); err == nil {
 		t.Error("more than maxGrants links")
 	}
 	now = now.Add(MaxGrantLifetime)
 	if g.valid(tok) || g.pageValid(tok, csrf) {
 		t.Error("valid after 12 hours")
 	}
-	if _, _, err := g.mint(time.Hour); err != nil {
+	if _, _, _, err := g.mint(time.Hour); err != nil {
 		t.Errorf("expired links still count: %v", err)
 	}
 }
@@ -250,6 +250,9 @@ func TestGrantsCapAndExpiry(t *testing.T) {
 func TestChangesNeedCSRFAndSameOrigin(t *testing.T) {
 	f := newFixture(t, 0)
 	l, other := f.link(t), f.link(t)
+	if l.OtherLinks != 0 || other.OtherLinks != 1 {
+		t.Errorf("other links: %d, %d", l.OtherLinks, other.OtherLinks)
+	}
 	csrf, otherCSRF := f.page(t, l), f.page(t, other)
 	body := map[string]any{"session": f.session.ID, "comment": "more tests"}
 	good := call{method: "POST", path: apiPrefix + "request-changes", token: token(l), csrf: csrf, origin: f.srv.URL, site: "same-origin", ctype: "application/json", body: body}
