@@ -40,7 +40,7 @@ type fixture struct {
 	srv     *httptest.Server
 }
 
-func newFixture(t *testing.T, lifetime time.Duration) *fixture {
+func newFixture(t testing.TB, lifetime time.Duration) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	p, _ := project.At(root)
@@ -76,7 +76,7 @@ func newFixture(t *testing.T, lifetime time.Duration) *fixture {
 	return &fixture{root: root, engine: e, session: s, handler: h, srv: srv}
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

@@ -398,6 +398,8 @@
     }
     if (which !== routing) return; // a newer navigation won
     view.replaceChildren(node);
+    // Marks the first view drawn, for the first-render benchmark.
+    if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
     if (!keepFocus) document.getElementById("main").focus();
   }
