@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -189,6 +190,26 @@ func TestReviewPage(t *testing.T) {
 	if !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "agentos server itself") {
 		t.Errorf("svc_browser opened the review page: %+v %v", out, res.Content)
 	}
+	// Nor can a page it opens script its way in: every request to the
+	// server's port fails, while another loopback port answers.
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!doctype html><title>app</title><p>the agent's app</p>")
+	}))
+	defer app.Close()
+	browseOK(t, c, map[string]any{"action": "navigate", "url": app.URL})
+	reach := func(url string) any {
+		return browseOK(t, c, map[string]any{"action": "evaluate", "script": `fetch("` + url + `", {mode: "no-cors"}).then(() => "reached", () => "blocked")`}).Result
+	}
+	if got := reach(rev.url); got != "blocked" {
+		t.Errorf("a page's fetch of the review link: %v", got)
+	}
+	if got := reach(base + "/mcp"); got != "blocked" {
+		t.Errorf("a page's fetch of the MCP endpoint: %v", got)
+	}
+	if got := reach(app.URL + "/other"); got != "reached" {
+		t.Errorf("a page's fetch of its own app: %v", got)
+	}
 	info := call(t, c, "get_server_info", map[string]any{}, nil)
 	if data, _ := json.Marshal(info); strings.Contains(string(data), tok) {
 		t.Error("get_server_info shows the review token")
@@ -353,12 +374,21 @@ func TestReviewPage(t *testing.T) {
 	if code := rev.stop(t); code != 0 || !strings.Contains(rev.out.String(), "Review link closed") {
 		t.Errorf("review after Ctrl-C: exit %d\n%s", code, rev.out)
 	}
-	resp, err := http.Get(rev.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("the link after its command ended: %d", resp.StatusCode)
+	// The server notices the closed connection at once; give it a moment
+	// on a loaded machine.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(rev.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusUnauthorized {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the link still answers %d after its command ended", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
