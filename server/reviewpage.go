@@ -41,7 +41,7 @@ func (s *server) mountReview(mux *http.ServeMux, port int) error {
 type NoServerError struct{ Reason string }
 
 func (e *NoServerError) Error() string {
-	return "no agentos server is running for this project (" + e.Reason + "): start one with `agentos serve --transport dual` in a terminal, or open the project in your agent, then run `agentos review` again"
+	return "no agentos server is running for this project: " + e.Reason + "; start one with `agentos serve --transport dual` in a terminal, or open the project in your agent, then run `agentos review` again"
 }
 
 // OpenReview finds project p's primary server through its state file,
@@ -52,9 +52,9 @@ func OpenReview(ctx context.Context, p project.Paths, cfg config.Config) (*revie
 	var stale *state.StaleError
 	switch {
 	case errors.Is(err, state.ErrMissing):
-		return nil, &NoServerError{Reason: "no " + p.Rel(p.StateFile())}
+		return nil, &NoServerError{Reason: "there is no " + p.Rel(p.StateFile())}
 	case errors.As(err, &stale):
-		return nil, &NoServerError{Reason: "the state file was left by a server that stopped, or cannot be trusted: " + stale.Reason}
+		return nil, &NoServerError{Reason: "its state file is not trusted, so nothing was sent to the URL it names (" + stale.Reason + ")"}
 	case err != nil:
 		return nil, fmt.Errorf("the agentos server named by %s does not answer (%v); wait until it has started, or restart it", p.Rel(p.StateFile()), err)
 	}
