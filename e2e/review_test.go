@@ -154,6 +154,22 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
+// reviewBrowser starts the installed Chromium for the test, at 1280×900;
+// it is killed when the test ends.
+func reviewBrowser(t *testing.T) context.Context {
+	t.Helper()
+	exe, err := browser.FindExecutable("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
 func sha256File(t *testing.T, path string) string {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -215,17 +231,7 @@ func TestReviewPage(t *testing.T) {
 		t.Error("get_server_info shows the review token")
 	}
 
-	exe, err := browser.FindExecutable("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))...)
-	defer cancelAlloc()
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	defer cancelCtx()
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
+	ctx := reviewBrowser(t)
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
@@ -268,6 +274,11 @@ func TestReviewPage(t *testing.T) {
 	// The session: its spec rendered, what an approval binds, the history.
 	do("open the session", chromedp.Click(sessionLink), chromedp.WaitVisible(chromedp.Search(`//button[text()="Approve this version"]`)))
 	body = text("#view")
+	for _, junk := range []string{"null", "undefined", "[object", "NaN"} {
+		if i := strings.Index(body, junk); i >= 0 {
+			t.Errorf("the session view shows %q: …%s…", junk, body[max(0, i-200):min(len(body), i+100)])
+		}
+	}
 	for _, want := range []string{"Spec awaiting your approval: " + dir, "Greeting", "History", "complete_phase", "Test command:"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the session view lacks %q", want)
@@ -391,4 +402,81 @@ func TestReviewPage(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// The gates' evidence on the page, live: a failing test, then coverage per
+// file as bars and the criteria not yet proved, each appearing in the open
+// page as the agent's gate runs.
+func TestReviewGateEvidence(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	axe := axeSource(t)
+	root := newProject(t)
+	goProject(t, root)
+	spec := "2026-01-01-greeting"
+	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
+	write(t, root, ".agentos/specs/"+spec+"/tasks.md", untickedTasks)
+	c := stdioClient(t, root, "--transport", "dual")
+	waitState(t, root, 0)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+
+	rev := startReview(t, root)
+	ctx := reviewBrowser(t)
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	do("open the session", chromedp.Navigate(rev.url+"#/session/"+id), chromedp.WaitVisible(chromedp.Search(`//p[contains(., "No gate has run yet")]`)))
+
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hi, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
+		t.Fatal("a failing test passed the gate")
+	}
+	do("see the failed test", chromedp.WaitVisible(chromedp.Search(`//div[contains(., "Failed tests:")]//code[contains(., "TestGreet")]`)))
+
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
+		t.Fatal("coverage below the threshold passed the gate")
+	}
+	do("see the second attempt", chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 2")]`)))
+	do("see coverage per file", chromedp.WaitVisible(chromedp.Search(`//div[@class="bar"][contains(., "greet.go")]`)))
+	if overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); err != nil || overflow > 0 {
+		t.Errorf("at 1280 px the page is %d px wider than the window (%v)", overflow, err)
+	}
+	bars, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".bar [role=meter]")).map(m => m.getAttribute("aria-label") + " " + m.getAttribute("aria-valuenow") + " " + m.firstChild.style.width)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bars) < 2 || !strings.HasPrefix(bars[0], "total") {
+		t.Errorf("coverage bars: %q", bars)
+	}
+	for _, b := range bars {
+		f := strings.Fields(b)
+		if n := len(f); n < 3 || f[n-1] != f[n-2]+"%" {
+			t.Errorf("a bar's width is not its value: %q", b)
+		}
+	}
+	text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#view")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"acceptance criteria checked", "Unchecked:", "go test", "Exit code", "attempt 2"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the evidence lacks %q", want)
+		}
+	}
+	for _, junk := range []string{"null", "undefined", "[object", "NaN"} {
+		if strings.Contains(text, junk) {
+			t.Errorf("the evidence shows %q: %s", junk, text)
+		}
+	}
+	checkAxe(t, ctx, axe, "gate evidence")
+	do("show the evidence", chromedp.Evaluate[chromedp.Void](`document.querySelector(".bar").closest(".panel").scrollIntoView()`))
+	screenshot(t, ctx, "evidence")
 }

@@ -89,7 +89,7 @@ func (h *Handler) attention(s *workflow.Session) string {
 		return needsIntegrity
 	case s.RulesChanged != "":
 		return needsRules
-	case h.opts.Engine.AwaitsApproval(s):
+	case s.Approval == nil && h.opts.Engine.AwaitsApproval(s):
 		return needsApproval
 	}
 	return ""

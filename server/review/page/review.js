@@ -234,7 +234,7 @@
     if (!state.standards.length) { wrap.append(h("p", {}, "No standards under .agentos/standards/.")); return wrap; }
     const table = h("table", {}, h("thead", {}, h("tr", {}, ["Standard", "File", "Keywords"].map((t) => h("th", { scope: "col" }, t)))));
     const tb = h("tbody", {});
-    for (const s of state.standards) tb.append(h("tr", {}, h("td", {}, s.title || "(untitled)"), h("td", { class: "hash" }, s.path), h("td", {}, (s.keywords || []).map((k) => h("span", { class: "kw" }, k)))));
+    for (const s of state.standards) tb.append(h("tr", {}, h("td", {}, s.title || "(untitled)"), h("td", { class: "hash long" }, s.path), h("td", {}, (s.keywords || []).map((k) => h("span", { class: "kw" }, k)))));
     table.append(tb);
     wrap.append(table);
     return wrap;
@@ -252,10 +252,10 @@
       box.append(bar("total (threshold " + d.threshold + "%)", d.percent));
       for (const f of d.least_covered || []) box.append(bar(f.file, f.percent));
     }
-    if (typeof d.criteria === "number") {
+    if (typeof d.checked === "number" && typeof d.criteria === "number") {
       box.append(h("div", {}, d.checked + " of " + d.criteria + " acceptance criteria checked" + (d.test_files_scanned ? ", " + d.test_files_scanned + " test files scanned for their IDs" : "")));
       const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", {}, list.map((r) => h("li", {}, (r.id ? r.id + " " : "") + "(" + r.task + ")")))) : null;
-      box.append(refs(d.unchecked, "Unchecked:"), refs(d.untraced, "Not named by any test:"));
+      for (const list of [refs(d.unchecked, "Unchecked:"), refs(d.untraced, "Not named by any test:")]) if (list) box.append(list);
     }
     for (const key of ["problems", "errors"]) {
       if (Array.isArray(d[key]) && d[key].length) box.append(h("ul", {}, d[key].map((p) => h("li", {}, Object.values(p).join(": ")))));
@@ -357,14 +357,16 @@
     const cols = h("div", { class: "cols" });
     const left = h("div", {});
     if (v.pending) {
-      left.append(h("h3", {}, "Spec awaiting your approval: " + v.pending.dir), ...specBody(v.pending), approvalForm({ session: s.id }, v.pending));
+      const approved = v.approval && !v.approval_void;
+      left.append(h("h3", {}, (approved ? "Spec you approved (the agent completes the phase next): " : "Spec awaiting your approval: ") + v.pending.dir),
+        ...specBody(v.pending), approvalForm({ session: s.id }, v.pending));
     }
     left.append(h("h3", {}, "Phases"), h("ol", {}, s.phases.map((p) => h("li", {}, p.name + " ", badge(p.status, p.status === "done" ? "ok" : p.status === "active" ? "warn" : "muted"),
       p.tasks && p.tasks.length ? h("ul", {}, p.tasks.map((t) => h("li", {}, (t.status === "done" ? "☑ " : "☐ ") + t.id + " " + t.title))) : null))));
     left.append(h("h3", {}, "Gate evidence"), ...gatesView(s));
     const right = h("div", {}, h("h3", {}, "History"),
       h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who", "What", "Result"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, a.actor), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", {}, [a.result, a.detail].filter(Boolean).join(": ")))))));
+        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, a.actor), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
     cols.append(left, right);
     wrap.append(cols);
     return wrap;
