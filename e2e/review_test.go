@@ -308,6 +308,14 @@ func TestReviewPage(t *testing.T) {
 	}
 	do("back to 1280 px", chromedp.EmulateViewport(1280, 900))
 
+	// Request changes: the owning agent reads the comment at its next call.
+	do("request changes", chromedp.SendKeys(chromedp.CSS("textarea"), "Add a test for an empty name."),
+		chromedp.Click(chromedp.Search(`//button[text()="Request changes"]`)),
+		chromedp.WaitVisible(chromedp.Search(`//div[@id="notice" and contains(., "Changes requested")]`)))
+	if out := mustWF(t, c, map[string]any{"action": "get_state", "session_id": id}); !strings.Contains(out.NextAction, "Add a test for an empty name.") {
+		t.Errorf("the agent's next call does not carry the comment: %s", out.NextAction)
+	}
+
 	// Approve with the keyboard alone: Tab to the comment, type, Tab to
 	// the button, Enter.
 	focused := func() string {

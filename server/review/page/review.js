@@ -321,7 +321,7 @@
     }
     buttons.forEach((b) => b && (b.disabled = false));
     await refresh(true);
-    route(true);
+    await route(true);
     notice.focus();
   }
 
