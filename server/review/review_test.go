@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/assets"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/workflow"
 )
@@ -43,16 +44,7 @@ type fixture struct {
 func newFixture(t testing.TB, lifetime time.Duration) *fixture {
 	t.Helper()
 	root := t.TempDir()
-	p, _ := project.At(root)
-	builtin, err := assets.Sub(assets.Workflows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := workflow.LoadLibrary(builtin, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: p.StateDir(), TestCommand: "go test ./...", CoverageFile: "c.out"})
+	e := engineAt(t, root, "go test ./...")
 	agent := workflow.Actor{Client: "claude-code"}
 	s, err := e.Start(context.Background(), "spec_creation_v1", map[string]string{"feature": "greet"}, agent)
 	if err != nil {
@@ -70,10 +62,35 @@ func newFixture(t testing.TB, lifetime time.Duration) *fixture {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	h := New(Options{Project: p, Engine: e, Key: "the-key", LinkLifetime: lifetime})
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return &fixture{root: root, engine: e, session: s, handler: h, srv: srv}
+	f := &fixture{root: root, session: s}
+	f.serve(t, e, lifetime)
+	return f
+}
+
+// engineAt is the engine of a project at root, sessions signed with a
+// test key, gates running testCommand.
+func engineAt(t testing.TB, root, testCommand string) *workflow.Engine {
+	t.Helper()
+	p, _ := project.At(root)
+	builtin, err := assets.Sub(assets.Workflows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := workflow.LoadLibrary(builtin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: p.StateDir(), TestCommand: testCommand, CoverageFile: "c.out",
+		Key: machinekey.New(bytes.Repeat([]byte{7}, 32))})
+}
+
+// serve puts a review handler over e behind a new test server.
+func (f *fixture) serve(t testing.TB, e *workflow.Engine, lifetime time.Duration) {
+	p, _ := project.At(f.root)
+	f.engine = e
+	f.handler = New(Options{Project: p, Engine: e, Key: "the-key", LinkLifetime: lifetime})
+	f.srv = httptest.NewServer(f.handler)
+	t.Cleanup(f.srv.Close)
 }
 
 func write(t testing.TB, path, content string) {
@@ -402,5 +419,70 @@ func TestDiffLines(t *testing.T) {
 	}
 	if _, note := diffLines(strings.Repeat("x\n", 3000), strings.Repeat("y\n", 3000)); note == "" {
 		t.Error("no note for a diff too large")
+	}
+}
+
+// A session changed outside agentos is accepted, or reset, from the page;
+// rules changed under a session are confirmed as the page showed them.
+func TestAcceptResetAndConfirmRules(t *testing.T) {
+	f := newFixture(t, 0)
+	id := f.session.ID
+	edit := func(from, to int) {
+		t.Helper()
+		path := filepath.Join(f.root, ".agentos", "state", "workflows", id, "state.json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(data), fmt.Sprintf(`"current_phase": %d`, from), fmt.Sprintf(`"current_phase": %d`, to), 1)
+		if edited == string(data) {
+			t.Fatalf("state.json has no current_phase %d", from)
+		}
+		write(t, path, edited)
+	}
+	l := f.link(t)
+	tok, csrf := token(l), f.page(t, l)
+	edit(4, 3)
+	if v, err := f.handler.session(id); err != nil || v.Integrity == nil {
+		t.Fatalf("an edited session: %v %+v", err, v)
+	}
+	if ov, _ := f.handler.overview(); ov.Sessions[0].Attention != needsIntegrity {
+		t.Errorf("attention: %q", ov.Sessions[0].Attention)
+	}
+	if code, out := f.post(t, tok, csrf, "accept", actionInput{Session: id}); code != 200 {
+		t.Fatalf("accept: %d %v", code, out)
+	}
+	if s, _ := f.engine.Get(id); s.Integrity != nil || s.Current != 3 {
+		t.Errorf("after accept: %+v, phase %d", s.Integrity, s.Current)
+	}
+	if code, out := f.post(t, tok, csrf, "accept", actionInput{Session: id}); code != http.StatusConflict {
+		t.Errorf("accepting an intact session: %d %v", code, out)
+	}
+	edit(3, 2)
+	if code, out := f.post(t, tok, csrf, "reset", actionInput{Session: id}); code != 200 {
+		t.Fatalf("reset: %d %v", code, out)
+	}
+	if s, _ := f.engine.Get(id); s.Integrity != nil || s.Current != 1 {
+		t.Errorf("after reset: %+v, phase %d", s.Integrity, s.Current)
+	}
+
+	// The test command changes under the session.
+	f.serve(t, engineAt(t, f.root, "true"), 0)
+	l = f.link(t)
+	tok, csrf = token(l), f.page(t, l)
+	v, err := f.handler.session(id)
+	if err != nil || v.Rules == nil || !strings.Contains(strings.Join(v.Rules.Changes, " "), "test_command") {
+		t.Fatalf("rules changed: %v %+v", err, v)
+	}
+	stale := *v.Rules.Binding
+	stale.SettingsSHA256 = strings.Repeat("0", 64)
+	if code, out := f.post(t, tok, csrf, "confirm-rules", actionInput{Session: id, Shown: &stale}); code != http.StatusConflict || !strings.Contains(out["error"].(string), "nothing was confirmed") {
+		t.Errorf("confirming rules not shown: %d %v", code, out)
+	}
+	if code, out := f.post(t, tok, csrf, "confirm-rules", actionInput{Session: id, Shown: v.Rules.Binding}); code != 200 {
+		t.Fatalf("confirm-rules: %d %v", code, out)
+	}
+	if s, _ := f.engine.Get(id); s.RulesChanged != "" {
+		t.Errorf("after confirming: %s", s.RulesChanged)
 	}
 }
