@@ -93,7 +93,7 @@ var tickedBox = regexp.MustCompile(`(?m)^([ \t]*[-*+][ \t]+)\[[xX]\]`)
 // BindingFor computes what an approval of the spec folder specDir (relative
 // to the project root) binds now.
 func (e *Engine) BindingFor(specDir string) (*Binding, error) {
-	b, _, err := e.bind(specDir, false)
+	b, _, err := e.SpecSnapshot(specDir)
 	return b, err
 }
 
@@ -108,15 +108,8 @@ type SpecFile struct {
 // the files it hashed, read once: a page that shows these files and sends
 // the binding back with the approval approves exactly what it showed.
 func (e *Engine) SpecSnapshot(specDir string) (*Binding, map[string]SpecFile, error) {
-	return e.bind(specDir, true)
-}
-
-func (e *Engine) bind(specDir string, keep bool) (*Binding, map[string]SpecFile, error) {
 	b := &Binding{Files: map[string]string{}, Workflows: map[string]string{}}
-	var files map[string]SpecFile
-	if keep {
-		files = map[string]SpecFile{}
-	}
+	files := map[string]SpecFile{}
 	root := filepath.Join(e.set.Root, filepath.FromSlash(specDir))
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil, nil, notFound("no spec folder %s", specDir)
@@ -145,9 +138,7 @@ func (e *Engine) bind(specDir string, keep bool) (*Binding, map[string]SpecFile,
 			bound = tickedBox.ReplaceAll(data, []byte("${1}[ ]"))
 		}
 		b.Files[rel] = sha256Hex(bound)
-		if keep {
-			files[rel] = SpecFile{Raw: data, Bound: bound}
-		}
+		files[rel] = SpecFile{Raw: data, Bound: bound}
 		return nil
 	})
 	if err != nil {

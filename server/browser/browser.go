@@ -67,10 +67,6 @@ func wellKnown() []string {
 // installHint tells a person how to get a browser.
 const installHint = "install Chromium or Chrome (Debian/Ubuntu: `sudo apt-get install chromium`, or scripts/install-chromium.sh in the agentos repository; macOS: `brew install --cask chromium`) or set browser.path in .agentos/config/mcp.yaml, then restart the agentos server"
 
-// RefuseOwnPort keeps every session off port on the loopback host: the
-// agentos server's own, set once it listens. Its pages are a person's.
-func (m *Manager) RefuseOwnPort(port int) { m.policy.ownPort.Store(int32(port)) }
-
 // FindExecutable returns the browser to run: path when set (a name on PATH
 // or a file), else the first known Chromium or Chrome.
 func FindExecutable(path string) (string, error) {
@@ -134,6 +130,10 @@ func NewManager(opts Options) *Manager {
 	go sweepProfiles(func(dir string) { m.log.Info("removed a stale browser profile", "dir", dir) })
 	return m
 }
+
+// RefuseOwnPort keeps every session off port on the loopback host: the
+// agentos server's own, set once it listens. Its pages are a person's.
+func (m *Manager) RefuseOwnPort(port int) { m.policy.ownPort.Store(int32(port)) }
 
 // executable returns the browser, searching again if none was found at start
 // (one may have been installed since).
