@@ -486,3 +486,31 @@ func TestAcceptResetAndConfirmRules(t *testing.T) {
 		t.Errorf("after confirming: %s", s.RulesChanged)
 	}
 }
+
+// A spec folder written without a session is approved from its own page,
+// through the terminal's `--spec` approval, bound to what the page showed.
+func TestApproveSpecFolder(t *testing.T) {
+	f := newFixture(t, 0)
+	write(t, filepath.Join(f.root, ".agentos", "specs", "billing", "README.md"), "# Billing\n\nCoverage threshold: 85%\n")
+	write(t, filepath.Join(f.root, ".agentos", "specs", "billing", "tasks.md"), specTasks)
+	l := f.link(t)
+	tok, csrf := token(l), f.page(t, l)
+	v, err := f.handler.specByName("billing")
+	if err != nil || len(v.Files) != 2 || v.Files[0].Status != "new" || !strings.Contains(v.Describe, "85%") {
+		t.Fatalf("spec view: %v %+v", err, v)
+	}
+	if code, out := f.post(t, tok, csrf, "approve", actionInput{Spec: "../billing", Shown: v.Binding}); code != http.StatusBadRequest {
+		t.Errorf("a path for a spec name: %d %v", code, out)
+	}
+	code, out := f.post(t, tok, csrf, "approve", actionInput{Spec: "billing", Shown: v.Binding})
+	if code != 200 || !strings.Contains(out["message"].(string), "85%") {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	rec, err := f.engine.SpecApproval("billing")
+	if err != nil || rec == nil || rec.Via != workflow.ViaReviewPage || len(rec.Binding.Changes(v.Binding)) != 0 {
+		t.Fatalf("record: %v %+v", err, rec)
+	}
+	if ov, _ := f.handler.overview(); len(ov.Specs) != 2 || ov.Specs[1].Name != "billing" || ov.Specs[1].State != "approved" {
+		t.Errorf("specs: %+v", ov.Specs)
+	}
+}
