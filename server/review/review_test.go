@@ -493,11 +493,15 @@ func TestApproveSpecFolder(t *testing.T) {
 	f := newFixture(t, 0)
 	write(t, filepath.Join(f.root, ".agentos", "specs", "billing", "README.md"), "# Billing\n\nCoverage threshold: 85%\n")
 	write(t, filepath.Join(f.root, ".agentos", "specs", "billing", "tasks.md"), specTasks)
+	write(t, filepath.Join(f.root, ".agentos", "specs", "billing", "z-huge.md"), strings.Repeat("x", maxShownBytes+1))
 	l := f.link(t)
 	tok, csrf := token(l), f.page(t, l)
 	v, err := f.handler.specByName("billing")
-	if err != nil || len(v.Files) != 2 || v.Files[0].Status != "new" || !strings.Contains(v.Describe, "85%") {
+	if err != nil || len(v.Files) != 3 || v.Files[0].Status != "new" || !strings.Contains(v.Describe, "85%") {
 		t.Fatalf("spec view: %v %+v", err, v)
+	}
+	if huge := v.Files[2]; huge.Text != "" || !strings.Contains(huge.Note, "too large to show") || huge.SHA256 == "" {
+		t.Errorf("a huge file: %+v", huge.Note)
 	}
 	if code, out := f.post(t, tok, csrf, "approve", actionInput{Spec: "../billing", Shown: v.Binding}); code != http.StatusBadRequest {
 		t.Errorf("a path for a spec name: %d %v", code, out)

@@ -2,6 +2,7 @@ package review
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -230,6 +231,10 @@ type fileView struct {
 	Note   string     `json:"note,omitempty"` // why no diff is shown
 }
 
+// maxShownBytes caps a file the page shows: a spec file is a few kB, and
+// the page should not carry megabytes because an agent wrote them.
+const maxShownBytes = 1 << 20
+
 // specByName is the view of a spec folder by name.
 func (h *Handler) specByName(name string) (*specView, error) {
 	dir, err := workflow.SpecDir(name)
@@ -259,10 +264,13 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 	for _, path := range sortedKeys(b.Files) {
 		f := files[path]
 		fv := fileView{Path: path, SHA256: b.Files[path]}
-		if utf8.Valid(f.Raw) {
-			fv.Text = string(f.Raw)
-		} else {
+		switch {
+		case !utf8.Valid(f.Raw):
 			fv.Binary = true
+		case len(f.Raw) > maxShownBytes:
+			fv.Note = fmt.Sprintf("%d bytes: too large to show here; read it in your editor before you approve (its SHA-256 is above)", len(f.Raw))
+		default:
+			fv.Text = string(f.Raw)
 		}
 		var was string
 		switch {
@@ -275,7 +283,7 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 		default:
 			fv.Status, was = "changed", last.Files[path]
 		}
-		if was != "" {
+		if was != "" && fv.Note == "" {
 			fv.Diff, fv.Note = h.diffAgainst(was, f.Bound, fv.Binary)
 		}
 		v.Files = append(v.Files, fv)
