@@ -32,7 +32,9 @@ type Miss struct {
 	Decl Decl
 }
 
-func (m Miss) String() string { return fmt.Sprintf("%s:%d %s %s", m.Path, m.Decl.Line, m.Decl.Kind, m.Decl.Name) }
+func (m Miss) String() string {
+	return fmt.Sprintf("%s:%d %s %s", m.Path, m.Decl.Line, m.Decl.Kind, m.Decl.Name)
+}
 
 // Result counts agreement over a set of files.
 type Result struct {
