@@ -145,7 +145,9 @@ func Code(p, lang string, src []byte) []Chunk {
 		}
 	case "python":
 		cs, ok = Python(p, src)
-	case "typescript", "javascript", "rust", "java":
+	case "rust":
+		cs, ok = Rust(p, src)
+	case "typescript", "javascript", "java":
 		cs, ok = Brace(p, lang, src)
 	}
 	if !ok {
