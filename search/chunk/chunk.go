@@ -147,7 +147,9 @@ func Code(p, lang string, src []byte) []Chunk {
 		cs, ok = Python(p, src)
 	case "rust":
 		cs, ok = Rust(p, src)
-	case "typescript", "javascript", "java":
+	case "java":
+		cs, ok = Java(p, src)
+	case "typescript", "javascript":
 		cs, ok = Brace(p, lang, src)
 	}
 	if !ok {

@@ -76,7 +76,7 @@ func (r *rustParser) item(sc rustScope) bool {
 			return true
 		}
 		r.i++
-		from := r.peek(0).off
+		from := r.peek(0).off + 1 // inside the brackets
 		end := r.skipGroup()
 		if end < 0 {
 			return false
