@@ -250,6 +250,22 @@ func joinDoc(a, b string) string { return strings.TrimSpace(a + "\n" + b) }
 // "X: int", "a = b = 1") or type alias ("type X = …") and returns its chunk.
 func pyAssignment(p, text string, st pyStmt, exported func(string, bool) bool) (Chunk, bool) {
 	toks := st.toks
+	// A target in parentheses, "(x): int = 5", is still a name.
+	parens := 0
+	for parens < len(toks) && toks[parens].text == "(" {
+		parens++
+	}
+	if parens > 0 {
+		if len(toks) < 2*parens+2 {
+			return Chunk{}, false
+		}
+		for k := parens + 1; k <= 2*parens; k++ {
+			if toks[k].text != ")" {
+				return Chunk{}, false
+			}
+		}
+		toks = append([]pyTok{toks[parens]}, toks[2*parens+1:]...)
+	}
 	if len(toks) < 2 || toks[0].kind != 'n' || pyKeywords[toks[0].text] {
 		return Chunk{}, false
 	}
@@ -264,11 +280,8 @@ func pyAssignment(p, text string, st pyStmt, exported func(string, bool) bool) (
 	default:
 		return Chunk{}, false
 	}
-	sig := text[toks[0].off:]
-	if last := toks[len(toks)-1]; last.off+len(last.text) <= len(text) {
-		sig = text[toks[0].off : last.off+len(last.text)]
-	}
-	sig = collapse(sig)
+	last := st.toks[len(st.toks)-1]
+	sig := collapse(text[st.toks[0].off : last.off+len(last.text)])
 	if len(sig) > 200 {
 		sig = sig[:200] + " …"
 	}
