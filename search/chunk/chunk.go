@@ -4,12 +4,14 @@
 // and its file's keywords line and TL;DR; a section longer than a token budget
 // is split at paragraph boundaries with a small overlap. Source code is cut one
 // chunk per symbol (function, method, type, class, constant or variable group)
-// with its doc comment and signature: Go through go/parser, Python,
-// TypeScript/JavaScript, Rust and Java through small hand-written scanners that
-// find definitions by indentation or brace matching. The lines between symbols
+// with its doc comment and signature: Go through go/parser; Python, Rust and
+// Java through a tokenizer and a declaration recogniser each (python.go,
+// rust.go, java.go); TypeScript/JavaScript through a scanner that finds
+// definitions by brace matching. The lines between symbols
 // (package clauses, imports, top-level statements) become "imports" or
-// "module" chunks. A file that does not parse is cut into overlapping windows
-// of lines, so nothing in it is lost to search.
+// "module" chunks. A file that does not parse is cut into windows of lines
+// that start where its declarations seem to begin, so nothing in it is lost
+// to search.
 package chunk
 
 import (
@@ -153,7 +155,7 @@ func Code(p, lang string, src []byte) []Chunk {
 		cs, ok = Brace(p, lang, src)
 	}
 	if !ok {
-		cs = Windows(p, lang, src, 0, 0)
+		cs = declWindows(p, lang, src)
 	}
 	test := IsTestFile(p)
 	for i := range cs {

@@ -93,6 +93,8 @@ func (lx *cLexer) next() error {
 		if j, ok := rustPrefixedLiteral(src, i); ok {
 			lx.emit('s', j)
 			return nil
+		} else if rustLiteralPrefix(src, i) {
+			return fmt.Errorf("unterminated string")
 		}
 		if strings.HasPrefix(src[i:], "b'") {
 			lx.i = i + 1
@@ -179,6 +181,9 @@ func (lx *cLexer) quote(i int) error {
 	src := lx.src
 	j := i + 1
 	if j < len(src) && src[j] == '\\' {
+		if j+2 > len(src) {
+			return fmt.Errorf("unterminated character literal")
+		}
 		k := strings.IndexAny(src[j+2:min(len(src), j+14)], "'\n")
 		if k < 0 || src[j+2+k] != '\'' {
 			return fmt.Errorf("unterminated character literal")
@@ -253,6 +258,21 @@ func rustPrefixedLiteral(s string, i int) (int, bool) {
 	return j + 1 + k + len(end), true
 }
 
+// rustLiteralPrefix reports whether a raw, byte or C string begins at i.
+func rustLiteralPrefix(s string, i int) bool {
+	j := i
+	if j < len(s) && (s[j] == 'b' || s[j] == 'c') {
+		j++
+	}
+	if j < len(s) && s[j] == 'r' {
+		j++
+		for j < len(s) && s[j] == '#' {
+			j++
+		}
+	}
+	return j > i && j < len(s) && s[j] == '"'
+}
+
 // blockCommentText strips a block comment's markers and the leading "*" of
 // its lines.
 func blockCommentText(c string) string {
@@ -269,6 +289,7 @@ func blockCommentText(c string) string {
 type cCursor struct {
 	toks []cTok
 	i    int
+	bad  bool // a bracket group did not close: the file does not parse
 }
 
 func (c *cCursor) done() bool { return c.i >= len(c.toks) }
@@ -286,10 +307,10 @@ func (c *cCursor) is(k int, text string) bool {
 }
 
 // skipGroup moves past the balanced bracket group that opens at the cursor
-// and returns the index of its closing token, or -1 (at the end) when it
-// does not close.
+// and returns the index of its closing token, or -1 when it does not close
+// or a bracket closes one of another kind.
 func (c *cCursor) skipGroup() int {
-	depth := 0
+	var open []string
 	for ; c.i < len(c.toks); c.i++ {
 		t := c.toks[c.i]
 		if t.kind != 'p' {
@@ -297,17 +318,24 @@ func (c *cCursor) skipGroup() int {
 		}
 		switch t.text {
 		case "(", "[", "{":
-			depth++
+			open = append(open, t.text)
 		case ")", "]", "}":
-			depth--
-			if depth == 0 {
+			if len(open) == 0 || closing[open[len(open)-1]] != t.text {
+				c.bad = true
+				return -1
+			}
+			open = open[:len(open)-1]
+			if len(open) == 0 {
 				c.i++
 				return c.i - 1
 			}
 		}
 	}
+	c.bad = true
 	return -1
 }
+
+var closing = map[string]string{"(": ")", "[": "]", "{": "}"}
 
 // skipUntil moves to the first of the given punctuation at bracket depth 0
 // (skipping whole groups, not stopping inside them) and returns its text,
@@ -323,7 +351,9 @@ func (c *cCursor) skipUntil(stops ...string) string {
 			}
 			switch t.text {
 			case "(", "[", "{":
-				c.skipGroup()
+				if c.skipGroup() < 0 {
+					return ""
+				}
 				continue
 			case ")", "]", "}":
 				return ""

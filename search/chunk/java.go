@@ -38,7 +38,7 @@ func Java(p string, src []byte) ([]Chunk, bool) {
 		return nil, false
 	}
 	j := &javaParser{cCursor: cCursor{toks: toks}, p: p, src: text, comments: comments}
-	if !j.members("", "", false) {
+	if !j.members("", "", false) || j.bad {
 		return nil, false
 	}
 	return finishBlocks(p, "java", lines(src), j.out, importTest("java")), true
@@ -76,6 +76,9 @@ func (j *javaParser) modifiers() javaMods {
 				m.test = true
 			}
 		case t.kind == 'i' && t.text == "non" && j.is(1, "-") && j.is(2, "sealed"):
+			if m.kw < 0 {
+				m.kw = j.i
+			}
 			j.i += 3
 		case t.kind == 'i' && javaModifiers[t.text]:
 			if m.kw < 0 {
@@ -230,12 +233,15 @@ func (j *javaParser) member(prefix, kind string, test bool) bool {
 						j.skipGroup()
 						continue
 					}
+					if j.is(0, ")") || j.is(0, "]") || j.is(0, "}") {
+						return false
+					}
 					j.i++
 				}
 				if j.done() {
 					return false
 				}
-				end := j.i
+				open, end := j.i, j.i
 				if j.is(0, "{") {
 					if end = j.skipGroup(); end < 0 {
 						return false
@@ -244,8 +250,8 @@ func (j *javaParser) member(prefix, kind string, test bool) bool {
 					j.i++
 				}
 				k := chunk(Method, name, head, end)
-				if j.toks[end].text == "}" {
-					j.out[k].Signature = collapse(j.src[j.toks[head].off:j.bodyOpen(end)])
+				if open != end {
+					j.out[k].Signature = collapse(j.src[j.toks[head].off:j.toks[open].off])
 				}
 				return true
 			case "<":
@@ -298,24 +304,4 @@ func (j *javaParser) skipAngles() bool {
 		}
 	}
 	return false
-}
-
-// bodyOpen returns the offset of the "{" whose block ends at token end.
-func (j *javaParser) bodyOpen(end int) int {
-	depth := 0
-	for k := end; k >= 0; k-- {
-		t := j.toks[k]
-		if t.kind != 'p' {
-			continue
-		}
-		switch t.text {
-		case "}":
-			depth++
-		case "{":
-			if depth--; depth == 0 {
-				return t.off
-			}
-		}
-	}
-	return j.toks[end].off
 }

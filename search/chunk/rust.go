@@ -37,7 +37,7 @@ func Rust(p string, src []byte) ([]Chunk, bool) {
 		return nil, false
 	}
 	r := &rustParser{cCursor: cCursor{toks: toks}, p: p, src: text, comments: comments}
-	if !r.items(rustScope{}, false) {
+	if !r.items(rustScope{}, false) || r.bad {
 		return nil, false
 	}
 	return finishBlocks(p, "rust", lines(src), r.out, importTest("rust")), true
@@ -135,7 +135,7 @@ func (r *rustParser) item(sc rustScope) bool {
 		start, doc := cLeading(r.comments, first.line)
 		end := r.toks[endTok]
 		c := Chunk{Path: r.p, Language: "rust", Kind: kind, Symbol: sym, StartLine: start, DeclLine: name.line,
-			EndLine: end.line, Doc: doc, Signature: collapse(r.src[head.off:end.off+len(end.text)]),
+			EndLine: end.line, Doc: doc, Signature: collapse(r.src[head.off : end.off+len(end.text)]),
 			Exported: pub || sc.trait, Test: test}
 		if kind == Method {
 			c.Types = []string{strings.TrimSuffix(sc.prefix, ".")}
@@ -171,11 +171,14 @@ func (r *rustParser) item(sc rustScope) bool {
 		r.out[k].Signature = collapse(r.src[head.off:r.toks[open].off])
 	case (kw.text == "struct" || kw.text == "enum" || kw.text == "union" || kw.text == "type") && name.kind == 'i':
 		r.i += 2
-		end, _ := body()
+		end, open := body()
 		if end < 0 {
 			return false
 		}
-		emit(Type, name, end)
+		k := emit(Type, name, end)
+		if r.toks[open].text == "{" {
+			r.out[k].Signature = collapse(r.src[head.off:r.toks[open].off]) // the head without its fields
+		}
 	case (kw.text == "const" || kw.text == "static") && name.kind == 'i' || kw.text == "static" && name.text == "mut":
 		r.i += 2
 		if name.text == "mut" {
@@ -199,10 +202,13 @@ func (r *rustParser) item(sc rustScope) bool {
 			name = r.peek(1)
 		}
 		r.i += 2
-		if r.skipUntil("{", ";") == ";" {
+		switch r.skipUntil("{", ";") {
+		case ";": // a trait alias
 			r.i++
 			emit(Type, name, r.i-1)
 			return true
+		case "":
+			return false
 		}
 		k := emit(Type, name, r.i)
 		r.i++
@@ -254,10 +260,8 @@ func (r *rustParser) item(sc rustScope) bool {
 		if r.is(0, ";") {
 			r.i++
 		}
-		save := sc.fnOK
-		sc.fnOK = false
-		emit(Func, name, end)
-		sc.fnOK = save
+		k := emit(Func, name, end)
+		r.out[k].Exported = strings.Contains(attrs.String(), "macro_export")
 	default:
 		// use, extern crate, a macro invocation or anything else: skip
 		// to its end.
