@@ -26,6 +26,7 @@ type pyStmt struct {
 	toks       []pyTok
 	indent     int // columns, tabs to multiples of 8
 	start, end int // physical lines
+	from       int // index of its first token in the lexer's list
 }
 
 // pyComment is a line holding nothing but a comment.
@@ -39,6 +40,7 @@ type pyLexer struct {
 	i        int
 	line     int
 	stmts    []pyStmt
+	toks     []pyTok // every statement's tokens, in order
 	comments map[int]pyComment
 	brackets []byte // open brackets, innermost last
 }
@@ -46,7 +48,8 @@ type pyLexer struct {
 // pyLex tokenizes src. It fails on an unterminated string, an unbalanced
 // bracket or a stray character no Python token begins with.
 func pyLex(src string) ([]pyStmt, map[int]pyComment, error) {
-	lx := &pyLexer{src: src, line: 1, comments: map[int]pyComment{}}
+	// About one token for every six bytes of real code: grow once at most.
+	lx := &pyLexer{src: src, line: 1, comments: map[int]pyComment{}, toks: make([]pyTok, 0, len(src)/6+16)}
 	if err := lx.run(); err != nil {
 		return nil, nil, fmt.Errorf("line %d: %w", lx.line, err)
 	}
@@ -85,7 +88,7 @@ func (lx *pyLexer) run() error {
 			case lx.src[j] == '\n' || lx.src[j] == '\r':
 				continue
 			}
-			lx.stmts = append(lx.stmts, pyStmt{indent: indent, start: lx.line})
+			lx.stmts = append(lx.stmts, pyStmt{indent: indent, start: lx.line, from: len(lx.toks)})
 			cur = &lx.stmts[len(lx.stmts)-1]
 		}
 		c := lx.src[lx.i]
@@ -120,14 +123,14 @@ func (lx *pyLexer) run() error {
 		if cur == nil {
 			// Text after a bracket closed a statement on a line that
 			// began inside it: start a statement at this indentation.
-			lx.stmts = append(lx.stmts, pyStmt{indent: 0, start: lx.line})
+			lx.stmts = append(lx.stmts, pyStmt{indent: 0, start: lx.line, from: len(lx.toks)})
 			cur = &lx.stmts[len(lx.stmts)-1]
 		}
 		tok, err := lx.token()
 		if err != nil {
 			return err
 		}
-		cur.toks = append(cur.toks, tok)
+		lx.toks = append(lx.toks, tok)
 		cur.end = lx.line
 	}
 	return lx.finish(cur)
@@ -137,10 +140,15 @@ func (lx *pyLexer) finish(cur *pyStmt) error {
 	if len(lx.brackets) > 0 {
 		return fmt.Errorf("unclosed %q at end of file", lx.brackets[len(lx.brackets)-1])
 	}
-	// Drop statements that held only whitespace.
+	// Hand each statement its tokens; drop those that held only
+	// whitespace.
 	out := lx.stmts[:0]
-	for _, s := range lx.stmts {
-		if len(s.toks) > 0 {
+	for i, s := range lx.stmts {
+		to := len(lx.toks)
+		if i+1 < len(lx.stmts) {
+			to = lx.stmts[i+1].from
+		}
+		if s.toks = lx.toks[s.from:to:to]; len(s.toks) > 0 {
 			out = append(out, s)
 		}
 	}
@@ -206,10 +214,12 @@ func (lx *pyLexer) token() (pyTok, error) {
 	default:
 		tok.kind = 'o'
 		tok.text = src[i : i+1]
-		for _, op := range pyOps {
-			if strings.HasPrefix(src[i:], op) {
-				tok.text = op
-				break
+		if i+1 < len(src) && strings.IndexByte("=*/<>.-:", src[i+1]) >= 0 { // every longer operator's second byte
+			for _, op := range pyOps {
+				if strings.HasPrefix(src[i:], op) {
+					tok.text = op
+					break
+				}
 			}
 		}
 		if err := lx.bracket(c); err != nil {
