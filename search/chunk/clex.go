@@ -41,6 +41,9 @@ type cLexer struct {
 func cLex(src, lang string) ([]cTok, []cComment, error) {
 	// About one token for every six bytes of real code: grow once at most.
 	lx := &cLexer{src: src, lang: lang, line: 1, toks: make([]cTok, 0, len(src)/6+16)}
+	if strings.HasPrefix(src, "\ufeff") { // a byte order mark is not text
+		lx.i = len("\ufeff")
+	}
 	for lx.i < len(src) {
 		if err := lx.next(); err != nil {
 			return nil, nil, fmt.Errorf("line %d: %w", lx.line, err)

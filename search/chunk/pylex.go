@@ -50,6 +50,9 @@ type pyLexer struct {
 func pyLex(src string) ([]pyStmt, map[int]pyComment, error) {
 	// About one token for every six bytes of real code: grow once at most.
 	lx := &pyLexer{src: src, line: 1, comments: map[int]pyComment{}, toks: make([]pyTok, 0, len(src)/6+16)}
+	if strings.HasPrefix(src, "\ufeff") { // a byte order mark is not text
+		lx.i = len("\ufeff")
+	}
 	if err := lx.run(); err != nil {
 		return nil, nil, fmt.Errorf("line %d: %w", lx.line, err)
 	}

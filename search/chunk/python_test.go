@@ -46,6 +46,32 @@ func TestPythonConstructs(t *testing.T) {
 	}
 }
 
+// Literals and layouts that must neither fail nor hide the function after
+// them.
+func TestPythonLexes(t *testing.T) {
+	for name, src := range map[string]string{
+		"byte order mark":             "\ufeffimport os\n",
+		"named escape in an f-string": "s = f\"\\N{BULLET} {x}\"\n",
+		"raw f-string brace":          "s = rf\"\\{x}\" + fR'{y!r:>{w}}'\n",
+		"template string":             "s = t\"{x}\"\n",
+		"nested f-string quotes":      "s = f'{\", \".join(f'{a}' for a in b)}'\n",
+		"multi-line field":            "s = f\"\"\"{\n  x  # comment\n}\"\"\"\n",
+		"continued string":            "s = 'a\\\nb'\n",
+		"crlf and tabs":               "if x:\r\n\ty = 1\r\n",
+		"walrus and ellipsis":         "if (n := len(a)) > 1: ...\n",
+		"form feed":                   "\fx = 1\n",
+	} {
+		cs, ok := Python("ok.py", []byte(src+"\n\ndef after():\n    pass\n"))
+		if !ok {
+			t.Errorf("%s: did not parse", name)
+			continue
+		}
+		if c := bySymbol(cs, "after"); c.Kind != Func {
+			t.Errorf("%s: function after it not found: %+v", name, cs)
+		}
+	}
+}
+
 func TestPythonDoesNotParse(t *testing.T) {
 	for name, src := range map[string]string{
 		"unterminated triple quote": "def f():\n    s = \"\"\"never closed\n",
@@ -57,6 +83,16 @@ func TestPythonDoesNotParse(t *testing.T) {
 	} {
 		if _, ok := Python("bad.py", []byte(src)); ok {
 			t.Errorf("%s: parsed", name)
+		}
+	}
+}
+
+// A byte order mark before the first declaration hides nothing.
+func TestByteOrderMark(t *testing.T) {
+	for name, want := range map[string]string{"a.py": "def first():\n    pass\n", "a.rs": "fn first() {}\n", "A.java": "class first {}\n"} {
+		cs := Code(name, LanguageOf(name), []byte("\ufeff"+want))
+		if c := bySymbol(cs, "first"); c.DeclLine != 1 {
+			t.Errorf("%s: %+v", name, cs)
 		}
 	}
 }
