@@ -48,6 +48,8 @@ func TestExactIdentifierInEveryLanguage(t *testing.T) {
 	files := map[string]string{
 		"shop/http/headers.py": `"""Header parsing."""
 
+# Longest header line accepted.
+MAX_LINE = 8190
 
 def parse_header_line(line):
     """Split one header line."""
@@ -76,6 +78,9 @@ pub fn tokenize(s: &str) -> Vec<char> { s.chars().collect() }
 
 /** When to try again. */
 public class RetryPolicy {
+    /** Attempts before giving up. */
+    public static final int MAX_ATTEMPTS = 5;
+
     /** How long to wait before the given attempt. */
     public long backoffMillis(int attempt) { return 100L << attempt; }
 }
@@ -91,17 +96,17 @@ func Allow() bool { return true }
 // Wait blocks until an event may happen.
 func (l *Limiter) Wait() {}
 `,
-		"docs/guide.md": "# Guide\n\n" + strings.Repeat("Call parse_header_line, feed, next_token, tokenize, backoffMillis, Allow and Wait; "+
+		"docs/guide.md": "# Guide\n\n" + strings.Repeat("Call parse_header_line, feed, next_token, tokenize, backoffMillis, Allow and Wait, up to MAX_LINE and MAX_ATTEMPTS; "+
 			"parse_header_line splits, next_token advances, backoffMillis waits, Allow allows.\n\n", 20),
 	}
 	for i := 0; i < 25; i++ {
-		files[fmt.Sprintf("shop/views/v%d.py", i)] = fmt.Sprintf(`from shop.http.headers import parse_header_line, HeaderParser
+		files[fmt.Sprintf("shop/views/v%d.py", i)] = fmt.Sprintf(`from shop.http.headers import parse_header_line, HeaderParser, MAX_LINE
 
 
 def view_%d(lines):
     # parse_header_line on every line, then feed the parser.
     p = HeaderParser()
-    for line in lines:
+    for line in lines[:MAX_LINE]:
         parse_header_line(line)
         parse_header_line(line.lower())
         p.feed(line)
@@ -123,7 +128,7 @@ import com.acme.util.RetryPolicy;
 public class Job%d {
     void run(RetryPolicy p) {
         long a = p.backoffMillis(1);
-        long b = p.backoffMillis(2) + p.backoffMillis(3);
+        long b = p.backoffMillis(2) + p.backoffMillis(RetryPolicy.MAX_ATTEMPTS);
     }
 }
 `, i, i)
@@ -148,6 +153,7 @@ func Handle(l *ratelimit.Limiter) {
 			{"PARSE_HEADER_LINE", "shop/http/headers.py", "parse_header_line"},
 			{"headers.parse_header_line", "shop/http/headers.py", "parse_header_line"},
 			{"HeaderParser.feed", "shop/http/headers.py", "HeaderParser.feed"},
+			{"MAX_LINE", "shop/http/headers.py", "MAX_LINE"},
 			{"feed", "shop/http/headers.py", "HeaderParser.feed"},
 			{"Tokenizer::next_token", "engine/src/lexer.rs", "Tokenizer.next_token"},
 			{"next_token", "engine/src/lexer.rs", "Tokenizer.next_token"},
@@ -156,6 +162,7 @@ func Handle(l *ratelimit.Limiter) {
 			{"backoffmillis", "app/src/main/java/com/acme/util/RetryPolicy.java", "RetryPolicy.backoffMillis"},
 			{"RetryPolicy#backoffMillis()", "app/src/main/java/com/acme/util/RetryPolicy.java", "RetryPolicy.backoffMillis"},
 			{"util.RetryPolicy", "app/src/main/java/com/acme/util/RetryPolicy.java", "RetryPolicy"},
+			{"max_attempts", "app/src/main/java/com/acme/util/RetryPolicy.java", "RetryPolicy.MAX_ATTEMPTS"},
 			{"ratelimit.Allow", "ratelimit/limiter.go", "Allow"},
 			{"Limiter.Wait", "ratelimit/limiter.go", "Limiter.Wait"},
 			{"wait", "ratelimit/limiter.go", "Limiter.Wait"},

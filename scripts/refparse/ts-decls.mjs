@@ -15,8 +15,9 @@
 //   items inside function bodies are left out.
 //   Java: classes, interfaces, enums, records and annotation types, qualified
 //   by their enclosing types ("Outer.Inner"); methods, constructors and
-//   annotation elements ("Type.name"); nothing inside a method or an
-//   anonymous class body.
+//   annotation elements ("Type.name"); constants, static final fields and
+//   fields of interfaces, named by their first declarator ("Type.NAME");
+//   nothing inside a method or an anonymous class body.
 // "line" is the line of the declaration's name.
 import fs from "node:fs";
 import path from "node:path";
@@ -125,6 +126,15 @@ const javaMembers = new Set([
   "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration",
 ]);
 
+// isConstant: a static final field, or any field of an interface or
+// annotation type.
+function isConstant(field, body) {
+  if (body.type === "interface_body" || body.type === "annotation_type_body") return true;
+  const mods = field.namedChildren.find((c) => c.type === "modifiers");
+  const words = mods ? mods.children.map((c) => c.type) : [];
+  return words.includes("static") && words.includes("final");
+}
+
 function java(node, prefix, out) {
   for (const n of node.namedChildren) {
     const name = n.childForFieldName("name");
@@ -136,6 +146,9 @@ function java(node, prefix, out) {
       out.push({ name: prefix + name.text, kind: "method", line: line(name) });
     } else if (n.type === "enum_body_declarations") {
       java(n, prefix, out);
+    } else if (prefix && (n.type === "constant_declaration" || n.type === "field_declaration" && isConstant(n, node))) {
+      const first = n.childForFieldName("declarator").childForFieldName("name");
+      out.push({ name: prefix + first.text, kind: "const", line: line(first) });
     }
   }
 }

@@ -7,10 +7,12 @@ import "strings"
 // after them), records and annotation types, nested to any depth and
 // qualified by their enclosing types ("Outer.Inner"); methods, constructors
 // (named after their class), compact record constructors and annotation
-// elements ("Type.name"). Annotations and Javadoc belong to the declaration
-// they precede. Fields stay in their class's chunk or in the lines between
-// members; anything inside a method body, an initializer or an anonymous
-// class belongs to it.
+// elements ("Type.name") and constants: static final fields and the fields
+// of interfaces ("Type.NAME"; the first of a list names the chunk).
+// Annotations and Javadoc belong to the declaration they precede. Other
+// fields stay in their class's chunk or in the lines between members;
+// anything inside a method body, an initializer or an anonymous class
+// belongs to it.
 
 type javaParser struct {
 	cCursor
@@ -50,6 +52,8 @@ type javaMods struct {
 	kw     int  // index of the first modifier keyword, or -1
 	public bool // public or protected
 	priv   bool
+	static bool
+	final  bool
 	test   bool // annotated @Test or the like
 }
 
@@ -86,6 +90,8 @@ func (j *javaParser) modifiers() javaMods {
 			}
 			m.public = m.public || t.text == "public" || t.text == "protected"
 			m.priv = m.priv || t.text == "private"
+			m.static = m.static || t.text == "static"
+			m.final = m.final || t.text == "final"
 			j.i++
 		default:
 			return m
@@ -262,7 +268,24 @@ func (j *javaParser) member(prefix, kind string, test bool) bool {
 			case "[":
 				j.skipGroup()
 				continue
-			case "=", ";", "}", ")", "]":
+			case "=", ";", ",":
+				// A field: a constant (static final, or any field of an
+				// interface) is a symbol; other fields stay in their class.
+				isConst := m.static && m.final || kind == "interface" || kind == "@interface"
+				if name.kind != 'i' || !isConst {
+					return j.skipMember()
+				}
+				if j.skipUntil(";") != ";" {
+					return false
+				}
+				j.i++
+				k := chunk(Const, name, head, j.i-1)
+				j.out[k].Signature = collapse(j.src[j.toks[head].off : j.toks[j.i-1].off+1])
+				if len(j.out[k].Signature) > 200 {
+					j.out[k].Signature = j.out[k].Signature[:200] + " …"
+				}
+				return true
+			case "}", ")", "]":
 				return j.skipMember()
 			}
 		}

@@ -34,6 +34,7 @@ public final class Greeter<T extends Comparable<? super T>> extends Base impleme
         void onEvent(String e);
         default void close() { }
         private static int helper() { return 0; }
+        int LIMIT = 3, OTHER = 4;
     }
 
     enum Color {
