@@ -25,6 +25,7 @@ type cTok struct {
 type cComment struct {
 	start, end int
 	text       string // without its markers
+	inner      bool   // a Rust inner doc comment (//! or /*!): documents the enclosing module
 }
 
 // cLexer holds the state of one file's tokenization.
@@ -75,7 +76,8 @@ func (lx *cLexer) next() error {
 		lx.i++
 	case strings.HasPrefix(src[i:], "//"):
 		j := lineEnd(src, i)
-		lx.comments = append(lx.comments, cComment{start: lx.line, end: lx.line, text: strings.TrimLeft(src[i+2:j], "/!")})
+		lx.comments = append(lx.comments, cComment{start: lx.line, end: lx.line, text: strings.TrimSpace(strings.TrimLeft(src[i+2:j], "/!")),
+			inner: rust && strings.HasPrefix(src[i:], "//!")})
 		lx.i = j
 	case strings.HasPrefix(src[i:], "/*"):
 		j, ok := skipBlockComment(src, i, rust)
@@ -84,7 +86,8 @@ func (lx *cLexer) next() error {
 		}
 		start := lx.line
 		lx.advance(j)
-		lx.comments = append(lx.comments, cComment{start: start, end: lx.line, text: blockCommentText(src[i:j])})
+		lx.comments = append(lx.comments, cComment{start: start, end: lx.line, text: blockCommentText(src[i:j]),
+			inner: rust && strings.HasPrefix(src[i:], "/*!")})
 	case c == '"':
 		j, err := lx.quoted(i)
 		if err != nil {

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"cmp"
 	"strings"
 )
 
@@ -40,7 +41,26 @@ func Rust(p string, src []byte) ([]Chunk, bool) {
 	if !r.items(rustScope{}, false) || r.bad {
 		return nil, false
 	}
-	return finishBlocks(p, "rust", lines(src), r.out, importTest("rust")), true
+	cs := finishBlocks(p, "rust", lines(src), r.out, importTest("rust"))
+	// The inner doc comments before a file's first token document its
+	// module: the chunk that holds them is the file's package chunk.
+	var doc []string
+	first := 0
+	for _, c := range comments {
+		if len(toks) > 0 && c.start > toks[0].line {
+			break
+		}
+		if c.inner {
+			doc = append(doc, c.text)
+			first = cmp.Or(first, c.start)
+		}
+	}
+	for i := range cs {
+		if len(doc) > 0 && cs[i].Symbol == "" && cs[i].StartLine <= first && first <= cs[i].EndLine {
+			cs[i].Kind, cs[i].Doc = Package, strings.TrimSpace(strings.Join(doc, "\n"))
+		}
+	}
+	return cs, true
 }
 
 // items reads items up to the end of the file or, in a block, its closing

@@ -39,8 +39,19 @@ func TestRustConstructs(t *testing.T) {
 	if c := bySymbol(cs, "Point.fmt"); c.Signature != "fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result" || c.Types[0] != "Point" {
 		t.Errorf("method %+v", c)
 	}
+	if c := cs[0]; c.Kind != Package || c.Doc != "Crate docs." || c.StartLine != 1 {
+		t.Errorf("crate head %+v", c)
+	}
 	if c := bySymbol(cs, "Area.area"); c.Doc != "Its area." {
 		t.Errorf("trait method %+v", c)
+	}
+}
+
+// Inner doc comments after a license header still document the module.
+func TestRustModuleDoc(t *testing.T) {
+	cs := Code("lib.rs", "rust", []byte("// Copyright the authors.\n\n//! The crate.\n//! More.\n\nuse std::io;\n\npub fn f() {}\n"))
+	if c := cs[0]; c.Kind != Package || c.Doc != "The crate.\nMore." {
+		t.Errorf("module head %+v", c)
 	}
 }
 
