@@ -125,9 +125,11 @@ func Python(p string, src []byte) ([]Chunk, bool) {
 			continue
 		}
 		if st.indent == 0 && len(stack) == 0 {
-			if c, ok := pyAssignment(p, text, st, exported); ok {
-				c.StartLine, c.Doc = pyLeadingComments(comments, c.StartLine, st.indent)
-				out = append(out, c)
+			for _, simple := range pySimpleStatements(st) {
+				if c, ok := pyAssignment(p, text, simple, exported); ok {
+					c.StartLine, c.Doc = pyLeadingComments(comments, c.StartLine, st.indent)
+					out = append(out, c)
+				}
 			}
 		}
 	}
@@ -287,6 +289,31 @@ func pyAssignment(p, text string, st pyStmt, exported func(string, bool) bool) (
 	}
 	return Chunk{Path: p, Language: "python", Kind: kind, Symbol: name, StartLine: st.start, DeclLine: st.start,
 		EndLine: st.end, Signature: sig, Exported: exported(name, true)}, true
+}
+
+// pySimpleStatements splits a line of simple statements at its semicolons
+// ("A = 1; B = 2"); a compound statement ("if x: a = 1; b = 2") stays whole,
+// its body being no module-level code.
+func pySimpleStatements(st pyStmt) []pyStmt {
+	if pyKeywords[st.toks[0].text] {
+		return []pyStmt{st}
+	}
+	var out []pyStmt
+	from := 0
+	for i, t := range st.toks {
+		if i == len(st.toks)-1 || t.text == ";" { // never inside brackets: Python has no ";" there
+			to := i + 1
+			if t.text == ";" {
+				to = i
+			}
+			if to > from {
+				part := st.toks[from:to]
+				out = append(out, pyStmt{toks: part, indent: st.indent, start: part[0].line, end: part[len(part)-1].end})
+			}
+			from = i + 1
+		}
+	}
+	return out
 }
 
 // isUpperName reports whether a name is written as a constant: capitals,

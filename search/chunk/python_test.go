@@ -72,6 +72,20 @@ func TestPythonLexes(t *testing.T) {
 	}
 }
 
+// Simple statements share a line: each assignment is a symbol.
+func TestPythonSemicolons(t *testing.T) {
+	cs, ok := Python("a.py", []byte("A = 1; B = (2,\n  3);\nif x: c = 1; d = 2\n"))
+	var got []string
+	for _, c := range cs {
+		if c.Symbol != "" {
+			got = append(got, describe(c))
+		}
+	}
+	if !ok || strings.Join(got, ", ") != "const A 1 1 1 exported, const B 1 1 2 exported" {
+		t.Errorf("got %v", got)
+	}
+}
+
 func TestPythonDoesNotParse(t *testing.T) {
 	for name, src := range map[string]string{
 		"unterminated triple quote": "def f():\n    s = \"\"\"never closed\n",
