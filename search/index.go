@@ -79,6 +79,7 @@ type state struct {
 	// "folder\x00Type", a package's by "folder\x00" (Go) or
 	// "file\x00" (other languages).
 	contexts map[string]string
+	names    symbolNames // chunks by symbol name, for named-symbol queries
 }
 
 // Index is a searchable index of a set of files.
@@ -210,6 +211,7 @@ func (st *state) apply(p *prepared) {
 		id := uint32(len(st.metas))
 		st.metas = append(st.metas, m)
 		st.use = append(st.use, old[m.Symbol])
+		st.names.add(id, m)
 		st.lex.Add(id, p.docs[i])
 		if p.vecs != nil {
 			_ = st.vec.Set(id, p.vecs[i]) // lengths checked against Dim at open
@@ -269,6 +271,7 @@ func (st *state) compact(force bool) {
 		}
 	}
 	st.metas, st.use, st.dead = metas, uses, 0
+	st.names.reset()
 }
 
 // use is how much a chunk's symbol is used (see codegraph.Use).

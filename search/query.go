@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/embed"
@@ -290,6 +289,20 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			}
 		}
 	}
+	// The definitions a named-symbol query names join the candidates
+	// whatever the legs found.
+	exact := namedSymbol(q.Text)
+	if exact != "" {
+		st.names.lookup(st.metas, baseName(exact), func(id uint32) {
+			if m := st.metas[id]; m != nil && symbolNamed(m, exact) && accept(id) {
+				c := get(id)
+				c.exact = true
+				if int(id) < len(vscores) {
+					c.vec = float64(vscores[id])
+				}
+			}
+		})
+	}
 	asks := askedKinds(q)
 	var actions, opposed map[string]bool
 	if t.OppositeFactor != 1 && q.Method != Lexical {
@@ -337,12 +350,9 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			c.score *= t.OppositeFactor
 		}
 	}
-	exact := namedSymbol(q.Text)
-	if exact != "" {
-		for _, c := range list {
-			if sym := strings.ToLower(st.metas[c.id].Symbol); sym != "" && (sym == exact || baseName(sym) == exact) {
-				c.exact = true
-			}
+	for _, c := range list {
+		if c.exact && c.score <= 0 {
+			c.score = math.SmallestNonzeroFloat64 // found by name alone: kept, after the ones the legs found
 		}
 	}
 	byScore := func(a, b *candidate) int {
@@ -412,23 +422,6 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	}
 	return out, nil
 }
-
-// namedSymbol returns the query in lower case when it is nothing but an
-// identifier, maybe qualified ("ParseConfig", "Cache.Evict"): a search
-// for a symbol by name, whose definitions rank before anything else.
-func namedSymbol(text string) string {
-	for _, part := range strings.Split(text, ".") {
-		if part == "" || strings.ContainsFunc(part, func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-		}) {
-			return ""
-		}
-	}
-	return strings.ToLower(text)
-}
-
-// baseName is a symbol's own name: a method's without its receiver.
-func baseName(symbol string) string { return symbol[strings.LastIndexByte(symbol, '.')+1:] }
 
 // abbreviations returns the shortenings code commonly makes of a word by
 // cutting its end: "hypot" for "hypotenuse", "config" for "configuration",

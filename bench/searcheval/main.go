@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/search"
+	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/embed"
 )
 
@@ -62,6 +63,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries to this file")
 	memprofile := flag.String("memprofile", "", "write a heap profile after the build to this file")
 	sweep := flag.String("sweep", "", `JSON list of ranking-weight overrides applied in turn after the build (query-time weights only), e.g. [{"RRFK":30},{"RRFK":90}]`)
+	languages := flag.String("languages", "go", "languages of the corpus to index, comma-separated (go, python, rust, java, …)")
 	hashWeights := flag.String("hashweights", "", `JSON overriding the built-in embedder's feature weights, e.g. {"Trigram":0.3}`)
 	flag.Parse()
 	diagnose = *diag
@@ -93,7 +95,7 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	opt := search.CodeOptions(*corpus, nil, []string{"go"})
+	opt := search.CodeOptions(*corpus, nil, strings.Split(*languages, ","))
 	h := embed.NewHashing(*dim)
 	if *hashWeights != "" {
 		w := embed.DefaultHashingWeights
@@ -277,7 +279,7 @@ func hit(r search.Result, want []expect) bool {
 func countLines(root string, ix *search.Index) int {
 	n := 0
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+		if err != nil || d.IsDir() || !slices.Contains(ix.Options().Languages, chunk.LanguageOf(p)) {
 			return nil
 		}
 		if data, err := os.ReadFile(p); err == nil {

@@ -256,8 +256,8 @@ TOP = 1
 		t.Errorf("private method %+v", p)
 	}
 	last := cs[len(cs)-1]
-	if last.Kind != Module || last.StartLine != 33 {
-		t.Errorf("trailing module chunk %+v", last)
+	if last.Kind != Const || last.Symbol != "TOP" || last.StartLine != 33 {
+		t.Errorf("trailing constant %+v", last)
 	}
 	if got := Code("bad.py", "python", []byte("def f():\n    s = \"\"\"never closed\n")); got[0].Kind != Window {
 		t.Errorf("unterminated string: %+v", got)
