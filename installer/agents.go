@@ -16,32 +16,56 @@ import (
 
 // Agents are the clients an install configures, resolved from Options.
 type Agents struct {
-	Primary   agentconfig.Client
+	// Primaries each get a launch entry: whichever client starts first runs
+	// the server, the others' servers share it.
+	Primaries []agentconfig.Client
 	IDE       *agentconfig.Client
 	Secondary []agentconfig.Client
 }
 
-// ResolveAgents reads the agent options: --for's phrase, else --agent and
-// --ide, else the default; then every --secondary.
+// Primary is the first primary agent, the one the wizard and the report
+// speak of.
+func (a Agents) Primary() agentconfig.Client { return a.Primaries[0] }
+
+// Names lists the primaries' names, for the report.
+func (a Agents) Names() []string {
+	out := make([]string, len(a.Primaries))
+	for i, c := range a.Primaries {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// ResolveAgents reads the agent options: --for's phrase, else every --agent
+// (each repeat or comma-separated name adds a primary) and --ide, else the
+// default; then every --secondary. A client named twice is configured once,
+// as a primary when it is named as one.
 func ResolveAgents(opts Options) (Agents, error) {
 	var a Agents
+	seen := map[string]bool{}
 	switch {
 	case opts.For != "":
 		ch, err := agentconfig.ParsePhrase(opts.For)
 		if err != nil {
 			return Agents{}, fmt.Errorf("install: --for: %w", err)
 		}
-		a.Primary, a.IDE = ch.Agent, ch.IDE
+		a.Primaries, a.IDE = []agentconfig.Client{ch.Agent}, ch.IDE
+		seen[ch.Agent.ID] = true
 	default:
-		name := opts.Agent
-		if name == "" {
-			name = DefaultAgent
+		names := splitNames(opts.Agents)
+		if len(names) == 0 {
+			names = []string{DefaultAgent}
 		}
-		c, err := agentconfig.Lookup(name)
-		if err != nil {
-			return Agents{}, fmt.Errorf("install: --agent: %w", err)
+		for _, name := range names {
+			c, err := agentconfig.Lookup(name)
+			if err != nil {
+				return Agents{}, fmt.Errorf("install: --agent: %w", err)
+			}
+			if !seen[c.ID] {
+				seen[c.ID] = true
+				a.Primaries = append(a.Primaries, c)
+			}
 		}
-		a.Primary = c
 	}
 	if opts.IDE != "" {
 		ide, err := agentconfig.Lookup(opts.IDE)
@@ -50,21 +74,30 @@ func ResolveAgents(opts Options) (Agents, error) {
 		}
 		a.IDE = &ide
 	}
-	for _, s := range opts.Secondary {
-		for _, name := range strings.Split(s, ",") {
-			if strings.TrimSpace(name) == "" {
-				continue
-			}
-			c, err := agentconfig.Lookup(name)
-			if err != nil {
-				return Agents{}, fmt.Errorf("install: --secondary: %w", err)
-			}
-			if c.ID != a.Primary.ID {
-				a.Secondary = append(a.Secondary, c)
-			}
+	for _, name := range splitNames(opts.Secondary) {
+		c, err := agentconfig.Lookup(name)
+		if err != nil {
+			return Agents{}, fmt.Errorf("install: --secondary: %w", err)
+		}
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			a.Secondary = append(a.Secondary, c)
 		}
 	}
 	return a, nil
+}
+
+// splitNames reads repeated, comma-separated agent flags into names.
+func splitNames(flags []string) []string {
+	var out []string
+	for _, f := range flags {
+		for _, name := range strings.Split(f, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // inIDE adapts an extension's user paths to the IDE it runs in: Roo's
@@ -81,7 +114,7 @@ func inIDE(c agentconfig.Client, ide *agentconfig.Client) agentconfig.Client {
 	return c
 }
 
-// planAgents plans the primary's launch entry and rules, and each
+// planAgents plans each primary's launch entry and rules, and each
 // secondary's HTTP (or bridging stdio) entry and rules.
 func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, error) {
 	agents, err := ResolveAgents(opts)
@@ -115,26 +148,28 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 		return nil
 	}
 
-	primary := inIDE(agents.Primary, agents.IDE)
-	t, err := primary.TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
-	if err != nil {
-		return nil, fmt.Errorf("install: %w", err)
-	}
 	binary, err := launchBinary(p, opts)
 	if err != nil {
 		return nil, err
 	}
-	launch := t.LaunchFor(p.Root, binary)
-	if t.Portable && !strings.HasPrefix(launch.Command, t.Client.WorkspaceVar) {
-		t.Portable = false // the binary is outside the project (--no-pin)
-	}
-	ch, err := agentconfig.PlanEntry(t, launch)
-	if err != nil {
-		return nil, fmt.Errorf("install: %w", err)
-	}
-	changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
-	if err := addRules(primary); err != nil {
-		return nil, err
+	for _, c := range agents.Primaries {
+		primary := inIDE(c, agents.IDE)
+		t, err := primary.TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
+		if err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		launch := t.LaunchFor(p.Root, binary)
+		if t.Portable && !strings.HasPrefix(launch.Command, t.Client.WorkspaceVar) {
+			t.Portable = false // the binary is outside the project (--no-pin)
+		}
+		ch, err := agentconfig.PlanEntry(t, launch)
+		if err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
+		if err := addRules(primary); err != nil {
+			return nil, err
+		}
 	}
 
 	for _, c := range agents.Secondary {

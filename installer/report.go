@@ -58,7 +58,7 @@ type Report struct {
 	Changed  bool       `json:"changed"`            // whether any step created or updated something
 	Steps    []Step     `json:"steps"`              // every step, changed or not
 	Detected *Detection `json:"detected,omitempty"` // what detection found, when this run wrote the config
-	Agent    string     `json:"agent,omitempty"`    // the primary agent's name
+	Agents   []string   `json:"agents,omitempty"`   // the primary agents' names
 }
 
 // Print writes a short summary for a person: what changed and what to do next,
@@ -92,12 +92,12 @@ func (r *Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "             %s\n", s.Detail)
 		}
 	}
-	agent := r.Agent
-	if agent == "" {
-		agent = "Claude Code"
+	agents := "Claude Code"
+	if len(r.Agents) > 0 {
+		agents = joinAnd(r.Agents)
 	}
 	fmt.Fprintln(w, "\nNext steps:")
-	fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agent)
+	fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agents)
 	fmt.Fprintln(w, "  2. Ask the agent to call get_server_info to check that agentos is connected.")
 	fmt.Fprintln(w, "  3. Ask it to search the standards for error handling, then to start a spec for a small feature.")
 	fmt.Fprintln(w, "  Check the setup any time with `agentos doctor`.")
@@ -180,6 +180,14 @@ func printKept(w io.Writer, steps []Step) {
 			fmt.Fprintf(w, "  %-10s %s\n             %s.\n", "kept (edited)", s.Path, upperFirst(s.Detail))
 		}
 	}
+}
+
+// joinAnd joins names as a sentence does: "A", "A and B", "A, B and C".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func plural(n int, one, many string) string {

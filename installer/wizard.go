@@ -57,7 +57,7 @@ type page struct {
 // newQuestions decides what to ask: only what opts leaves open.
 func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 	q := &questions{opts: opts, pin: !opts.NoPin}
-	askAgent := opts.Agent == "" && opts.For == ""
+	askAgent := len(opts.Agents) == 0 && opts.For == ""
 	if askAgent {
 		q.primary = DefaultAgent
 		q.pages = append(q.pages, page{fields: func() []huh.Field { return []huh.Field{primaryField(&q.primary)} }})
@@ -66,7 +66,7 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 		if err != nil {
 			return nil, err
 		}
-		q.primary = agents.Primary.ID
+		q.primary = agents.Primary().ID
 		if agents.IDE != nil {
 			q.ide = agents.IDE.ID
 		}
@@ -141,8 +141,8 @@ func binaryForPrompt(opts Options) string {
 // options are opts with the answers filled in.
 func (q *questions) options() Options {
 	opts := q.opts
-	if opts.Agent == "" && opts.For == "" {
-		opts.Agent = q.primary
+	if len(opts.Agents) == 0 && opts.For == "" {
+		opts.Agents = []string{q.primary}
 	}
 	if opts.IDE == "" && extensions[q.primary] && q.ide != "" {
 		if agents, err := ResolveAgents(opts); err != nil || agents.IDE == nil {

@@ -130,7 +130,7 @@ func TestWizardWithoutPinAccessible(t *testing.T) {
 	env := homeFor(root)
 	var out strings.Builder
 	answers := "\n\n\nn\ny\n" // threshold page (3 fields), pin: no, write: yes
-	report, err := RunWizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: env},
+	report, err := RunWizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{"cursor"}, Secondary: []string{"codex"}, Env: env},
 		WizardIO{In: strings.NewReader(answers), Out: &out, Accessible: true})
 	if err != nil || !report.Changed {
 		t.Fatalf("wizard: %v\n%s", err, out.String())
@@ -145,7 +145,7 @@ func TestWizardWithoutPinAccessible(t *testing.T) {
 	}
 	cursor := readTestFile(t, filepath.Join(root, ".cursor", "mcp.json"))
 	wantContains(t, cursor, `"command": "`+binary+`"`)
-	again, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: env, NoPin: true, Yes: true})
+	again, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{"cursor"}, Secondary: []string{"codex"}, Env: env, NoPin: true, Yes: true})
 	if err != nil || again.Changed {
 		t.Errorf("second run with --no-pin: %v changed=%v", err, again != nil && again.Changed)
 	}

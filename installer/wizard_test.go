@@ -48,7 +48,7 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wizard: %v\n%s", err, out.String())
 	}
-	if opts.Agent != "cline" || opts.IDE != "cursor" || strings.Join(opts.Secondary, ",") != "codex" || !opts.Yes {
+	if strings.Join(opts.Agents, ",") != "cline" || opts.IDE != "cursor" || strings.Join(opts.Secondary, ",") != "codex" || !opts.Yes {
 		t.Fatalf("options %+v\n%s", opts, out.String())
 	}
 	transcript := out.String()
@@ -70,7 +70,7 @@ func TestWizardDeclinedWritesNothing(t *testing.T) {
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	before := snapshot(t, root)
 	var out strings.Builder
-	_, err := Wizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: testEnv(t)},
+	_, err := Wizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{"cursor"}, Secondary: []string{"codex"}, Env: testEnv(t)},
 		WizardIO{In: strings.NewReader("\n\n\n\nn\n"), Out: &out, Accessible: true})
 	if !errors.Is(err, ErrAborted) {
 		t.Fatalf("err = %v\n%s", err, out.String())

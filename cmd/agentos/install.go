@@ -58,7 +58,7 @@ Agents: ` + agentIDs() + `
 	f := cmd.Flags()
 	f.StringVar(&opts.Dir, "dir", "", "project folder (default: the project found from the working directory, else the working directory)")
 	f.BoolVarP(&opts.Yes, "yes", "y", false, "install without asking")
-	f.StringVar(&opts.Agent, "agent", "", "primary agent: the client that launches the server (default claude-code)")
+	f.StringSliceVar(&opts.Agents, "agent", nil, "primary agent: a client that launches the server (default claude-code; repeat or comma-separate for several)")
 	f.StringVar(&opts.IDE, "ide", "", "the IDE the agent runs in, when it matters (cursor, vscode)")
 	f.StringVar(&opts.For, "for", "", `agent and IDE as you would say it: "Cline in Cursor"`)
 	f.StringSliceVar(&opts.Secondary, "secondary", nil, "agents that share the primary's server over HTTP (repeat or comma-separate)")
