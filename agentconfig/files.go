@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentos-dev/agentos/assets"
@@ -193,6 +194,7 @@ func PlanEntry(t Target, e Entry) (Change, error) {
 		return Change{}, err
 	}
 	ch.Before, ch.Perm, ch.Existed = data, perm, exists
+	e.AutoApprove = keptApprovals(t, data, e.AutoApprove)
 	out, changed, err := Merge(c.Format, data, t.Key, ServerName, c.List, c.Emit(e), c.FreshDoc)
 	if err != nil {
 		return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
@@ -211,6 +213,28 @@ func PlanEntry(t Target, e Entry) (Change, error) {
 		ch.After = data
 	}
 	return ch, writable(ch)
+}
+
+// keptApprovals adds to ours the tool names the user auto-approved in the
+// entry being replaced, so that rewriting the entry (a secondary connected
+// anew after the server moved) takes no approval away.
+func keptApprovals(t Target, data []byte, ours []string) []string {
+	field := t.Client.Shape.AutoApprove
+	if field == "" || len(ours) == 0 || len(data) == 0 {
+		return ours
+	}
+	old, ok, err := LookupEntry(t.Client.Format, data, t.Key, ServerName, t.Client.List)
+	if err != nil || !ok {
+		return ours // a malformed file fails the merge with its own message
+	}
+	list, _ := old[field].([]any)
+	out := append([]string(nil), ours...)
+	for _, v := range list {
+		if name, ok := v.(string); ok && name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // PlanRemoveEntry plans removing agentos's entry from t's file.

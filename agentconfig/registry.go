@@ -36,6 +36,7 @@ type Shape struct {
 	NoArgs       bool           // with CommandArray: no separate args
 	EnvKey       string         // "env" unless set ("environment", "envs")
 	AutoApprove  string         // field holding the auto-approved tool names; "" when the client has none
+	Approval     map[string]any // fixed fields that spare the user a confirmation per call (Gemini trust), in both kinds of entry
 	StdioExtra   map[string]any // fixed extra fields of a launch entry
 	HTTP         bool           // the client can speak streamable HTTP
 	HTTPType     string         // the "type" of an HTTP entry; "" writes none
@@ -228,7 +229,7 @@ var clients = []Client{
 	{
 		ID: "gemini", Name: "Gemini CLI", Aliases: []string{"gemini", "gemini cli"},
 		Format: JSONC, ProjectFile: ".gemini/settings.json", UserFile: same("~/.gemini/settings.json"), Key: []string{"mcpServers"},
-		Shape: Shape{StdioExtra: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
 		Rules: []RulesFile{{Path: "GEMINI.md", Shared: true}},
 		Note:  "trust: true skips confirmation for every tool of the server",
 	},
