@@ -282,6 +282,12 @@ func (c Client) UserPath(env Env) string {
 	if c.ID == "cline" {
 		p = strings.Replace(p, "~/.cline/data", env.ClineDir, 1)
 	}
+	return expandPath(p, env)
+}
+
+// expandPath resolves a registry path ("~/…", "%APPDATA%/…",
+// "$XDG_CONFIG_HOME/…", "$CODEX_HOME/…") in env.
+func expandPath(p string, env Env) string {
 	switch {
 	case strings.HasPrefix(p, "~/"):
 		p = filepath.Join(env.Home, p[2:])

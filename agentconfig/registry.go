@@ -88,6 +88,10 @@ type Client struct {
 	// Continue's block file, which agentos owns whole. "" when there is none.
 	LocalFile string
 	Rules     []RulesFile
+	// Trust is where the client records the folders it trusts, for a
+	// client that ignores a project's config (or its MCP servers) in a
+	// folder it does not trust; nil when it has no such gate.
+	Trust *Trust
 	// Unverified lists the facts of this row that come from third-party
 	// material only.
 	Unverified []string
@@ -224,6 +228,7 @@ var clients = []Client{
 		Format: TOML, ProjectFile: ".codex/config.toml", UserFile: same("$CODEX_HOME/config.toml"), Key: []string{"mcp_servers"},
 		Shape: Shape{HTTP: true},
 		Rules: []RulesFile{agentsMD},
+		Trust: &Trust{File: "$CODEX_HOME/config.toml", Format: TOML, Style: TrustTable, ProjectOnly: true},
 		Note:  "project config is read in trusted projects only; no type key (transport inferred)",
 	},
 	{
@@ -231,7 +236,16 @@ var clients = []Client{
 		Format: JSONC, ProjectFile: ".gemini/settings.json", UserFile: same("~/.gemini/settings.json"), Key: []string{"mcpServers"},
 		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
 		Rules: []RulesFile{{Path: "GEMINI.md", Shared: true}},
-		Note:  "trust: true skips confirmation for every tool of the server",
+		Trust: &Trust{File: "~/.gemini/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.gemini/settings.json", SwitchOn: true},
+		Note:  "trust: true skips confirmation for every tool of the server; project settings are read in trusted folders only",
+	},
+	{
+		ID: "qwen", Name: "Qwen Code", Aliases: []string{"qwen", "qwen code", "qwen-code", "qwen cli"},
+		Format: JSONC, ProjectFile: ".qwen/settings.json", UserFile: same("~/.qwen/settings.json"), Key: []string{"mcpServers"},
+		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		Rules: []RulesFile{{Path: "QWEN.md", Shared: true}},
+		Trust: &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
+		Note:  "Gemini CLI's settings shape; with folder trust turned on, project settings are read in trusted folders only",
 	},
 	{
 		ID: "amazonq", Name: "Amazon Q Developer", Aliases: []string{"amazon q", "amazonq", "q", "q developer"},
@@ -267,6 +281,7 @@ var clients = []Client{
 		Format: JSON, ProjectFile: ".github/mcp.json", UserFile: same("~/.copilot/mcp-config.json"), Key: []string{"mcpServers"},
 		Shape: Shape{StdioType: "local", StdioExtra: map[string]any{"tools": []string{"*"}}, HTTP: true, HTTPType: "http", HTTPExtra: map[string]any{"tools": []string{"*"}}},
 		Rules: []RulesFile{{Path: ".github/copilot-instructions.md", Shared: true}},
+		Trust: &Trust{File: "~/.copilot/config.json", Format: JSON, Style: TrustList},
 		Note:  "also reads .mcp.json; no longer reads .vscode/mcp.json",
 	},
 	{

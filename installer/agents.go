@@ -148,6 +148,26 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 		return nil
 	}
 
+	// addTrust records the folder as trusted where the client keeps that
+	// (--trust), or has the config step say how to trust it.
+	addTrust := func(t agentconfig.Target) error {
+		if !t.NeedsTrust(env) {
+			return nil
+		}
+		if !opts.Trust {
+			if ok, err := t.Client.Trusted(p.Root, env); !ok || err != nil {
+				changes[len(changes)-1].step.Trust = t.Client.TrustHow(p.Root, env)
+			}
+			return nil
+		}
+		ch, err := agentconfig.PlanTrust(t.Client, p.Root, env)
+		if err != nil {
+			return fmt.Errorf("install: --trust: %w", err)
+		}
+		changes = append(changes, agentChange(p, env, backups, ch, StepTrust, "Trusts this folder for "+t.Client.Name+", which reads the project's MCP config only in a trusted folder."))
+		return nil
+	}
+
 	binary, err := launchBinary(p, opts)
 	if err != nil {
 		return nil, err
@@ -167,6 +187,9 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 			return nil, fmt.Errorf("install: %w", err)
 		}
 		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
+		if err := addTrust(t); err != nil {
+			return nil, err
+		}
 		if err := addRules(primary); err != nil {
 			return nil, err
 		}
@@ -184,6 +207,9 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 			return nil, fmt.Errorf("install: %w", err)
 		}
 		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, note))
+		if err := addTrust(t); err != nil {
+			return nil, err
+		}
 		if err := addRules(c); err != nil {
 			return nil, err
 		}

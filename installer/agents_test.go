@@ -275,3 +275,56 @@ func lookupTestEntry(t *testing.T, c agentconfig.Client, tg agentconfig.Target) 
 	}
 	return entry
 }
+
+// Without --trust the report says how to trust the folder for each client
+// that needs it; with --trust install writes each client's own trust
+// setting, merged into the file and backed up, and says nothing more.
+func TestInstallTrust(t *testing.T) {
+	t.Parallel()
+	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
+	env := testEnv(t)
+	copilot := filepath.Join(env.Home, ".copilot", "config.json")
+	if err := os.MkdirAll(filepath.Dir(copilot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copilot, []byte("{\n  \"model\": \"x\",\n  \"trusted_folders\": [\n    \"/elsewhere\"\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Dir: root, BinaryPath: binary, Env: env, Agents: []string{"codex", "claude-code"}, Secondary: []string{"gemini", "copilot-cli"}}
+	report := installWith(t, opts)
+	var how []string
+	for _, s := range report.Steps {
+		if s.Trust != "" {
+			how = append(how, s.Client)
+		}
+	}
+	if got := strings.Join(how, " "); got != "codex gemini copilot-cli" {
+		t.Errorf("trust notes for %q, want codex gemini copilot-cli", got)
+	}
+	var out strings.Builder
+	report.Print(&out)
+	wantContains(t, out.String(), "Trust this folder:")
+	wantContains(t, out.String(), `trust_level = "trusted" to ~/.codex/config.toml`)
+	if _, err := os.Stat(filepath.Join(env.Home, ".gemini", "trustedFolders.json")); err == nil {
+		t.Error("install without --trust wrote Gemini's trusted folders")
+	}
+
+	opts.Trust = true
+	report = installWith(t, opts)
+	for _, s := range report.Steps {
+		if s.Trust != "" {
+			t.Errorf("%s still says how to trust after --trust", s.Client)
+		}
+	}
+	wantContains(t, readTestFile(t, filepath.Join(env.Home, ".codex", "config.toml")), "[projects.\""+root+"\"]\ntrust_level = \"trusted\"\n")
+	wantContains(t, readTestFile(t, filepath.Join(env.Home, ".gemini", "trustedFolders.json")), `"`+root+`": "TRUST_FOLDER"`)
+	if got, want := readTestFile(t, copilot), "{\n  \"model\": \"x\",\n  \"trusted_folders\": [\n    \"/elsewhere\",\n    \""+root+"\"\n  ]\n}\n"; got != want {
+		t.Errorf("copilot config =\n%s\nwant\n%s", got, want)
+	}
+	if b := readTestFile(t, filepath.Join(root, ".agentos", "backups", "original", "_home", ".copilot", "config.json")); !strings.Contains(b, "/elsewhere") || strings.Contains(b, root) {
+		t.Errorf("backup of the copilot config = %q", b)
+	}
+	if again := installWith(t, opts); again.Changed {
+		t.Error("a second install --trust changed something")
+	}
+}

@@ -51,6 +51,10 @@ type Options struct {
 	// Scope is where the primary entry goes: "" (the project file when the
 	// client has one), "project", "local" or "user".
 	Scope string
+	// Trust records the project folder as trusted in the trust file of each
+	// configured client that reads a project's config only in a trusted
+	// folder (Codex, Gemini CLI, Qwen Code, Copilot CLI).
+	Trust bool
 	// Env locates user-scoped config files; nil means this machine's.
 	Env *agentconfig.Env
 	// SourcePaths and Languages, when set, replace what detection finds

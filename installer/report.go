@@ -36,6 +36,8 @@ const (
 	StepRules = "rules"
 	// StepCommand is a slash-command (prompt) file of an agent.
 	StepCommand = "command"
+	// StepTrust is a client's record of the folders it trusts (--trust).
+	StepTrust = "trust"
 )
 
 // Step is one thing the installer ensured, in the order it was done.
@@ -46,6 +48,9 @@ type Step struct {
 	Backup string `json:"backup,omitempty"` // where the original was saved by this run, relative to the project root
 	Detail string `json:"detail,omitempty"` // one sentence for the user, if the step has more to say
 	Client string `json:"client,omitempty"` // the agent a config or rules step is for
+	// Trust says how to have the client trust the project folder, when it
+	// reads the entry only in a trusted folder and does not trust it yet.
+	Trust string `json:"trust,omitempty"`
 	// Before and After are the content of a changed user-visible file, for
 	// the plan's diff; not reported.
 	Before []byte `json:"-"`
@@ -67,6 +72,7 @@ func (r *Report) Print(w io.Writer) {
 	if !r.Changed {
 		fmt.Fprintf(w, "agentos is up to date in %s; nothing changed.\n", r.Root)
 		printKept(w, r.Steps)
+		printTrust(w, r.Steps)
 		return
 	}
 	fmt.Fprintf(w, "Installed agentos in %s:\n", r.Root)
@@ -92,6 +98,7 @@ func (r *Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "             %s\n", s.Detail)
 		}
 	}
+	printTrust(w, r.Steps)
 	agents := "Claude Code"
 	if len(r.Agents) > 0 {
 		agents = joinAnd(r.Agents)
@@ -171,6 +178,22 @@ func printStandards(w io.Writer, steps []Step) {
 		}
 	}
 	printKept(w, steps)
+}
+
+// printTrust says, for each client that does not trust the project folder
+// yet, how to trust it: until then it shows none of the project's servers.
+func printTrust(w io.Writer, steps []Step) {
+	first := true
+	for _, s := range steps {
+		if s.Trust == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w, "\nTrust this folder:")
+			first = false
+		}
+		fmt.Fprintf(w, "  - %s\n", s.Trust)
+	}
 }
 
 // printKept lists the files agentos left alone because the user edited them.

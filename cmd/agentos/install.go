@@ -66,6 +66,7 @@ Agents: ` + agentIDs() + `
 	f.StringSliceVar(&opts.SourcePaths, "source-paths", nil, "folders to index in a new config (default: detected)")
 	f.StringSliceVar(&opts.Languages, "languages", nil, "languages of a new config (default: detected)")
 	f.Float64Var(&opts.CoverageThreshold, "coverage-threshold", 0, "a new config's workflow.coverage_threshold (default 80)")
+	f.BoolVar(&opts.Trust, "trust", false, "record this folder as trusted in the trust file of each agent that needs it (Codex, Gemini CLI, Qwen Code, Copilot CLI)")
 	f.BoolVar(&opts.NoPin, "no-pin", false, "do not copy this binary into .agentos/bin/; the agents run it where it is")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.MarkFlagsMutuallyExclusive("for", "agent")
