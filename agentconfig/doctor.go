@@ -24,8 +24,11 @@ import (
 // Check is one diagnosis: what was checked, whether it holds, and what to
 // do when it does not.
 type Check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
+	Name string `json:"name"`
+	OK   bool   `json:"ok"`
+	// Note marks a passing check that still has something to say: the
+	// server is not running yet, which is how a project starts.
+	Note   bool   `json:"note,omitempty"`
 	Detail string `json:"detail,omitempty"`
 	Fix    string `json:"fix,omitempty"`
 }
@@ -47,9 +50,12 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 	pr := server.ProbeProject(ctx, p)
 	port := 0
 	switch {
+	case !pr.Running && stateFileExists(p):
+		add(Check{Name: "server", Detail: "stale state file " + p.Rel(p.StateFile()) + ": " + pr.Reason,
+			Fix: "restart your primary agent (its server rewrites the file), or delete " + p.StateFile() + " if no agentos server runs for this project"})
 	case !pr.Running:
-		add(Check{Name: "server", Detail: "not running: " + pr.Reason,
-			Fix: "open the project in your primary agent (it launches the server), or run `" + PinnedBinary(p) + " serve --transport dual --project-root " + p.Root + "`"})
+		add(Check{Name: "server", OK: true, Note: true, Detail: "not running yet; your primary agent starts it when it opens the project (or run `" +
+			PinnedBinary(p) + " serve --transport dual --project-root " + p.Root + "`)"})
 	case pr.Transport != "dual" && pr.Transport != "http":
 		add(Check{Name: "server", Detail: "running over " + pr.Transport + " only, so other agents cannot connect",
 			Fix: "make the primary client launch `agentos serve --transport dual` (`agentos install --agent NAME --yes`) and restart it"})
@@ -92,7 +98,16 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 				continue
 			}
 			found = true
-			add(checkEntry(name, c, t, entry, p, port))
+			check := checkEntry(name, c, t, entry, p, port)
+			add(check)
+			if check.OK && t.NeedsTrust(env) {
+				if trusted, err := c.Trusted(p.Root, env); err != nil {
+					add(Check{Name: c.Name + " trust", Detail: err.Error(), Fix: "fix the file at the line named; " + c.Name + " cannot read it either"})
+				} else if !trusted {
+					add(Check{Name: c.Name + " trust", Detail: "this folder is not trusted, so " + c.Name + " ignores the project's MCP config",
+						Fix: c.TrustHow(p.Root, env)})
+				}
+			}
 		}
 	}
 	if !found {
@@ -100,6 +115,11 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 			Fix: "run `agentos install --agent NAME --yes` (see `agentos agents list`)"})
 	}
 	return out
+}
+
+func stateFileExists(p project.Paths) bool {
+	_, err := os.Lstat(p.StateFile())
+	return err == nil
 }
 
 // TargetsOf lists every file where c may hold an entry for the project.

@@ -104,8 +104,8 @@ func (c Client) TrustHow(root string, env Env) string {
 	case TrustList:
 		what = fmt.Sprintf("add %q to the trusted_folders list in %s", root, file)
 	}
-	return c.Name + " reads this project's MCP config only in a folder it trusts: answer its trust prompt when it starts here, " +
-		what + ", or run `agentos install --trust` (or `agentos connect --agent " + c.ID + " --trust`)."
+	return c.Name + " reads this project's MCP config only in a folder it trusts: run `agentos trust --agent " + c.ID + "`, " +
+		what + ", or answer its trust prompt when it starts here."
 }
 
 // Trusted reports whether c trusts root, from its trust file; a missing
@@ -290,4 +290,48 @@ func appendJSONList(data []byte, key, item string) ([]byte, error) {
 		arr.Elements[n-1].BeforeExtra = bytes.Clone(arr.Elements[n-2].BeforeExtra)
 	}
 	return form.restore(v.Pack()), nil
+}
+
+// TrustFolder records root as trusted in c's trust file, backing up the
+// original once; it returns the change (Unchanged when c trusted it already)
+// and where the original was saved.
+func TrustFolder(c Client, root string, env Env, b Backups) (Change, string, error) {
+	ch, err := PlanTrust(c, root, env)
+	if err != nil {
+		return Change{}, "", err
+	}
+	backup, err := Apply(ch, b)
+	return ch, backup, err
+}
+
+// Untrusted lists the clients that hold an agentos entry for the project
+// at root in a file they read only in a folder they trust, and do not trust
+// root yet: the clients `agentos trust` acts for when none is named.
+func Untrusted(root string, env Env) []Client {
+	var out []Client
+	for _, c := range clients {
+		if c.Trust == nil {
+			continue
+		}
+		for _, t := range TargetsOf(c, root, env) {
+			if !hasEntry(t) || !t.NeedsTrust(env) {
+				continue
+			}
+			if ok, _ := c.Trusted(root, env); !ok {
+				out = append(out, c)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// hasEntry reports whether t's file holds an agentos entry.
+func hasEntry(t Target) bool {
+	data, _, exists, err := readFile(t.Path)
+	if err != nil || !exists {
+		return false
+	}
+	_, ok, err := LookupEntry(t.Client.Format, data, t.Key, ServerName, t.Client.List)
+	return err == nil && ok
 }

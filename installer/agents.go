@@ -52,7 +52,7 @@ func ResolveAgents(opts Options) (Agents, error) {
 		a.Primaries, a.IDE = []agentconfig.Client{ch.Agent}, ch.IDE
 		seen[ch.Agent.ID] = true
 	default:
-		names := splitNames(opts.Agents)
+		names := SplitAgentNames(opts.Agents)
 		if len(names) == 0 {
 			names = []string{DefaultAgent}
 		}
@@ -74,7 +74,7 @@ func ResolveAgents(opts Options) (Agents, error) {
 		}
 		a.IDE = &ide
 	}
-	for _, name := range splitNames(opts.Secondary) {
+	for _, name := range SplitAgentNames(opts.Secondary) {
 		c, err := agentconfig.Lookup(name)
 		if err != nil {
 			return Agents{}, fmt.Errorf("install: --secondary: %w", err)
@@ -87,8 +87,8 @@ func ResolveAgents(opts Options) (Agents, error) {
 	return a, nil
 }
 
-// splitNames reads repeated, comma-separated agent flags into names.
-func splitNames(flags []string) []string {
+// SplitAgentNames reads repeated, comma-separated agent flags into names.
+func SplitAgentNames(flags []string) []string {
 	var out []string
 	for _, f := range flags {
 		for _, name := range strings.Split(f, ",") {
