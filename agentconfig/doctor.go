@@ -39,7 +39,8 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 	var out []Check
 	add := func(c Check) { out = append(out, c) }
 
-	if _, err := config.Load(p.Config()); err != nil {
+	cfg, err := config.Load(p.Config())
+	if err != nil {
 		add(Check{Name: "config", Detail: err.Error(), Fix: "fix .agentos/config/mcp.yaml at the line named, or delete it and run `agentos install --yes`"})
 	} else {
 		add(Check{Name: "config", OK: true, Detail: p.Rel(p.Config()) + " loads"})
@@ -98,7 +99,7 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 				continue
 			}
 			found = true
-			check := checkEntry(name, c, t, entry, p, port)
+			check := checkEntry(name, c, t, entry, p, port, cfg.Server.Port)
 			add(check)
 			if check.OK && t.NeedsTrust(env) {
 				if trusted, err := c.Trusted(p.Root, env); err != nil {
@@ -178,7 +179,9 @@ func fileHash(path string) ([]byte, error) {
 }
 
 // checkEntry checks one client entry against what the client needs.
-func checkEntry(name string, c Client, t Target, e map[string]any, p project.Paths, port int) Check {
+// port is the running server's port (0 when none runs), recorded the port
+// mcp.yaml records (0 when none).
+func checkEntry(name string, c Client, t Target, e map[string]any, p project.Paths, port, recorded int) Check {
 	fix := "run `agentos install --agent " + c.ID + " --yes` (launch entry) or `agentos connect --agent " + c.ID + "` (HTTP entry)"
 	bad := func(detail string) Check { return Check{Name: name, Detail: detail, Fix: fix} }
 	s := c.Shape
@@ -207,7 +210,11 @@ func checkEntry(name string, c Client, t Target, e map[string]any, p project.Pat
 			return bad("the URL path is " + u.Path + ", not /mcp")
 		}
 		if port != 0 && u.Port() != strconv.Itoa(port) {
-			return Check{Name: name, Detail: fmt.Sprintf("points at port %s but the server listens on %d", u.Port(), port), Fix: "run `agentos connect --agent " + c.ID + "`"}
+			return Check{Name: name, Detail: fmt.Sprintf("stale: points at port %s but the server listens on %d", u.Port(), port), Fix: "run `agentos connect --agent " + c.ID + "`"}
+		}
+		if port == 0 && recorded != 0 && u.Port() != strconv.Itoa(recorded) {
+			return Check{Name: name, Detail: fmt.Sprintf("stale: points at port %s but the project's port (server.port in .agentos/config/mcp.yaml) is %d", u.Port(), recorded),
+				Fix: "run `agentos connect --agent " + c.ID + "` once the server runs"}
 		}
 		return Check{Name: name, OK: true, Detail: "HTTP entry " + raw}
 	}

@@ -227,8 +227,8 @@ func userEnv(opts Options) agentconfig.Env {
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's
 // URL, from a state file state.Verify trusts (or, before it first runs, the
-// first port of the configured range), or for a stdio-only client a stdio
-// command running binary that bridges.
+// port the config records, else the first port of the configured range), or
+// for a stdio-only client a stdio command running binary that bridges.
 func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
 	if !c.CanHTTP() {
 		return agentconfig.Bridge(binary, p.Root),
@@ -238,6 +238,10 @@ func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, 
 	st, err := state.ReadVerified(ctx, p, cfg)
 	if err == nil {
 		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."
+	}
+	if port := cfg.Server.Port; port != 0 {
+		url := fmt.Sprintf("http://%s:%d%s", state.Host, port, state.EndpointPath)
+		return agentconfig.HTTPEntry(url), "Points at the project's recorded port (server.port in .agentos/config/mcp.yaml), " + url + ", where the server listens when it runs."
 	}
 	lo, _, perr := cfg.Ports()
 	if perr != nil {
