@@ -237,8 +237,11 @@ func keptApprovals(t Target, data []byte, ours []string) []string {
 	return out
 }
 
-// PlanRemoveEntry plans removing agentos's entry from t's file.
-func PlanRemoveEntry(t Target) (Change, error) {
+// PlanRemoveEntry plans removing agentos's entry from t's file. original
+// is what the file held before agentos first edited it (its backup; nil
+// when agentos created the file): an emptied per-project section goes
+// only as far as what agentos added.
+func PlanRemoveEntry(t Target, original []byte) (Change, error) {
 	c := t.Client
 	ch := Change{Path: t.Path, Kind: "config", Client: c.ID, Action: Unchanged, UserOwned: true}
 	data, perm, exists, err := readFile(t.Path)
@@ -256,7 +259,7 @@ func PlanRemoveEntry(t Target) (Change, error) {
 			// The file held only our entry: install created it, so it goes.
 			ch.Action, ch.After = Removed, nil
 		} else if t.Scope == ScopeLocal && c.LocalScope {
-			if ch.After, err = dropEmptyProject(c.Format, out, t.Key); err != nil {
+			if ch.After, err = dropEmptyProject(c.Format, out, t.Key, original); err != nil {
 				return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
 			}
 		}
@@ -266,8 +269,10 @@ func PlanRemoveEntry(t Target) (Change, error) {
 
 // dropEmptyProject removes the project's entry from a user file holding
 // per-project settings (key is projects/<root>/<servers>) when all it has
-// left is an empty servers collection: what install created there.
-func dropEmptyProject(format Format, data []byte, key []string) ([]byte, error) {
+// left is an empty servers collection: what install created there. The
+// projects object goes too when it is then empty and original (the file
+// before install) had none.
+func dropEmptyProject(format Format, data []byte, key []string, original []byte) ([]byte, error) {
 	if len(key) < 3 {
 		return data, nil
 	}
@@ -287,7 +292,30 @@ func dropEmptyProject(format Format, data []byte, key []string) ([]byte, error) 
 		return data, nil
 	}
 	out, _, err := Remove(format, data, key[:1], key[1], false)
+	if err != nil {
+		return nil, err
+	}
+	if doc, err := Decode(format, out); err == nil {
+		m, _ := doc.(map[string]any)
+		if projects, ok := m[key[0]].(map[string]any); ok && len(projects) == 0 && !hasTopKey(format, original, key[0]) {
+			out, _, err = Remove(format, out, nil, key[0], false)
+		}
+	}
 	return out, err
+}
+
+// hasTopKey reports whether data, a whole config file, has key at its top.
+func hasTopKey(format Format, data []byte, key string) bool {
+	if len(data) == 0 {
+		return false
+	}
+	doc, err := Decode(format, data)
+	if err != nil {
+		return true // unreadable: keep what may have been the user's
+	}
+	m, _ := doc.(map[string]any)
+	_, ok := m[key]
+	return ok
 }
 
 // isOnlyOurs reports whether a config holds nothing but an empty servers

@@ -124,7 +124,7 @@ func TestRemoveClaudeCodeLocalEntry(t *testing.T) {
 		if err := os.WriteFile(tgt.Path, merged, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ch, err := PlanRemoveEntry(tgt)
+		ch, err := PlanRemoveEntry(tgt, nil)
 		if err != nil || ch.Action != Updated {
 			t.Fatalf("%s: %+v %v", name, ch.Action, err)
 		}

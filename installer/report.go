@@ -168,6 +168,9 @@ func printStandards(w io.Writer, steps []Step) {
 	}
 	for _, g := range groups {
 		n := plural(g.total, "standard", "standards")
+		if g.name == workflowsGroup {
+			n = plural(g.total, "workflow file", "workflow files")
+		}
 		switch {
 		case len(g.created) == g.total:
 			fmt.Fprintf(w, "  %-10s %s (%d %s)\n", Created, g.name, g.total, n)
@@ -195,6 +198,10 @@ func printTrust(w io.Writer, steps []Step) {
 		fmt.Fprintf(w, "  - %s\n", s.Trust)
 	}
 }
+
+// workflowsGroup is the folder of the shipped workflow definitions, which
+// install lays out beside the standards (and reports the same way).
+const workflowsGroup = ".agentos/workflows/"
 
 // printKept lists the files agentos left alone because the user edited them.
 func printKept(w io.Writer, steps []Step) {
