@@ -1,7 +1,10 @@
 package installer
 
 import (
+	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +43,34 @@ func TestUninstallRestoresClaudeJSON(t *testing.T) {
 				t.Errorf("~/.claude.json after uninstall =\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+// A binary `go run` built is deleted by Go: --no-pin refuses to point the
+// agents at it, and a pinned install says why the copy matters.
+func TestGoRunBinaryIsPinned(t *testing.T) {
+	t.Parallel()
+	root, _ := newProject(t, map[string]string{"main.go": "package main\n"})
+	build, err := os.MkdirTemp(os.TempDir(), "go-build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(build) })
+	binary := filepath.Join(build, "b001", "exe", "agentos")
+	writeTestFile(t, binary, string(fakeBinary))
+	before := snapshot(t, root)
+	_, err = Install(context.Background(), Options{Dir: root, BinaryPath: binary, NoPin: true, Env: testEnv(t), Yes: true})
+	if err == nil || !strings.Contains(err.Error(), "temporary build of `go run`") {
+		t.Fatalf("--no-pin with a go run binary: %v", err)
+	}
+	assertSameTree(t, before, snapshot(t, root))
+	report := installWith(t, Options{Dir: root, BinaryPath: binary, Env: testEnv(t)})
+	for _, s := range report.Steps {
+		if s.Kind == StepBinary && !strings.Contains(s.Detail, "temporary build of `go run`") {
+			t.Errorf("binary step: %+v", s)
+		}
+	}
+	if transientBinary(filepath.Join(t.TempDir(), "agentos")) {
+		t.Error("an ordinary temporary folder taken for a go run build")
 	}
 }
