@@ -52,7 +52,9 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 		t.Fatalf("options %+v\n%s", opts, out.String())
 	}
 	transcript := out.String()
-	for _, want := range []string{"Which agent launches", "Cline runs inside which IDE", "Source folders to index", "Coverage threshold", "Pin a copy of this agentos binary", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?"} {
+	for _, want := range []string{"Which agent launches", "Cline runs inside which IDE", "Source folders to index", "Coverage threshold", "Pin a copy of this agentos binary", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?",
+		// the defaults an empty answer keeps, which plain prompts do not show
+		"Enter keeps Claude Code.", "Languages (comma-separated; none for none) [detected: go; enter keeps it]", "in percent [detected: 80; enter keeps it]"} {
 		wantContains(t, transcript, want)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".codex")); !os.IsNotExist(err) {
