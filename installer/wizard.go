@@ -40,14 +40,14 @@ type questions struct {
 	// accessible: plain prompts, which keep a default on an empty answer
 	// but do not show it, so the titles say it.
 	accessible bool
-	primary string // the primary's client id as answered (or as given)
-	ide     string
-	picked  []string
-	paths   string
-	langs   string
-	cover   string
-	pin     bool
-	pages   []page
+	primary    string // the primary's client id as answered (or as given)
+	ide        string
+	picked     []string
+	paths      string
+	langs      string
+	cover      string
+	pin        bool
+	pages      []page
 }
 
 // page is one screen of questions, shown unless hide says otherwise. Its

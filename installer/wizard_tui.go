@@ -258,7 +258,7 @@ func wrapText(s string, width int) string {
 		for len(rest) > width {
 			cut := width
 			if sp := strings.LastIndexByte(string(rest[len(cont):width+1]), ' '); sp >= 0 {
-				cut = len([]rune(string(rest[len(cont):width+1])[:sp])) + len(cont)
+				cut = len([]rune(string(rest[len(cont) : width+1])[:sp])) + len(cont)
 			}
 			b.WriteString(strings.TrimRight(string(rest[:cut]), " ") + "\n")
 			rest = []rune(cont + strings.TrimLeft(string(rest[cut:]), " "))
