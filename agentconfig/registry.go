@@ -92,6 +92,10 @@ type Client struct {
 	// client that ignores a project's config (or its MCP servers) in a
 	// folder it does not trust; nil when it has no such gate.
 	Trust *Trust
+	// Approve is the command a person runs in the project, once per
+	// entry, before the client uses a project server it has not seen (Qwen
+	// Code binds the approval to the entry's content); "" when none.
+	Approve string
 	// Unverified lists the facts of this row that come from third-party
 	// material only.
 	Unverified []string
@@ -244,8 +248,9 @@ var clients = []Client{
 		Format: JSONC, ProjectFile: ".qwen/settings.json", UserFile: same("~/.qwen/settings.json"), Key: []string{"mcpServers"},
 		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
 		Rules: []RulesFile{{Path: "QWEN.md", Shared: true}},
-		Trust: &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
-		Note:  "Gemini CLI's settings shape; with folder trust turned on, project settings are read in trusted folders only",
+		Trust:   &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
+		Approve: "qwen mcp approve " + ServerName,
+		Note:    "Gemini CLI's settings shape; a new project server waits for `qwen mcp approve agentos`; with folder trust turned on, project settings are read in trusted folders only",
 	},
 	{
 		ID: "amazonq", Name: "Amazon Q Developer", Aliases: []string{"amazon q", "amazonq", "q", "q developer"},

@@ -108,6 +108,15 @@ func (c Client) TrustHow(root string, env Env) string {
 		what + ", or answer its trust prompt when it starts here."
 }
 
+// ApproveHow says how to approve t's entry, for a client that holds a new
+// project server until a person approves it; "" otherwise.
+func (t Target) ApproveHow() string {
+	if t.Client.Approve == "" || t.Scope == ScopeUser {
+		return ""
+	}
+	return t.Client.Name + " holds a new project server until you approve it: run `" + t.Client.Approve + "` in the project (again after the entry changes)."
+}
+
 // Trusted reports whether c trusts root, from its trust file; a missing
 // file trusts nothing.
 func (c Client) Trusted(root string, env Env) (bool, error) {

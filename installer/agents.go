@@ -151,12 +151,16 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 	// addTrust records the folder as trusted where the client keeps that
 	// (--trust), or has the config step say how to trust it.
 	addTrust := func(t agentconfig.Target) error {
+		if how := t.ApproveHow(); how != "" && changes[len(changes)-1].step.Action != Unchanged {
+			changes[len(changes)-1].step.Trust = how
+		}
 		if !t.NeedsTrust(env) {
 			return nil
 		}
 		if !opts.Trust {
 			if ok, err := t.Client.Trusted(p.Root, env); !ok || err != nil {
-				changes[len(changes)-1].step.Trust = t.Client.TrustHow(p.Root, env)
+				step := &changes[len(changes)-1].step
+				step.Trust = strings.TrimSpace(t.Client.TrustHow(p.Root, env) + " " + step.Trust)
 			}
 			return nil
 		}

@@ -303,7 +303,7 @@ func TestInstallTrust(t *testing.T) {
 	}
 	var out strings.Builder
 	report.Print(&out)
-	wantContains(t, out.String(), "Trust this folder:")
+	wantContains(t, out.String(), "Before these agents use the project's server:")
 	wantContains(t, out.String(), `trust_level = "trusted" to ~/.codex/config.toml`)
 	if _, err := os.Stat(filepath.Join(env.Home, ".gemini", "trustedFolders.json")); err == nil {
 		t.Error("install without --trust wrote Gemini's trusted folders")

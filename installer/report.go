@@ -104,7 +104,11 @@ func (r *Report) Print(w io.Writer) {
 		agents = joinAnd(r.Agents)
 	}
 	fmt.Fprintln(w, "\nNext steps:")
-	fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agents)
+	if len(r.Agents) > 1 {
+		fmt.Fprintf(w, "  1. Restart %s: the first to start runs the agentos server from its MCP config, the others share it.\n", agents)
+	} else {
+		fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agents)
+	}
 	fmt.Fprintln(w, "  2. Ask the agent to call get_server_info to check that agentos is connected.")
 	fmt.Fprintln(w, "  3. Ask it to search the standards for error handling, then to start a spec for a small feature.")
 	fmt.Fprintln(w, "  Check the setup any time with `agentos doctor`.")
@@ -184,7 +188,8 @@ func printStandards(w io.Writer, steps []Step) {
 }
 
 // printTrust says, for each client that does not trust the project folder
-// yet, how to trust it: until then it shows none of the project's servers.
+// yet, how to trust it (until then it shows none of the project's servers),
+// and for each that holds a new server for approval, how to approve it.
 func printTrust(w io.Writer, steps []Step) {
 	first := true
 	for _, s := range steps {
@@ -192,7 +197,7 @@ func printTrust(w io.Writer, steps []Step) {
 			continue
 		}
 		if first {
-			fmt.Fprintln(w, "\nTrust this folder:")
+			fmt.Fprintln(w, "\nBefore these agents use the project's server:")
 			first = false
 		}
 		fmt.Fprintf(w, "  - %s\n", s.Trust)

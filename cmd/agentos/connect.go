@@ -102,6 +102,9 @@ func connectOne(ctx context.Context, s *streams, p project.Paths, c agentconfig.
 	if res.Note != "" {
 		fmt.Fprintln(s.Out, "  "+res.Note)
 	}
+	if how := res.Target.ApproveHow(); how != "" && res.Change.Action != agentconfig.Unchanged {
+		fmt.Fprintln(s.Out, "  "+how)
+	}
 	if res.Target.NeedsTrust(env) {
 		switch trusted, _ := c.Trusted(p.Root, env); {
 		case trust:
