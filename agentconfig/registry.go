@@ -246,8 +246,8 @@ var clients = []Client{
 	{
 		ID: "qwen", Name: "Qwen Code", Aliases: []string{"qwen", "qwen code", "qwen-code", "qwen cli"},
 		Format: JSONC, ProjectFile: ".qwen/settings.json", UserFile: same("~/.qwen/settings.json"), Key: []string{"mcpServers"},
-		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
-		Rules: []RulesFile{{Path: "QWEN.md", Shared: true}},
+		Shape:   Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		Rules:   []RulesFile{{Path: "QWEN.md", Shared: true}},
 		Trust:   &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
 		Approve: "qwen mcp approve " + ServerName,
 		Note:    "Gemini CLI's settings shape; a new project server waits for `qwen mcp approve agentos`; with folder trust turned on, project settings are read in trusted folders only",

@@ -115,7 +115,7 @@ func TestRemoveClaudeCodeLocalEntry(t *testing.T) {
 	}
 	entry := c.Emit(tgt.LaunchFor(testRoot, testBinary))
 	for name, tc := range map[string]struct{ before, after string }{
-		"created by install": {`{"numStartups": 3, "projects": {}}`, `{"numStartups": 3, "projects": {}}`},
+		"created by install":        {`{"numStartups": 3, "projects": {}}`, `{"numStartups": 3, "projects": {}}`},
 		"projects added by install": {`{"numStartups": 3}`, `{"numStartups": 3}`},
 		"made by Claude Code": {
 			`{"projects": {"` + testRoot + `": {"allowedTools": [], "mcpServers": {}}}}`,
