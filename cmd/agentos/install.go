@@ -16,9 +16,14 @@ func newInstallCmd(s *streams) *cobra.Command {
 		Use:   "install",
 		Short: "Install agentos into a project and configure your agents",
 		Long: `Install lays out .agentos/ in the project (standards, workflows, specs, config, a pinned
-copy of this binary), adds agentos's private folders to .gitignore, writes the primary
-agent's MCP entry (the client launches the server) and its rules file, and gives each
-secondary agent an entry that shares the primary's server over HTTP.
+copy of this binary), adds agentos's private folders to .gitignore, writes each primary
+agent's MCP entry (the client launches the server; the first to start runs it, the others
+share it) and its rules file, and gives each secondary agent an entry that shares the
+server over HTTP. --agent and --secondary may be repeated or comma-separated.
+
+Codex, Gemini CLI, Qwen Code and Copilot CLI read a project's MCP config only in a folder
+the person trusts: install says how to trust it, and --trust records the folder in each
+such agent's own trust file (see 'agentos trust').
 
 Existing files are merged, never replaced: other servers, settings and comments are
 kept, the original is saved once under .agentos/backups/, and a malformed file stops
@@ -29,6 +34,7 @@ Agents: ` + agentIDs() + `
 (see 'agentos agents list').`,
 		Example: `  agentos install --yes                                 Claude Code, the default
   agentos install --agent cursor --secondary codex --yes
+  agentos install --agent claude-code --agent gemini --secondary codex --trust --yes
   agentos install --for "Cline in Cursor" --yes
   agentos install --agent claude-code --scope local --yes   keep the entry out of .mcp.json`,
 		Args: cobra.NoArgs,
