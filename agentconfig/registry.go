@@ -1,9 +1,10 @@
 // Package agentconfig owns how agentos is registered with MCP clients: a data
 // table of the clients it knows (where each keeps its config, in which
 // format and under which key, how it spells a launch entry and an HTTP
-// entry, which rules files it reads), small emitters that turn one internal
-// server entry into each client's shape, and comment-preserving merges into
-// JSON/JSONC, YAML and TOML files the user owns.
+// entry, which rules files it reads, where it records the folders it
+// trusts), small emitters that turn one internal server entry into each
+// client's shape, comment-preserving merges into JSON/JSONC, YAML and TOML
+// files the user owns, and the checks of `agentos doctor`.
 //
 // The facts come from the clients' own documentation; rows that rest on
 // third-party material only are marked Unverified so `agentos agents list`

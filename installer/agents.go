@@ -148,8 +148,10 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 		return nil
 	}
 
-	// addTrust records the folder as trusted where the client keeps that
-	// (--trust), or has the config step say how to trust it.
+	// addTrust follows the config step of t just planned (the last change):
+	// it records the folder as trusted where the client keeps that
+	// (--trust), or has that step say how to trust it and, for a client
+	// that approves each new project server, how to approve it.
 	addTrust := func(t agentconfig.Target) error {
 		if how := t.ApproveHow(); how != "" && changes[len(changes)-1].step.Action != Unchanged {
 			changes[len(changes)-1].step.Trust = how
