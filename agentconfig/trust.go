@@ -21,8 +21,10 @@ const (
 	// TrustMap: a JSON object from folder to "TRUST_FOLDER" (Gemini CLI,
 	// Qwen Code).
 	TrustMap TrustStyle = "map"
-	// TrustList: a JSON list of folders under "trusted_folders" (Copilot
-	// CLI's documented key; versions that write "trustedFolders" keep theirs).
+	// TrustList: a JSON list of folders under "trustedFolders" (Copilot
+	// CLI 1.0 reads it there, and `copilot help config` names it; its web
+	// documentation still says "trusted_folders", which a file that
+	// already uses it keeps).
 	TrustList TrustStyle = "list"
 )
 
@@ -50,8 +52,8 @@ const (
 )
 
 // copilotTrustKeys are the keys Copilot CLI has kept its trusted folders
-// under: the documented one first.
-var copilotTrustKeys = []string{"trusted_folders", "trustedFolders"}
+// under: the one the current CLI reads first.
+var copilotTrustKeys = []string{"trustedFolders", "trusted_folders"}
 
 // NeedsTrust reports whether the client reads t's entry only in a folder
 // it trusts: it has a trust gate, the gate covers the entry's file, and the
@@ -102,7 +104,7 @@ func (c Client) TrustHow(root string, env Env) string {
 	case TrustMap:
 		what = fmt.Sprintf("add %q: %q to %s", root, geminiTrusted, file)
 	case TrustList:
-		what = fmt.Sprintf("add %q to the trusted_folders list in %s", root, file)
+		what = fmt.Sprintf("add %q to the trustedFolders list in %s", root, file)
 	}
 	return c.Name + " reads this project's MCP config only in a folder it trusts: run `agentos trust --agent " + c.ID + "`, " +
 		what + ", or answer its trust prompt when it starts here."
@@ -243,7 +245,7 @@ func keepFields(old map[string]any, ours Object) Object {
 }
 
 // trustListKey is the key of Copilot CLI's trusted folders in data: the one
-// the file already uses, else the documented one.
+// the file already uses, else the one the current CLI reads.
 func trustListKey(data []byte) string {
 	if doc, err := Decode(JSON, data); err == nil {
 		if m, ok := doc.(map[string]any); ok {

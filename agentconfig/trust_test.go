@@ -113,6 +113,13 @@ func TestPlanTrustRealFiles(t *testing.T) {
 		t.Errorf("second plan: %v, %v", ch.Action, err)
 	}
 
+	// Copilot CLI: a new list goes under the key the current CLI reads.
+	copilot, _ := Lookup("copilot-cli")
+	writeTestFile(t, filepath.Join(home, ".copilot", "config.json"), "{\n  \"model\": \"x\"\n}\n")
+	if ch, err := PlanTrust(copilot, root, env); err != nil || string(ch.After) != "{\n  \"model\": \"x\",\n  \"trustedFolders\": [\n    \""+root+"\"\n  ]\n}\n" {
+		t.Errorf("copilot: %v\n%s", err, ch.After)
+	}
+
 	codex, _ := Lookup("codex")
 	cfg := filepath.Join(home, ".codex", "config.toml")
 	writeTestFile(t, cfg, "model = \"o3\"\n[projects\n")

@@ -19,7 +19,7 @@ func newTrustCmd(s *streams) *cobra.Command {
 		Long: `Some agents read a project's MCP config only in a folder the person trusts: Codex
 (trusted projects in ~/.codex/config.toml), Gemini CLI (~/.gemini/trustedFolders.json),
 Qwen Code (~/.qwen/trustedFolders.json, when its folder trust is on) and GitHub Copilot CLI
-(trusted_folders in ~/.copilot/config.json). Until then they show none of the project's
+(trustedFolders in ~/.copilot/config.json). Until then they show none of the project's
 servers. Trust writes this folder into each agent's own trust file, merged like every
 other edit (the original is saved once under .agentos/backups/).
 
