@@ -26,10 +26,15 @@ way that client wants it, or, for a client that speaks stdio only (Claude Deskto
 Junie), a stdio command that bridges to the running server. Both agents then share
 one server and one state. The agent's config is merged, never replaced, and its
 original is saved once under .agentos/backups/. In a terminal, without --agent, a menu
-asks which agent.
+asks which agent; --agent may be repeated or comma-separated. An HTTP entry auto-approves
+the same tools as a launch entry, and keeps the tools you approved in the entry it replaces.
+
+For an agent that reads the project's config only in a trusted folder (Codex, Gemini CLI,
+Qwen Code, Copilot CLI), connect says how to trust it; --trust records the folder in that
+agent's own trust file.
 
 Agents: ` + agentIDs(),
-		Example: "  agentos connect --agent codex\n  agentos connect --agent claude-desktop --dir ~/src/app",
+		Example: "  agentos connect --agent codex --trust\n  agentos connect --agent opencode,qwen\n  agentos connect --agent claude-desktop --dir ~/src/app",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := project.Find(dir)
