@@ -222,6 +222,12 @@ func checkEntry(name string, c Client, t Target, e map[string]any, p project.Pat
 	if cmd == "" {
 		return bad("the entry has neither a command nor a URL")
 	}
+	// A launch entry is rewritten by install, a bridging one by connect.
+	if strings.Contains(strings.Join(args, " "), "--transport stdio") {
+		fix = "run `agentos connect --agent " + c.ID + "`"
+	} else {
+		fix = "run `agentos install --agent " + c.ID + " --yes`"
+	}
 	resolved := cmd
 	if c.WorkspaceVar != "" && t.Scope == ScopeProject && strings.HasPrefix(cmd, c.WorkspaceVar) {
 		resolved = filepath.Join(p.Root, filepath.FromSlash(strings.TrimPrefix(cmd, c.WorkspaceVar)))
