@@ -65,20 +65,32 @@ func (c Client) CommandFiles() []CommandFile {
 				[]byte("# " + commandMarker + " (written by agentos install)\ndescription = " + strconv.Quote(cmd.description) + "\nprompt = \"\"\"\n" + prompt + "\n\"\"\"\n")})
 		}
 	}
-	if c.ID == "claude-code" {
-		out = append(out, CommandFile{claudeSkill, skillText()})
+	switch c.ID {
+	case "claude-code":
+		out = append(out, CommandFile{claudeSkill, skillText("name: agentos\ndescription: " + skillDescription + "\n")})
+	case "cursor":
+		// An agent-requested rule (a description, no globs, not always
+		// applied) is Cursor's equivalent of a skill: the model reads the
+		// description and pulls the rule in when a request calls for it.
+		out = append(out, CommandFile{cursorSkill, skillText("description: " + skillDescription + "\nglobs:\nalwaysApply: false\n")})
 	}
 	return out
 }
 
-// claudeSkill is Claude Code's skill: the same three procedures, which the
-// model loads by itself when a request calls for them.
-const claudeSkill = ".claude/skills/agentos/SKILL.md"
+// claudeSkill is Claude Code's skill and cursorSkill Cursor's agent-requested
+// rule: the same three procedures, which the model loads by itself when a
+// request calls for them, so they cost no always-on context.
+const (
+	claudeSkill      = ".claude/skills/agentos/SKILL.md"
+	cursorSkill      = ".cursor/rules/agentos-procedures.mdc"
+	skillDescription = "Use this project's agentos MCP server to write a specification, implement an approved spec, " +
+		"or search the project's standards and code before changing it."
+)
 
-func skillText() []byte {
+// skillText is the procedures with the given frontmatter fields.
+func skillText(frontmatter string) []byte {
 	var b strings.Builder
-	b.WriteString("---\nname: agentos\ndescription: Use this project's agentos MCP server to write a specification, implement an approved spec, " +
-		"or search the project's standards and code before changing it.\n---\n\n<!-- " + commandMarker + " (written by agentos install) -->\n\n" +
+	b.WriteString("---\n" + frontmatter + "---\n\n<!-- " + commandMarker + " (written by agentos install) -->\n\n" +
 		"# agentos\n\nThe commands /agentos-spec, /agentos-implement and /agentos-search do the same on request.\n")
 	for _, cmd := range commands {
 		_, steps, _ := strings.Cut(cmd.prompt, "\n\n")

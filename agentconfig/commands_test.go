@@ -10,7 +10,7 @@ import (
 func TestCommandFiles(t *testing.T) {
 	want := map[string][]string{
 		"claude-code": {".claude/commands/agentos-spec.md", ".claude/commands/agentos-implement.md", ".claude/commands/agentos-search.md", ".claude/skills/agentos/SKILL.md"},
-		"cursor":      {".cursor/commands/agentos-spec.md", ".cursor/commands/agentos-implement.md", ".cursor/commands/agentos-search.md"},
+		"cursor":      {".cursor/commands/agentos-spec.md", ".cursor/commands/agentos-implement.md", ".cursor/commands/agentos-search.md", ".cursor/rules/agentos-procedures.mdc"},
 		"vscode":      {".github/prompts/agentos-spec.prompt.md", ".github/prompts/agentos-implement.prompt.md", ".github/prompts/agentos-search.prompt.md"},
 		"gemini":      {".gemini/commands/agentos/spec.toml", ".gemini/commands/agentos/implement.toml", ".gemini/commands/agentos/search.toml"},
 		"codex":       nil,
@@ -35,6 +35,13 @@ func TestCommandFiles(t *testing.T) {
 				if !strings.HasPrefix(string(f.Content), "---\nname: agentos\ndescription: ") || strings.Contains(string(f.Content), "$ARGUMENTS") ||
 					!strings.Contains(string(f.Content), "spec_execution_v1") || !strings.Contains(string(f.Content), "search_code") {
 					t.Errorf("%s is not a skill of the three procedures:\n%s", f.Path, f.Content)
+				}
+			case strings.HasSuffix(f.Path, ".mdc"):
+				// Agent-requested: a description, no globs, not always applied.
+				if !strings.HasPrefix(string(f.Content), "---\ndescription: Use this project's agentos MCP server") ||
+					!strings.Contains(string(f.Content), "\nglobs:\nalwaysApply: false\n---\n") || strings.Contains(string(f.Content), "$ARGUMENTS") ||
+					!strings.Contains(string(f.Content), "spec_execution_v1") || !strings.Contains(string(f.Content), "search_code") {
+					t.Errorf("%s is not an agent-requested rule of the three procedures:\n%s", f.Path, f.Content)
 				}
 			case id != "cursor":
 				if !strings.HasPrefix(string(f.Content), "---\n") || !strings.Contains(string(f.Content), "$ARGUMENTS") {

@@ -62,8 +62,8 @@ func TestMain(m *testing.M) {
 }
 
 // long skips a long test unless the long tests were asked for:
-// `scripts/test.sh --long` sets AGENTOS_LONG=1, and CI runs it. README
-// lists the long tests and why each is long.
+// `scripts/test.sh --long` sets AGENTOS_LONG=1, and CI runs it.
+// docs/development.md lists the long tests and why each is long.
 func long(t *testing.T) {
 	t.Helper()
 	if os.Getenv("AGENTOS_LONG") == "" {

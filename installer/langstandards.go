@@ -2,6 +2,7 @@ package installer
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
@@ -42,6 +43,30 @@ type languageData struct {
 	TypeScript bool   // TypeScript rather than JavaScript (they share templates)
 	Created    string // the footer's dates
 	NextReview string
+	// Run and Exec are how the commands in a JavaScript or TypeScript
+	// standard run a package.json script and a package's binary, with the
+	// detected package manager, or npm's when none was detected.
+	Run, Exec string
+	// TestCommand is the test script to suggest when package.json has none:
+	// the detected runner's, or vitest's.
+	TestCommand string
+}
+
+// nodeTestCommands are the commands that run each JavaScript test runner.
+var nodeTestCommands = map[string]string{"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "ava": "ava", "node:test": "node --test"}
+
+// nodeCommands returns the script runner and the binary runner of a
+// package manager.
+func nodeCommands(pm string) (run, exec string) {
+	switch pm {
+	case "pnpm":
+		return "pnpm run", "pnpm exec"
+	case "yarn":
+		return "yarn run", "yarn"
+	case "bun":
+		return "bun run", "bunx"
+	}
+	return "npm run", "npx"
 }
 
 // standardLanguages returns the languages to generate standards for, in the
@@ -147,6 +172,8 @@ func renderLanguageStandards(p project.Paths, tc Toolchain) ([]standardFile, err
 		Created:    today.Format("2006-01-02"),
 		NextReview: today.AddDate(0, 6, 0).Format("2006-01-02"),
 	}
+	data.Run, data.Exec = nodeCommands(tc.BuildTool)
+	data.TestCommand = cmp.Or(nodeTestCommands[tc.TestFramework], nodeTestCommands["vitest"])
 	var files []standardFile
 	for _, topic := range LanguageTopics {
 		name := path.Join(assets.LanguageTemplates, dir, topic+".md.tmpl")
@@ -235,8 +262,28 @@ func humanList(items []string, quote string) string {
 
 var versionNumberRE = regexp.MustCompile(`\d+(?:\.\d+)*`)
 
+// lowerBound returns the lowest version a declaration allows: "3.9" for
+// ">=3.9,<4" or "<4, >=3.9", "20" for "Node.js ^20 || ^22", "1.22" for
+// "1.22.3". Upper bounds and exclusions are skipped; "" when there is none.
+func lowerBound(v string) string {
+	for _, clause := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '|' }) {
+		clause = strings.TrimSpace(clause)
+		if strings.HasPrefix(clause, "<") || strings.HasPrefix(clause, "!=") {
+			continue
+		}
+		if n := versionNumberRE.FindString(clause); n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// atLeast is the one place that decides whether a version-dependent form
+// may be shown: only when the project declares a version and the lowest
+// version it allows is at least min. An unknown version gets the form that
+// works on every version.
 func atLeast(v, min string) bool {
-	have := versionNumberRE.FindString(v)
+	have := lowerBound(v)
 	if have == "" {
 		return false
 	}

@@ -12,14 +12,19 @@ import (
 
 // Toolchain is what the installer could tell about how a project builds,
 // tests and checks the code of one language, read from its manifest and
-// tool configuration files. Every field may be empty: the language
-// standards then give the general advice instead of the project's setup.
+// tool configuration files. Every field is a fact read from those files,
+// never a guess; only the tools that come with the language itself (go
+// test, gofmt, cargo) are filled in without a file. An empty field means
+// "not detected": the language standards say so, suggest a choice, and give
+// the general advice instead of the project's setup.
 type Toolchain struct {
 	Language      string   `json:"language"`                 // go, python, typescript, javascript, rust, java
 	Dir           string   `json:"dir"`                      // folder of the manifest, relative to the root ("." for the root)
 	Manifest      string   `json:"manifest,omitempty"`       // go.mod, pyproject.toml, package.json, Cargo.toml, pom.xml, build.gradle(.kts)
 	Module        string   `json:"module,omitempty"`         // module path, package or crate name, Maven group:artifact
 	Version       string   `json:"version,omitempty"`        // language version the project declares: "1.22", ">=3.11", "21"
+	VersionFrom   string   `json:"version_from,omitempty"`   // the file (and field) Version was read from
+	Edition       string   `json:"edition,omitempty"`        // Rust: the package's edition in Cargo.toml
 	BuildTool     string   `json:"build_tool,omitempty"`     // go, uv, poetry, pip, npm, pnpm, yarn, cargo, maven, gradle
 	TestFramework string   `json:"test_framework,omitempty"` // testing, pytest, unittest, vitest, jest, cargo test, JUnit 5
 	TestLibraries []string `json:"test_libraries,omitempty"` // testify, pytest-asyncio, mockito, proptest …
@@ -31,6 +36,12 @@ type Toolchain struct {
 	Strict        bool     `json:"strict,omitempty"`         // TypeScript: tsconfig has "strict": true
 	Workspace     bool     `json:"workspace,omitempty"`      // several modules, crates, packages or Maven modules
 	CI            string   `json:"ci,omitempty"`             // GitHub Actions, GitLab CI …
+	// Scripts are package.json's scripts among nodeScripts, by name.
+	Scripts map[string]string `json:"scripts,omitempty"`
+	// TypedLinting is true when the ESLint configuration gives
+	// typescript-eslint type information (parserOptions.projectService or
+	// project), which rules such as no-floating-promises need.
+	TypedLinting bool `json:"typed_linting,omitempty"`
 }
 
 // languageStandardsLanguages are the languages that have language standards.
@@ -129,7 +140,7 @@ func (r *reader) golang(t *Toolchain) {
 		case len(f) >= 2 && f[0] == "module":
 			t.Module = strings.Trim(f[1], `"`)
 		case len(f) >= 2 && f[0] == "go" && t.Version == "":
-			t.Version = f[1]
+			t.Version, t.VersionFrom = f[1], "go.mod"
 		}
 	}
 	requires := func(path string) bool { return strings.Contains(mod, path+" ") || strings.Contains(mod, path+"/") }
@@ -151,6 +162,37 @@ func (r *reader) golang(t *Toolchain) {
 	addIf(&t.Linters, r.has(".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"), "golangci-lint")
 	addIf(&t.Linters, r.has("staticcheck.conf"), "staticcheck")
 	t.Workspace = r.has("go.work")
+}
+
+// pythonVersion returns the Python version the project declares and where
+// it says so: the packaging metadata first, then the interpreter pin, then
+// the target version the tools are configured for.
+func pythonVersion(r *reader, pyproject, setupCfg string) (version, from string) {
+	for _, c := range []struct{ value, from string }{
+		{tomlString(pyproject, "project", "requires-python"), "requires-python in pyproject.toml"},
+		{tomlString(pyproject, "tool.poetry.dependencies", "python"), "tool.poetry.dependencies in pyproject.toml"},
+		{iniValue(setupCfg, "options", "python_requires"), "python_requires in setup.cfg"},
+		{submatch(setupPyRequiresRE, string(r.read("setup.py"))), "python_requires in setup.py"},
+		{firstLine(r.read(".python-version")), ".python-version"},
+		{pyTarget(tomlString(pyproject, "tool.ruff", "target-version")), "tool.ruff target-version in pyproject.toml"},
+		{tomlString(pyproject, "tool.mypy", "python_version"), "tool.mypy python_version in pyproject.toml"},
+	} {
+		if c.value != "" {
+			return c.value, c.from
+		}
+	}
+	return "", ""
+}
+
+var setupPyRequiresRE = regexp.MustCompile(`python_requires\s*=\s*["']([^"']+)["']`)
+
+// pyTarget turns a tool's target version ("py39") into a version (">=3.9").
+func pyTarget(target string) string {
+	rest, ok := strings.CutPrefix(target, "py3")
+	if !ok || rest == "" {
+		return ""
+	}
+	return ">=3." + rest
 }
 
 func (r *reader) python(t *Toolchain) {
@@ -175,13 +217,7 @@ func (r *reader) python(t *Toolchain) {
 	if t.Module == "" {
 		t.Module = tomlString(pyproject, "tool.poetry", "name")
 	}
-	t.Version = tomlString(pyproject, "project", "requires-python")
-	if t.Version == "" {
-		t.Version = tomlString(pyproject, "tool.poetry.dependencies", "python")
-	}
-	if t.Version == "" {
-		t.Version = strings.TrimSpace(string(r.read(".python-version")))
-	}
+	t.Version, t.VersionFrom = pythonVersion(r, pyproject, setupCfg)
 	switch {
 	case r.has("uv.lock"):
 		t.BuildTool = "uv"
@@ -193,7 +229,7 @@ func (r *reader) python(t *Toolchain) {
 		t.BuildTool = "pipenv"
 	case r.has("environment.yml"):
 		t.BuildTool = "conda"
-	default:
+	case r.has("requirements.txt", "requirements-dev.txt", "requirements.in"):
 		t.BuildTool = "pip"
 	}
 	switch {
@@ -212,7 +248,8 @@ func (r *reader) python(t *Toolchain) {
 	addIf(&t.Linters, r.has("mypy.ini", ".mypy.ini") || tomlHasTable(pyproject, "tool.mypy") || strings.Contains(setupCfg, "[mypy]") || dep("mypy"), "mypy")
 	addIf(&t.Linters, r.has("pyrightconfig.json") || tomlHasTable(pyproject, "tool.pyright") || dep("pyright"), "pyright")
 	addIf(&t.Formatters, tomlHasTable(pyproject, "tool.black") || dep("black"), "black")
-	addIf(&t.Formatters, tomlHasTable(pyproject, "tool.ruff.format") || (contains(t.Linters, "ruff") && !contains(t.Formatters, "black")), "ruff format")
+	preCommit := string(r.read(".pre-commit-config.yaml"))
+	addIf(&t.Formatters, tomlHasTable(pyproject, "tool.ruff.format") || strings.Contains(preCommit, "id: ruff-format"), "ruff format")
 	addIf(&t.Formatters, tomlHasTable(pyproject, "tool.isort") || r.has(".isort.cfg") || dep("isort"), "isort")
 	for _, fw := range []string{"django", "flask", "fastapi", "starlette", "celery", "sqlalchemy", "aiohttp"} {
 		addIf(&t.Frameworks, dep(fw), fw)
@@ -243,16 +280,21 @@ func (r *reader) node(t *Toolchain) {
 		return a || b
 	}
 	t.Module = pkg.Name
-	t.Version = pkg.Engines["node"]
-	if t.Version == "" {
-		t.Version = strings.TrimSpace(string(r.read(".nvmrc")))
-	}
-	if t.Version == "" {
-		t.Version = strings.TrimSpace(string(r.read(".node-version")))
+	for _, c := range []struct{ value, from string }{
+		{pkg.Engines["node"], "engines.node in package.json"},
+		{firstLine(r.read(".nvmrc")), ".nvmrc"},
+		{firstLine(r.read(".node-version")), ".node-version"},
+	} {
+		if c.value != "" {
+			t.Version, t.VersionFrom = c.value, c.from
+			break
+		}
 	}
 	if t.Version != "" && !strings.HasPrefix(strings.ToLower(t.Version), "node") {
 		t.Version = "Node.js " + t.Version
 	}
+	// The package manager is the one package.json names or whose lockfile
+	// is committed; without either it is not known.
 	switch {
 	case strings.HasPrefix(pkg.PackageManager, "pnpm") || r.has("pnpm-lock.yaml"):
 		t.BuildTool = "pnpm"
@@ -260,8 +302,16 @@ func (r *reader) node(t *Toolchain) {
 		t.BuildTool = "yarn"
 	case strings.HasPrefix(pkg.PackageManager, "bun") || r.has("bun.lockb", "bun.lock"):
 		t.BuildTool = "bun"
-	case t.Manifest == "package.json":
+	case strings.HasPrefix(pkg.PackageManager, "npm") || r.has("package-lock.json", "npm-shrinkwrap.json"):
 		t.BuildTool = "npm"
+	}
+	for _, name := range nodeScripts {
+		if cmd, ok := pkg.Scripts[name]; ok {
+			if t.Scripts == nil {
+				t.Scripts = map[string]string{}
+			}
+			t.Scripts[name] = cmd
+		}
 	}
 	testScript := pkg.Scripts["test"]
 	switch {
@@ -292,6 +342,7 @@ func (r *reader) node(t *Toolchain) {
 			t.Libraries = append(t.Libraries, "typescript "+v)
 		}
 		t.Strict = strictTSConfig.Match(r.read("tsconfig.json"))
+		t.TypedLinting = (dep("typescript-eslint") || dep("@typescript-eslint/parser")) && r.typedESLint(eslintConfigs)
 	}
 	for _, fw := range []string{"react", "next", "vue", "svelte", "@angular/core", "express", "fastify", "koa", "@nestjs/core", "hono"} {
 		addIf(&t.Frameworks, dep(fw), fw)
@@ -307,20 +358,42 @@ func (r *reader) node(t *Toolchain) {
 
 var strictTSConfig = regexp.MustCompile(`"strict"\s*:\s*true`)
 
+// nodeScripts are the package.json scripts the standards name.
+var nodeScripts = []string{"test", "lint"}
+
+// typedLintingRE matches the parser options that give typescript-eslint
+// type information: projectService (v8) or project.
+var typedLintingRE = regexp.MustCompile(`["']?\b(projectService|project)["']?\s*:`)
+
+// typedESLint reports whether an ESLint configuration file in the manifest
+// folder or the root turns on type information.
+func (r *reader) typedESLint(configs []string) bool {
+	for _, dir := range []string{r.dir, r.root} {
+		for _, name := range configs {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err == nil && typedLintingRE.Match(data) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rustReleaseRE matches a toolchain channel that pins a release ("1.82",
+// "1.82.0"), not "stable" or a dated nightly.
+var rustReleaseRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+
 func (r *reader) rust(t *Toolchain) {
 	cargo := string(r.read("Cargo.toml"))
 	t.BuildTool = "cargo"
 	t.TestFramework = "cargo test"
 	t.Module = tomlString(cargo, "package", "name")
 	t.Version = tomlString(cargo, "package", "rust-version")
-	if edition := tomlString(cargo, "package", "edition"); edition != "" {
-		if t.Version != "" {
-			t.Version += ", "
-		}
-		t.Version += "edition " + edition
-	}
-	if ch := tomlString(string(r.read("rust-toolchain.toml")), "toolchain", "channel"); ch != "" {
-		t.Version = strings.TrimPrefix(t.Version+", toolchain "+ch, ", ")
+	t.Edition = tomlString(cargo, "package", "edition")
+	if t.Version != "" {
+		t.VersionFrom = "rust-version in Cargo.toml"
+	} else if ch := tomlString(string(r.read("rust-toolchain.toml")), "toolchain", "channel"); rustReleaseRE.MatchString(ch) {
+		t.Version, t.VersionFrom = ch, "rust-toolchain.toml" // a pinned release, not "stable"
 	}
 	t.Workspace = tomlHasTable(cargo, "workspace")
 	deps := tomlKeys(cargo, "dependencies", "workspace.dependencies")
@@ -347,7 +420,8 @@ var (
 
 func (r *reader) java(t *Toolchain) {
 	var build string
-	if t.Manifest == "pom.xml" {
+	switch t.Manifest {
+	case "pom.xml":
 		t.BuildTool = "maven"
 		build = string(r.read("pom.xml"))
 		// The project's own coordinates follow the parent block, if any.
@@ -359,14 +433,14 @@ func (r *reader) java(t *Toolchain) {
 			t.Module = m[1] + ":" + m[2]
 		}
 		if m := mavenVersionRE.FindStringSubmatch(build); m != nil {
-			t.Version = m[1]
+			t.Version, t.VersionFrom = m[1], "pom.xml"
 		}
 		t.Workspace = strings.Contains(build, "<modules>")
-	} else {
+	case "build.gradle", "build.gradle.kts":
 		t.BuildTool = "gradle"
 		build = string(r.read(t.Manifest))
 		if m := gradleVersionRE.FindStringSubmatch(build); m != nil {
-			t.Version = strings.ReplaceAll(m[1], "_", ".")
+			t.Version, t.VersionFrom = strings.ReplaceAll(m[1], "_", "."), t.Manifest
 		}
 		settings := string(r.read("settings.gradle")) + string(r.read("settings.gradle.kts"))
 		t.Workspace = strings.Contains(settings, "include")
@@ -483,6 +557,39 @@ func eachTOMLLine(doc string, fn func(table, line string) bool) {
 			return
 		}
 	}
+}
+
+// iniValue returns the value of key in section of an INI file (setup.cfg),
+// or "".
+func iniValue(doc, section, key string) string {
+	current := ""
+	for _, line := range strings.Split(doc, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			current = strings.Trim(line, "[] ")
+			continue
+		}
+		if current != section {
+			continue
+		}
+		if k, v, ok := strings.Cut(line, "="); ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// submatch returns the first group re captures in s, or "".
+func submatch(re *regexp.Regexp, s string) string {
+	if m := re.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func firstLine(data []byte) string {
+	line, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSpace(line)
 }
 
 // mentionsPackage reports whether a lower-cased dependency list names the

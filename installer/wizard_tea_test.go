@@ -15,6 +15,11 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 )
 
+// teaDeadline bounds each wait for the terminal UI. It is a deadline for a
+// hung program, not a measure of speed: on a loaded machine (CI beside
+// other work) drawing a form has taken over 5 s.
+const teaDeadline = 2 * time.Minute
+
 // runForm drives one of the wizard's forms through teatest with keys.
 func runForm(t *testing.T, field huh.Field, keys ...tea.KeyMsg) string {
 	t.Helper()
@@ -22,11 +27,11 @@ func runForm(t *testing.T, field huh.Field, keys ...tea.KeyMsg) string {
 	form.SubmitCmd = tea.Quit
 	form.CancelCmd = tea.Quit
 	tm := teatest.NewTestModel(t, form, teatest.WithInitialTermSize(100, 40))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("?")) }, teatest.WithDuration(5*time.Second))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("?")) }, teatest.WithDuration(teaDeadline))
 	for _, k := range keys {
 		tm.Send(k)
 	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(teaDeadline))
 	if f, ok := final.(*huh.Form); !ok || f.State != huh.StateCompleted {
 		t.Fatalf("form did not complete: %T", final)
 	}
@@ -80,7 +85,7 @@ func TestWholeWizardInTheTerminal(t *testing.T) {
 				return true
 			}
 			return false
-		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		}, teatest.WithDuration(teaDeadline), teatest.WithCheckInterval(20*time.Millisecond))
 	}
 	wait("Which agent launches")
 	tm.Send(down)
@@ -100,7 +105,7 @@ func TestWholeWizardInTheTerminal(t *testing.T) {
 		t.Fatal("written before the plan was confirmed")
 	}
 	tm.Send(enter) // yes
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*wizardModel)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(teaDeadline)).(*wizardModel)
 	if final.err != nil || final.report == nil || !final.report.Changed {
 		t.Fatalf("wizard ended with %v, %+v", final.err, final.report)
 	}

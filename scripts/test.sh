@@ -6,7 +6,7 @@
 #
 #   scripts/test.sh [--long] [go test flags]
 #
-# --long also runs the long tests (AGENTOS_LONG=1; README lists them); other
+# --long also runs the long tests (AGENTOS_LONG=1; docs/development.md lists them); other
 # arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/loopback"
+	"github.com/agentos-dev/agentos/server/review"
 )
 
 // MaxBodyBytes caps a request body. The largest legitimate request is a file
@@ -40,7 +41,8 @@ const DefaultBodyTimeout = 30 * time.Second
 //   - with a token configured, requests need "Authorization: Bearer <token>"
 //     (401), except the liveness check: it tells only who listens (name,
 //     version, pid, project), and readers of the state file must learn that
-//     before they hand the token to whoever listens.
+//     before they hand the token to whoever listens. The review page's
+//     paths carry their own token instead, checked by package review.
 type guard struct {
 	port        int
 	token       string // empty: no authentication
@@ -70,7 +72,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, fmt.Sprintf("Origin %q is not allowed: only pages served from this machine's loopback address may call this server", origin))
 		return
 	}
-	if g.token != "" && !isLiveness(r) && !g.authorized(r) {
+	if g.token != "" && !isLiveness(r) && !review.OwnsPath(r.URL.Path) && !g.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentos"`)
 		httpError(w, http.StatusUnauthorized, "a bearer token is required: send \"Authorization: Bearer <token>\" with the token from .agentos/.cache/auth_token")
 		return

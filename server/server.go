@@ -332,6 +332,10 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	)
 	mux := http.NewServeMux()
 	mux.Handle(state.EndpointPath, &endpoint{mcp: streamable, liveness: s.liveness})
+	if err := s.mountReview(mux, port); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "not found: the MCP endpoint is "+state.EndpointPath)
 	})

@@ -293,10 +293,20 @@ func restore(p project.Paths, idx BackupIndex) error {
 		if err != nil {
 			return fmt.Errorf("rollback: %w", err)
 		}
-		if err := os.MkdirAll(filepath.Dir(e.Path), 0o755); err != nil {
+		// A file outside the backed-up folders may be a link (a dotfile
+		// manager's): it was backed up through the link, so it is restored
+		// through it, and the link stays.
+		target, err := atomicfile.Resolve(e.Path)
+		if dangling := (*atomicfile.DanglingLinkError)(nil); errors.As(err, &dangling) {
+			target, err = dangling.Target, nil
+		}
+		if err != nil {
 			return fmt.Errorf("rollback: %w", err)
 		}
-		if err := writeReplacing(e.Path, data, e.Mode); err != nil {
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("rollback: %w", err)
+		}
+		if err := writeReplacing(target, data, e.Mode); err != nil {
 			return fmt.Errorf("rollback: %w", err)
 		}
 	}

@@ -31,7 +31,10 @@ func TestUpgradeRefreshesOnlyOurEntriesAndBlocks(t *testing.T) {
 	rulesPath := filepath.Join(f.root, "CLAUDE.md")
 	rules := read(t, rulesPath)
 	mine := "# Our rules\n\nAlways write tests first.\n\n"
-	outdated := strings.Replace(rules, "Follow these rules", "Follow the old rules", 1)
+	outdated := strings.Replace(rules, "## Never", "## Do not", 1)
+	if outdated == rules {
+		t.Fatal("the rules block has no \"## Never\" heading to make outdated")
+	}
 	write(t, rulesPath, mine+outdated)
 
 	pl, err := MakePlan(context.Background(), f.opts())

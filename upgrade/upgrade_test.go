@@ -757,3 +757,50 @@ func TestLeftoverTempsRemoved(t *testing.T) {
 		t.Errorf("a file that is not the upgrade's was removed: %v", err)
 	}
 }
+
+// A rollback restores a linked .gitignore and client config through their
+// links (dotfile managers keep them as links): the links stay links.
+func TestRollbackKeepsLinkedFiles(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t)
+	f := s.f
+	kept := filepath.Join(filepath.Dir(f.root), "dotfiles")
+	gitignore, claude := filepath.Join(f.root, ".gitignore"), filepath.Join(f.home, ".claude.json")
+	// An earlier version's entry, which the upgrade refreshes.
+	write(t, claude, strings.Replace(read(t, claude), `"dual"`, `"stdio-legacy"`, 1))
+	before := map[string]string{}
+	for _, path := range []string{gitignore, claude} {
+		before[path] = read(t, path)
+		target := filepath.Join(kept, filepath.Base(path))
+		write(t, target, before[path])
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setFault(t, f, func(at string) error {
+		if at == StepFinalize {
+			if read(t, claude) == before[claude] {
+				t.Error("the upgrade did not refresh the entry, so there is nothing to roll back")
+			}
+			// As an edit of the upgrade's would leave it.
+			write(t, gitignore, before[gitignore]+"# changed by the upgrade\n")
+			return errors.New("injected")
+		}
+		return nil
+	})
+	if _, err := Run(context.Background(), f.opts()); err == nil || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("err = %v", err)
+	}
+	for path, want := range before {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link after the rollback (%v)", path, err)
+		}
+		if got := read(t, path); got != want {
+			t.Errorf("%s after the rollback:\n%s\nwant:\n%s", path, got, want)
+		}
+	}
+}

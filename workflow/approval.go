@@ -93,10 +93,26 @@ var tickedBox = regexp.MustCompile(`(?m)^([ \t]*[-*+][ \t]+)\[[xX]\]`)
 // BindingFor computes what an approval of the spec folder specDir (relative
 // to the project root) binds now.
 func (e *Engine) BindingFor(specDir string) (*Binding, error) {
+	b, _, err := e.SpecSnapshot(specDir)
+	return b, err
+}
+
+// SpecFile is one file of a spec as an approval binds it: Raw is the file
+// as read, Bound the bytes its hash is taken of (for tasks.md, Raw with
+// every checkbox unticked).
+type SpecFile struct {
+	Raw, Bound []byte
+}
+
+// SpecSnapshot returns what an approval of specDir binds now together with
+// the files it hashed, read once: a page that shows these files and sends
+// the binding back with the approval approves exactly what it showed.
+func (e *Engine) SpecSnapshot(specDir string) (*Binding, map[string]SpecFile, error) {
 	b := &Binding{Files: map[string]string{}, Workflows: map[string]string{}}
+	files := map[string]SpecFile{}
 	root := filepath.Join(e.set.Root, filepath.FromSlash(specDir))
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, notFound("no spec folder %s", specDir)
+		return nil, nil, notFound("no spec folder %s", specDir)
 	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -117,17 +133,19 @@ func (e *Engine) BindingFor(specDir string) (*Binding, error) {
 		} else if data, err = os.ReadFile(path); err != nil {
 			return err
 		}
+		bound := data
 		if d.Name() == "tasks.md" && filepath.Dir(path) == root {
-			data = tickedBox.ReplaceAll(data, []byte("${1}[ ]"))
+			bound = tickedBox.ReplaceAll(data, []byte("${1}[ ]"))
 		}
-		b.Files[rel] = sha256Hex(data)
+		b.Files[rel] = sha256Hex(bound)
+		files[rel] = SpecFile{Raw: data, Bound: bound}
 		return nil
 	})
 	if err != nil {
 		if KindOf(err) != 0 {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, fmt.Errorf("read the spec %s: %w", specDir, err)
+		return nil, nil, fmt.Errorf("read the spec %s: %w", specDir, err)
 	}
 	r := e.rules.refresh()
 	for _, d := range r.lib.List() {
@@ -137,7 +155,7 @@ func (e *Engine) BindingFor(specDir string) (*Binding, error) {
 	}
 	b.Settings = r.judgingSettings(e.set.Root)
 	b.SettingsSHA256 = settingsSHA256(b.Settings)
-	return b, nil
+	return b, files, nil
 }
 
 func sha256Hex(data []byte) string {
@@ -149,6 +167,7 @@ func sha256Hex(data []byte) string {
 const (
 	ViaTerminal       = "terminal"
 	ViaNonInteractive = "non-interactive (--yes)"
+	ViaReviewPage     = "review page"
 )
 
 // ViaElicitation is how an approval answered in the IDE of client is recorded.
@@ -198,6 +217,10 @@ func (e *Engine) PendingApproval(id string) (string, *Binding, error) {
 	return s.Vars["spec_dir"], b, err
 }
 
+// AwaitsApproval reports whether session s waits for a person to approve
+// its spec now.
+func (e *Engine) AwaitsApproval(s *Session) bool { return e.checkApprovable(s) == nil }
+
 func (e *Engine) checkApprovable(s *Session) error {
 	if err := requireActive(s); err != nil {
 		return err
@@ -223,13 +246,14 @@ func (e *Engine) Approve(id string, who Approver, note string, shown *Binding) (
 		if err := e.checkApprovable(s); err != nil {
 			return err
 		}
-		b, err := e.BindingFor(s.Vars["spec_dir"])
+		b, files, err := e.SpecSnapshot(s.Vars["spec_dir"])
 		if err != nil {
 			return err
 		}
 		if err := changedWhileShown(shown, b); err != nil {
 			return err
 		}
+		e.keepApproved(files)
 		t, err := e.SpecThreshold(s.Vars["spec_dir"])
 		if err != nil {
 			return err
@@ -289,13 +313,14 @@ func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Bind
 	if err != nil {
 		return Threshold{}, err
 	}
-	b, err := e.BindingFor(dir)
+	b, files, err := e.SpecSnapshot(dir)
 	if err != nil {
 		return Threshold{}, err
 	}
 	if err := changedWhileShown(shown, b); err != nil {
 		return Threshold{}, err
 	}
+	e.keepApproved(files)
 	t, err := e.SpecThreshold(dir)
 	if err != nil {
 		return t, err

@@ -97,6 +97,7 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newStatusCmd(s),
 		newStandardsCmd(s),
 		newWorkflowCmd(s),
+		newReviewCmd(s),
 		newIndexCmd(s),
 		newSearchCmd(s),
 		newGraphCmd(s),

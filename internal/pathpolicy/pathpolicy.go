@@ -169,7 +169,7 @@ func Within(rel string) (Rule, bool) {
 	return Rule{}, false
 }
 
-// Markdown renders the table for README.md, whose copy TestREADMETable keeps
+// Markdown renders the table for docs/security.md, whose copy TestDocsTable keeps
 // equal to it.
 func Markdown() string {
 	var b strings.Builder

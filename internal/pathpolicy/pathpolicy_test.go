@@ -242,8 +242,8 @@ func TestCheckChange(t *testing.T) {
 	}
 }
 
-func TestREADMETable(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+func TestDocsTable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "security.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,10 +251,10 @@ func TestREADMETable(t *testing.T) {
 	_, rest, ok := strings.Cut(string(data), begin)
 	table, _, ok2 := strings.Cut(rest, end)
 	if !ok || !ok2 {
-		t.Fatalf("README.md has no %q … %q block", begin, end)
+		t.Fatalf("docs/security.md has no %q … %q block", begin, end)
 	}
 	if table != Markdown() {
-		t.Errorf("README.md's table of protected paths differs from the policy; replace it with:\n%s", Markdown())
+		t.Errorf("docs/security.md's table of protected paths differs from the policy; replace it with:\n%s", Markdown())
 	}
 }
 

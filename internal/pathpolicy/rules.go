@@ -14,7 +14,7 @@ const (
 )
 
 // rules is the policy, one row per path. It is the only list: svc_filesystem,
-// the indexers, README.md (TestREADMETable) and the client registry
+// the indexers, docs/security.md (TestDocsTable) and the client registry
 // (agentconfig's TestLaunchFilesAreProtected) all follow it.
 //
 // The client rows cover, for each client agentos registers with, the project

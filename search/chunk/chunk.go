@@ -4,12 +4,14 @@
 // and its file's keywords line and TL;DR; a section longer than a token budget
 // is split at paragraph boundaries with a small overlap. Source code is cut one
 // chunk per symbol (function, method, type, class, constant or variable group)
-// with its doc comment and signature: Go through go/parser, Python,
-// TypeScript/JavaScript, Rust and Java through small hand-written scanners that
-// find definitions by indentation or brace matching. The lines between symbols
-// (package clauses, imports, top-level statements) become "imports" or
-// "module" chunks. A file that does not parse is cut into overlapping windows
-// of lines, so nothing in it is lost to search.
+// with its doc comment and signature: Go through go/parser,
+// TypeScript/JavaScript through a lexer and declaration recogniser
+// (typescript.go), Python, Rust and Java through small hand-written scanners
+// that find definitions by indentation or brace matching. The lines between
+// symbols (package clauses, imports, top-level statements) become "imports"
+// or "module" chunks. A file that does not parse is cut into overlapping
+// windows of lines (for TypeScript/JavaScript, windows that start where
+// declarations begin), so nothing in it is lost to search.
 package chunk
 
 import (
@@ -145,7 +147,9 @@ func Code(p, lang string, src []byte) []Chunk {
 		}
 	case "python":
 		cs, ok = Python(p, src)
-	case "typescript", "javascript", "rust", "java":
+	case "typescript", "javascript":
+		cs, ok = TypeScript(p, lang, src), true
+	case "rust", "java":
 		cs, ok = Brace(p, lang, src)
 	}
 	if !ok {

@@ -307,7 +307,7 @@ export class Circle implements Shape {
 	}
 	find(t, cs, "Shape")
 	c := find(t, cs, "Circle")
-	if c.Kind != Type || c.EndLine != 22 {
+	if c.Kind != Type || c.EndLine != 21 {
 		t.Errorf("class %+v", c)
 	}
 	a := find(t, cs, "Circle.area")

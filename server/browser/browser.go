@@ -131,6 +131,10 @@ func NewManager(opts Options) *Manager {
 	return m
 }
 
+// RefuseOwnPort keeps every session off port on the loopback host: the
+// agentos server's own, set once it listens. Its pages are a person's.
+func (m *Manager) RefuseOwnPort(port int) { m.policy.ownPort.Store(int32(port)) }
+
 // executable returns the browser, searching again if none was found at start
 // (one may have been installed since).
 func (m *Manager) executable() (string, error) {

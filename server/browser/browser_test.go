@@ -193,6 +193,29 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
+// Once the server listens, its own port is refused on every loopback name,
+// and only that port.
+func TestPolicyRefusesServersOwnPort(t *testing.T) {
+	p := newPolicy(t.TempDir(), []string{"*"})
+	if err := p.check("http://127.0.0.1:4242/review/"); err != nil {
+		t.Fatalf("before the server listens: %v", err)
+	}
+	p.ownPort.Store(4242)
+	for _, u := range []string{"http://127.0.0.1:4242/review/?t=x", "http://localhost:4242/mcp", "http://[::1]:4242/", "https://app.localhost:4242/", "http://127.0.0.2:4242/", "HTTP://LOCALHOST.:4242/"} {
+		if err := p.check(u); err == nil || !strings.Contains(err.Error(), "FORBIDDEN") || !strings.Contains(err.Error(), "agentos server itself") {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://127.0.0.1:4243/", "http://localhost/", "http://example.com:4242/"} {
+		if err := p.check(u); err != nil {
+			t.Errorf("%s refused: %v", u, err)
+		}
+	}
+	if got := p.ownOriginPatterns(); len(got) != 6 || got[0] != "http://127.0.0.1:4242/*" {
+		t.Errorf("patterns: %v", got)
+	}
+}
+
 func TestActions(t *testing.T) {
 	needBrowser(t)
 	t.Parallel()

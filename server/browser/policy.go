@@ -1,22 +1,29 @@
 package browser
 
 import (
+	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
-// policy decides which URLs a page may be opened from: loopback hosts,
-// file:// inside the project, about:blank, and the hosts of
-// browser.allowed_hosts.
+// policy decides which URLs a page may be opened from: loopback hosts but
+// the agentos server's own port, file:// inside the project, about:blank,
+// and the hosts of browser.allowed_hosts.
 type policy struct {
 	root    string   // the project root, resolved
 	allowed []string // lower-case host patterns: "example.com", "*.example.com", "*"
+	// ownPort is the port the agentos server listens on (0: none yet). Its
+	// pages are a person's (the review page) or the MCP endpoint agents
+	// reach through their own transport; an agent's browser gets neither.
+	ownPort atomic.Int32
 }
 
 func newPolicy(root string, allowed []string) *policy {
@@ -49,6 +56,10 @@ func (p *policy) check(raw string) error {
 		if host == "" {
 			return toolkit.Validation("url", "url %q has no host", raw)
 		}
+		if p.isOwn(u) {
+			return toolkit.Errorf(toolkit.CodeForbidden, "%s is the agentos server itself; svc_browser does not open its pages (the review page is for a person, who opens it with `agentos review`)", u.Host).
+				WithDetails(map[string]any{"field": "url"})
+		}
 		if p.hostAllowed(host) {
 			return nil
 		}
@@ -73,12 +84,49 @@ func (p *policy) check(raw string) error {
 		WithDetails(map[string]any{"field": "url"})
 }
 
-func (p *policy) hostAllowed(host string) bool {
+// isOwn reports whether u is on the agentos server's own port of a
+// loopback host.
+func (p *policy) isOwn(u *url.URL) bool {
+	own := int(p.ownPort.Load())
+	if own == 0 || !isLoopback(u.Hostname()) {
+		return false
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n == own
+}
+
+// ownOriginPatterns are Fetch-domain URL patterns for every request to the
+// server's own port, so a page's script cannot reach it either.
+func (p *policy) ownOriginPatterns() []string {
+	own := p.ownPort.Load()
+	if own == 0 {
+		return nil
+	}
+	var out []string
+	for _, host := range []string{"127.0.0.1", "localhost", "[::1]"} {
+		for _, scheme := range []string{"http", "https"} {
+			out = append(out, fmt.Sprintf("%s://%s:%d/*", scheme, host, own))
+		}
+	}
+	return out
+}
+
+func isLoopback(host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (p *policy) hostAllowed(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if isLoopback(host) {
 		return true
 	}
 	for _, a := range p.allowed {

@@ -220,6 +220,11 @@ func (s *session) newTab() (*tab, error) {
 		{ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
 		{URLPattern: "file://*", RequestStage: fetch.RequestStageRequest},
 	}
+	// Every request to the agentos server's own port (a script's fetch as
+	// much as a navigation) is paused too, and the policy refuses it.
+	for _, own := range s.m.policy.ownOriginPatterns() {
+		pattern = append(pattern, &fetch.RequestPattern{URLPattern: own, RequestStage: fetch.RequestStageRequest})
+	}
 	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: pattern}); err != nil {
 		cancel()
 		return nil, toolkit.Errorf(toolkit.CodeBusinessLogic, "could not open a tab: %v", err)

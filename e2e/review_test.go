@@ -1,0 +1,490 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/agentos-dev/agentos/server/browser"
+)
+
+// reviewCmd is a running `agentos review --no-open`.
+type reviewCmd struct {
+	cmd  *exec.Cmd
+	url  string
+	out  *syncBuffer
+	done chan error
+}
+
+// startReview runs `agentos review --no-open` for root and returns once it
+// printed its link; the test ends it (Ctrl-C) with stop, or Cleanup does.
+func startReview(t *testing.T, root string) *reviewCmd {
+	t.Helper()
+	cmd := exec.Command(binary, "review", "--no-open", "--dir", root)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &reviewCmd{cmd: cmd, out: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stderr = r.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			line := sc.Text()
+			r.out.Write([]byte(line + "\n"))
+			if u, ok := strings.CutPrefix(strings.TrimSpace(line), "http://"); ok {
+				urls <- "http://" + u
+			}
+		}
+		r.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-r.done
+	})
+	select {
+	case r.url = <-urls:
+	case <-r.done:
+		t.Fatalf("agentos review ended: %s", r.out)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("agentos review printed no link: %s", r.out)
+	}
+	return r
+}
+
+// stop presses Ctrl-C and returns the exit code.
+func (r *reviewCmd) stop(t *testing.T) int {
+	t.Helper()
+	r.cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-r.done:
+		r.done <- err
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		return 0
+	case <-time.After(20 * time.Second):
+		t.Fatalf("agentos review did not end on Ctrl-C: %s", r.out)
+		return -1
+	}
+}
+
+// axeSource is axe-core as scripts/install-axe.sh installs it; "" when it
+// is not installed.
+func axeSource(t *testing.T) string {
+	dir := os.Getenv("AGENTOS_AXE_CACHE")
+	if dir == "" {
+		cache, _ := os.UserCacheDir()
+		dir = filepath.Join(cache, "agentos-axe")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but axe-core is not installed (%v): run scripts/install-axe.sh", err)
+		}
+		return ""
+	}
+	return string(data)
+}
+
+type axeViolation struct {
+	ID     string `json:"id"`
+	Impact string `json:"impact"`
+	Help   string `json:"help"`
+	Nodes  []struct {
+		HTML string `json:"html"`
+	} `json:"nodes"`
+}
+
+// checkAxe runs axe-core on the page as it is now: 0 violations.
+func checkAxe(t *testing.T, ctx context.Context, axe, what string) {
+	t.Run("axe "+what, func(t *testing.T) {
+		if axe == "" {
+			t.Skip("SKIPPING ACCESSIBILITY CHECK — axe-core is not installed: run scripts/install-axe.sh")
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.axe ? true : (function(){`+axe+`; return true})()`)); err != nil {
+			t.Fatalf("load axe-core: %v", err)
+		}
+		violations, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations)`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range violations {
+			var nodes []string
+			for _, n := range v.Nodes {
+				nodes = append(nodes, n.HTML)
+			}
+			t.Errorf("%s (%s): %s\n  %s", v.ID, v.Impact, v.Help, strings.Join(nodes, "\n  "))
+		}
+	})
+}
+
+// screenshot saves the page to $AGENTOS_REVIEW_SCREENSHOTS/name.png when
+// that is set (scripts/review-screenshots.sh sets it to docs/review).
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("AGENTOS_REVIEW_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reviewBrowser starts the installed Chromium for the test, at 1280×900;
+// it is killed when the test ends.
+func reviewBrowser(t *testing.T) context.Context {
+	t.Helper()
+	exe, err := browser.FindExecutable("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+func sha256File(t *testing.T, path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// A person reviews and approves a spec from the page alone, in a real
+// browser, with the keyboard; the approval records the hashes the page
+// showed. Without the link's token the page reveals nothing, svc_browser
+// cannot open it, and the link dies with the command.
+func TestReviewPage(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	axe := axeSource(t)
+	root := newProject(t)
+	goProject(t, root)
+	c := stdioClient(t, root, "--transport", "dual")
+	st := waitState(t, root, 0)
+	id, dir := specAtApproval(t, c, "greeting")
+	base := fmt.Sprintf("http://127.0.0.1:%d", st.Port)
+
+	rev := startReview(t, root)
+	if !strings.HasPrefix(rev.url, base+"/review/?t=") {
+		t.Fatalf("link %q is not on the server's port %d", rev.url, st.Port)
+	}
+	tok := rev.url[strings.Index(rev.url, "t=")+2:]
+
+	// The agent's side: svc_browser is refused the server's own origin,
+	// and nothing an MCP client sees carries the token.
+	out, res := browse(t, c, map[string]any{"action": "navigate", "url": rev.url})
+	if !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "agentos server itself") {
+		t.Errorf("svc_browser opened the review page: %+v %v", out, res.Content)
+	}
+	// Nor can a page it opens script its way in: every request to the
+	// server's port fails, while another loopback port answers.
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!doctype html><title>app</title><p>the agent's app</p>")
+	}))
+	defer app.Close()
+	browseOK(t, c, map[string]any{"action": "navigate", "url": app.URL})
+	reach := func(url string) any {
+		return browseOK(t, c, map[string]any{"action": "evaluate", "script": `fetch("` + url + `", {mode: "no-cors"}).then(() => "reached", () => "blocked")`}).Result
+	}
+	if got := reach(rev.url); got != "blocked" {
+		t.Errorf("a page's fetch of the review link: %v", got)
+	}
+	if got := reach(base + "/mcp"); got != "blocked" {
+		t.Errorf("a page's fetch of the MCP endpoint: %v", got)
+	}
+	if got := reach(app.URL + "/other"); got != "reached" {
+		t.Errorf("a page's fetch of its own app: %v", got)
+	}
+	info := call(t, c, "get_server_info", map[string]any{}, nil)
+	if data, _ := json.Marshal(info); strings.Contains(string(data), tok) {
+		t.Error("get_server_info shows the review token")
+	}
+
+	ctx := reviewBrowser(t)
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("read %s: %v", sel, err)
+		}
+		return s
+	}
+	colors := func(scheme string) {
+		t.Helper()
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Without the token: 401, nothing revealed.
+	do("open without the token", chromedp.Navigate(base+"/review/"))
+	if body := text("body"); !strings.Contains(body, "not valid") || strings.Contains(body, id) {
+		t.Errorf("without the token: %q", body)
+	}
+
+	// With it: the session list, live.
+	sessionLink := chromedp.CSS(`a[href="#/session/` + id + `"]`)
+	do("open the link", chromedp.Navigate(rev.url), chromedp.WaitVisible(sessionLink))
+	body := text("#view")
+	for _, want := range []string{"stdio-test", "awaits approval", "spec_creation_v1"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the session list lacks %q: %s", want, body)
+		}
+	}
+	checkAxe(t, ctx, axe, "sessions")
+	screenshot(t, ctx, "sessions")
+
+	// The session: its spec rendered, what an approval binds, the history.
+	do("open the session", chromedp.Click(sessionLink), chromedp.WaitVisible(chromedp.Search(`//button[text()="Approve this version"]`)))
+	body = text("#view")
+	for _, junk := range []string{"null", "undefined", "[object", "NaN"} {
+		if i := strings.Index(body, junk); i >= 0 {
+			t.Errorf("the session view shows %q: …%s…", junk, body[max(0, i-200):min(len(body), i+100)])
+		}
+	}
+	for _, want := range []string{"Spec awaiting your approval: " + dir, "Greeting", "History", "complete_phase", "Test command:"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the session view lacks %q", want)
+		}
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries(Array.from(document.querySelectorAll("section[aria-label] > p.hash")).map(p => [p.parentElement.getAttribute("aria-label"), p.textContent.replace("SHA-256 ", "")]))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"README.md", "srd.md", "specs.md", "tasks.md", "implementation.md"} {
+		if got, want := shown[dir+"/"+f], sha256File(t, filepath.Join(root, dir, f)); got != want {
+			t.Errorf("the page shows %s as %q, the file's SHA-256 is %s", f, got, want)
+		}
+	}
+	checkAxe(t, ctx, axe, "session, light")
+	do("scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	screenshot(t, ctx, "session")
+	colors("dark")
+	checkAxe(t, ctx, axe, "session, dark")
+	screenshot(t, ctx, "session-dark")
+	colors("light")
+
+	// Usable at 900 px: nothing wider than the window.
+	do("900 px", chromedp.EmulateViewport(900, 900), chromedp.Sleep(100*time.Millisecond))
+	if overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); err != nil || overflow > 0 {
+		t.Errorf("at 900 px the page is %d px wider than the window (%v)", overflow, err)
+	}
+	do("back to 1280 px", chromedp.EmulateViewport(1280, 900))
+
+	// Request changes: the owning agent reads the comment at its next call.
+	do("request changes", chromedp.SendKeys(chromedp.CSS("textarea"), "Add a test for an empty name."),
+		chromedp.Click(chromedp.Search(`//button[text()="Request changes"]`)),
+		chromedp.WaitVisible(chromedp.Search(`//div[@id="notice" and contains(., "Changes requested")]`)))
+	if out := mustWF(t, c, map[string]any{"action": "get_state", "session_id": id}); !strings.Contains(out.NextAction, "Add a test for an empty name.") {
+		t.Errorf("the agent's next call does not carry the comment: %s", out.NextAction)
+	}
+
+	// Approve with the keyboard alone: Tab to the comment, type, Tab to
+	// the button, Enter.
+	focused := func() string {
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.activeElement.tagName + " " + document.activeElement.textContent).trim()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for i := 0; focused() != "TEXTAREA"; i++ {
+		if i == 200 {
+			t.Fatal("Tab never reached the comment box")
+		}
+		do("Tab", chromedp.KeyEvent(kb.Tab))
+	}
+	do("type a note", chromedp.KeyEvent("Reviewed on the page."), chromedp.KeyEvent(kb.Tab))
+	if f := focused(); f != "BUTTON Approve this version" {
+		t.Fatalf("after the comment, Tab focuses %q", f)
+	}
+	do("approve", chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.Search(`//div[@id="notice" and contains(., "Approved")]`)))
+
+	// The recorded approval: a person, via the page, bound to the hashes shown.
+	r := runOK(t, root, "workflow", "show", id, "--json", "--dir", root)
+	var rec struct {
+		Session struct {
+			Approval struct{ By, Via, Note string } `json:"approval"`
+			Binding  struct {
+				Files map[string]string `json:"files"`
+			} `json:"approval_binding"`
+		} `json:"session"`
+		Audit []struct{ Action, Actor, Detail string } `json:"audit"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Session.Approval
+	if a.Via != "review page" || a.Note != "Reviewed on the page." || a.By == "" {
+		t.Errorf("approval: %+v", a)
+	}
+	if len(rec.Session.Binding.Files) != 5 {
+		t.Errorf("the approval binds %d files: %v", len(rec.Session.Binding.Files), rec.Session.Binding.Files)
+	}
+	for f, sum := range rec.Session.Binding.Files {
+		if shown[f] != sum {
+			t.Errorf("approval binds %s as %s; the page showed %q", f, sum, shown[f])
+		}
+	}
+	if last := rec.Audit[len(rec.Audit)-1]; last.Action != "approve" || last.Actor != "agentos-review" || !strings.Contains(last.Detail, "via review page") {
+		t.Errorf("audit: %+v", last)
+	}
+
+	// The agent finishes; a later edit of the spec shows as a diff against
+	// what was approved.
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed {
+		t.Fatalf("the approval gate after approving on the page: %+v", out.Gate)
+	}
+	fsWrite(t, c, dir+"/specs.md", strings.Replace(honestSpec["specs.md"], "\n", "\nAn edit made after the approval.\n", 1))
+	do("open the spec", chromedp.Navigate(rev.url+"#/spec/"+filepath.Base(dir)), chromedp.WaitVisible(chromedp.CSS(`div.diff`)))
+	if body := text("#view"); !strings.Contains(body, "An edit made after the approval.") || !strings.Contains(body, "changed") {
+		t.Errorf("the spec view does not show the edit as a change: %s", body)
+	}
+	checkAxe(t, ctx, axe, "spec diff")
+	do("show the diff", chromedp.Evaluate[chromedp.Void](`document.querySelector("div.diff").closest("section").scrollIntoView()`))
+	screenshot(t, ctx, "spec-diff")
+	for _, tab := range []string{"indexes", "standards", "agents"} {
+		do("open "+tab, chromedp.Navigate(rev.url+"#/"+tab), chromedp.WaitVisible(chromedp.CSS(`#h-`+tab)))
+		checkAxe(t, ctx, axe, tab)
+	}
+	if body := text("#view"); !strings.Contains(body, "stdio-test") || !strings.Contains(body, "stdio") {
+		t.Errorf("the agents view: %s", body)
+	}
+	screenshot(t, ctx, "agents")
+
+	// Ctrl-C ends the command, and the link with it.
+	if code := rev.stop(t); code != 0 || !strings.Contains(rev.out.String(), "Review link closed") {
+		t.Errorf("review after Ctrl-C: exit %d\n%s", code, rev.out)
+	}
+	// The server notices the closed connection at once; give it a moment
+	// on a loaded machine.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(rev.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusUnauthorized {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the link still answers %d after its command ended", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The gates' evidence on the page, live: a failing test, then coverage per
+// file as bars and the criteria not yet proved, each appearing in the open
+// page as the agent's gate runs.
+func TestReviewGateEvidence(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	axe := axeSource(t)
+	root := newProject(t)
+	goProject(t, root)
+	spec := "2026-01-01-greeting"
+	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
+	write(t, root, ".agentos/specs/"+spec+"/tasks.md", untickedTasks)
+	c := stdioClient(t, root, "--transport", "dual")
+	waitState(t, root, 0)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+
+	rev := startReview(t, root)
+	ctx := reviewBrowser(t)
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	do("open the session", chromedp.Navigate(rev.url+"#/session/"+id), chromedp.WaitVisible(chromedp.Search(`//p[contains(., "No gate has run yet")]`)))
+
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hi, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
+		t.Fatal("a failing test passed the gate")
+	}
+	do("see the failed test", chromedp.WaitVisible(chromedp.Search(`//div[contains(., "Failed tests:")]//code[contains(., "TestGreet")]`)))
+
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
+		t.Fatal("coverage below the threshold passed the gate")
+	}
+	do("see the second attempt", chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 2")]`)))
+	do("see coverage per file", chromedp.WaitVisible(chromedp.Search(`//div[@class="bar"][contains(., "greet.go")]`)))
+	if overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); err != nil || overflow > 0 {
+		t.Errorf("at 1280 px the page is %d px wider than the window (%v)", overflow, err)
+	}
+	bars, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".bar [role=meter]")).map(m => m.getAttribute("aria-label") + " " + m.getAttribute("aria-valuenow") + " " + m.firstChild.style.width)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bars) < 2 || !strings.HasPrefix(bars[0], "total") {
+		t.Errorf("coverage bars: %q", bars)
+	}
+	for _, b := range bars {
+		f := strings.Fields(b)
+		if n := len(f); n < 3 || f[n-1] != f[n-2]+"%" {
+			t.Errorf("a bar's width is not its value: %q", b)
+		}
+	}
+	text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#view")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"acceptance criteria checked", "Unchecked:", "go test", "Exit code", "attempt 2"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the evidence lacks %q", want)
+		}
+	}
+	for _, junk := range []string{"null", "undefined", "[object", "NaN"} {
+		if strings.Contains(text, junk) {
+			t.Errorf("the evidence shows %q: %s", junk, text)
+		}
+	}
+	checkAxe(t, ctx, axe, "gate evidence")
+	do("show the evidence", chromedp.Evaluate[chromedp.Void](`document.querySelector(".bar").closest(".panel").scrollIntoView()`))
+	screenshot(t, ctx, "evidence")
+}

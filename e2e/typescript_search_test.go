@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// tsFiles is a small TypeScript and JavaScript project written without
+// semicolons (Prettier semi: false, StandardJS).
+var tsFiles = map[string]string{
+	"src/cache.ts": `import { clock } from './clock'
+
+export interface CacheOptions {
+  /** How many entries the cache keeps before it drops the oldest. */
+  capacity: number
+  ttl?: number
+}
+
+export class LruCache<V> {
+  private entries = new Map<string, V>()
+
+  constructor(private options: CacheOptions) {}
+
+  /** Drops the least recently used entry when the cache is full. */
+  evictOldest() {
+    const first = this.entries.keys().next()
+    if (!first.done) this.entries.delete(first.value)
+  }
+
+  report() {
+    return formatSeconds(clock.now())
+  }
+}
+
+/** Formats a duration in milliseconds as seconds with one decimal. */
+export const formatSeconds = (ms: number) => (ms / 1000).toFixed(1) + ' s'
+`,
+	"lib/app.js": `'use strict'
+
+const app = exports = module.exports = {}
+
+/**
+ * Listens for connections on the given port and host.
+ */
+app.listen = function listen (port, host) {
+  return http.createServer(this).listen(port, host)
+}
+`,
+}
+
+// TestTypeScriptSearchE2E searches semicolon-free TypeScript and CommonJS
+// JavaScript through the server: members, options and expression-bodied
+// arrow functions are found as their own symbols, and the graph knows who
+// calls an arrow-function constant.
+func TestTypeScriptSearchE2E(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	writeTree(t, root, tsFiles)
+	_, c := serveSearch(t, root)
+	waitIndexes(t, c)
+
+	for _, tc := range []struct{ query, path, symbol string }{
+		{"drop the least recently used entry when the cache is full", "src/cache.ts", "LruCache.evictOldest"},
+		{"how many entries the cache keeps before dropping the oldest", "src/cache.ts", "CacheOptions.capacity"},
+		{"format a duration in milliseconds as seconds", "src/cache.ts", "formatSeconds"},
+		{"listen for connections on a port and host", "lib/app.js", "app.listen"},
+	} {
+		out := mustSearch(t, c, map[string]any{"action": "search_code", "query": tc.query, "n_results": 3})
+		if len(out.Results) == 0 || out.Results[0].Path != tc.path || out.Results[0].Symbol != tc.symbol {
+			t.Errorf("%q: want %s %s first, got %+v", tc.query, tc.path, tc.symbol, out.Results)
+		}
+	}
+	out := mustSearch(t, c, map[string]any{"action": "find_callers", "query": "formatSeconds"})
+	if len(out.Callers) != 1 || !strings.HasSuffix(out.Callers[0].Symbol, "LruCache.report") {
+		t.Errorf("callers of formatSeconds: %+v", out.Callers)
+	}
+}

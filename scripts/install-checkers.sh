@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs the tools the standards' example checker (standards/examplecheck)
+# uses beyond Go: pyflakes and httpx for Python blocks (Debian packages),
+# PostgreSQL for SQL blocks (Debian package), and TypeScript with Node's
+# types for TypeScript blocks (npm). Without them those checks skip, unless
+# CI=true, where they fail.
+#
+# Debian packages are kept in ~/.cache/agentos-ci/apt (as
+# scripts/install-chromium.sh does) and npm's packages and download cache in
+# ~/.cache/agentos-standards, so a second run downloads nothing.
+set -euo pipefail
+
+ts_version=5.9.3
+node_types_version=22.20.5
+cache=${AGENTOS_STANDARDS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-standards}
+
+# The checks use python3 on PATH, or Debian's /usr/bin/python3 where the
+# Debian packages install.
+has_module() {
+  for p in python3 /usr/bin/python3; do
+    command -v "$p" >/dev/null 2>&1 && "$p" -c "import $1" 2>/dev/null && return 0
+  done
+  return 1
+}
+missing=()
+has_module pyflakes || missing+=(python3-pyflakes)
+has_module httpx || missing+=(python3-httpx)
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  missing+=(postgresql)
+fi
+command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "checkers: ${missing[*]} missing and apt-get is not available; install them with your package manager" >&2
+    exit 1
+  fi
+  sudo=
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "checkers: installing ${missing[*]} needs root (or sudo)" >&2; exit 1; }
+    sudo=sudo
+  fi
+  apt_cache=${AGENTOS_APT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-ci/apt}
+  mkdir -p "$apt_cache/archives/partial" "$apt_cache/lists/partial"
+  apt=(env DEBIAN_FRONTEND=noninteractive apt-get -qq -o "Dir::Cache::Archives=$apt_cache/archives" -o "Dir::State::Lists=$apt_cache/lists"
+    -o APT::Keep-Downloaded-Packages=true -o APT::Sandbox::User=root)
+  if [ -n "$sudo" ]; then apt=("$sudo" "${apt[@]}"); fi
+  install() { "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+  echo "checkers: installing ${missing[*]} (packages cached in $apt_cache)"
+  if [ -z "$(find "$apt_cache/lists" -maxdepth 1 -name '*_Packages*' -mtime -7 2>/dev/null | head -n 1)" ]; then
+    "${apt[@]}" update
+    install
+  elif ! install; then
+    "${apt[@]}" update # the cached lists name versions the mirror no longer has
+    install
+  fi
+fi
+
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -x "$cache/node_modules/.bin/tsc" ] || ! grep -q "\"version\": \"$ts_version\"" "$cache/node_modules/typescript/package.json"; then
+    echo "checkers: installing typescript $ts_version into $cache"
+    mkdir -p "$cache"
+    export npm_config_cache="$cache/npm"
+    (cd "$cache" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install --prefer-offline --no-audit --no-fund --silent "typescript@$ts_version" "@types/node@$node_types_version" >/dev/null)
+  fi
+else
+  echo "checkers: npm is not installed; TypeScript blocks will not be checked" >&2
+  [ "${CI:-}" != true ] || exit 1
+fi
+echo "checkers: pyflakes, httpx, PostgreSQL and tsc ($cache/node_modules/.bin/tsc) are installed"

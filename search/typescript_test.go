@@ -1,0 +1,48 @@
+package search
+
+import "testing"
+
+// TestTypeScriptWithoutSemicolons indexes code written without semicolons
+// and finds a class member, an interface option and an arrow-function
+// constant by what their documentation says, each as its own symbol.
+func TestTypeScriptWithoutSemicolons(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"src/cache.ts": `import { clock } from './clock'
+
+export interface CacheOptions {
+  /** How many entries the cache keeps before it drops the oldest. */
+  capacity: number
+  ttl?: number
+}
+
+export class LruCache<V> {
+  private entries = new Map<string, V>()
+
+  constructor(private options: CacheOptions) {}
+
+  /** Drops the least recently used entry when the cache is full. */
+  evictOldest() {
+    const first = this.entries.keys().next()
+    if (!first.done) this.entries.delete(first.value)
+  }
+}
+
+/** Formats a duration in milliseconds as seconds with one decimal. */
+export const formatSeconds = (ms: number) => (ms / 1000).toFixed(1) + ' s'
+`,
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	for _, tc := range []struct {
+		query, symbol, kind string
+		start               int
+	}{
+		{"drop the least recently used entry when full", "LruCache.evictOldest", "method", 14},
+		{"how many entries before dropping the oldest", "CacheOptions.capacity", "var", 4},
+		{"format a duration in milliseconds as seconds", "formatSeconds", "func", 21},
+	} {
+		rs := search(t, ix, Query{Text: tc.query, Limit: 3})
+		if len(rs) == 0 || rs[0].Symbol != tc.symbol || rs[0].Kind != tc.kind || rs[0].StartLine != tc.start {
+			t.Errorf("%q: got %v, want %s (%s) starting at line %d first", tc.query, symbols(rs), tc.symbol, tc.kind, tc.start)
+		}
+	}
+}

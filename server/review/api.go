@@ -1,0 +1,171 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"os/user"
+	"strings"
+
+	"github.com/agentos-dev/agentos/workflow"
+)
+
+// serveAPI answers the page's calls; the review token was checked.
+func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, name string) {
+	if r.Method == http.MethodGet {
+		q := r.URL.Query()
+		var v any
+		var err error
+		switch name {
+		case "state":
+			v, err = h.overview()
+		case "session":
+			v, err = h.session(q.Get("id"))
+		case "spec":
+			v, err = h.specByName(q.Get("name"))
+		default:
+			writeError(w, http.StatusNotFound, "no such view: "+name)
+			return
+		}
+		if err != nil {
+			h.engineError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "GET, POST")
+		writeError(w, http.StatusMethodNotAllowed, "the review API answers GET and POST only")
+		return
+	}
+	if msg := h.checkChange(r); msg != "" {
+		writeError(w, http.StatusForbidden, msg)
+		return
+	}
+	var in actionInput
+	dec := json.NewDecoder(r.Body) // the server's guard caps the body
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the request is not the JSON the page sends: %v", err))
+		return
+	}
+	msg, err := h.act(name, in)
+	if err != nil {
+		h.engineError(w, err)
+		return
+	}
+	h.log.Info("review page action", "action", name, "session", in.Session, "spec", in.Spec)
+	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
+}
+
+// checkChange returns why a change request is refused ("" when it may go
+// on): it must come from a page served under the same live token (its CSRF
+// token), from the same origin, as JSON. A page elsewhere, even on this
+// machine, can send none of these.
+func (h *Handler) checkChange(r *http.Request) string {
+	if !h.grants.pageValid(r.Header.Get(TokenHeader), r.Header.Get(CSRFHeader)) {
+		return "this page is out of date: reload it and try again"
+	}
+	origin, err := url.Parse(r.Header.Get("Origin"))
+	if err != nil || origin.Scheme != "http" || origin.Host != r.Host {
+		return "changes are accepted only from the review page itself (same origin)"
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+		return "changes are accepted only from the review page itself (same origin)"
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+		return "changes are sent as application/json"
+	}
+	return ""
+}
+
+// actionInput is the body of every change the page sends.
+type actionInput struct {
+	Session string `json:"session,omitempty"`
+	Spec    string `json:"spec,omitempty"`
+	// Shown is the binding the page showed with the spec or the rules:
+	// nothing is approved or confirmed unless it still holds.
+	Shown   *workflow.Binding `json:"shown,omitempty"`
+	Comment string            `json:"comment,omitempty"`
+}
+
+// act runs one change through the same engine calls as the terminal's
+// `agentos workflow` commands, and says what was done.
+func (h *Handler) act(name string, in actionInput) (string, error) {
+	e := h.opts.Engine
+	who := workflow.Approver{By: person(), Via: workflow.ViaReviewPage, Actor: workflow.Actor{Client: "agentos-review"}}
+	needShown := func() error {
+		if in.Shown == nil {
+			return &workflow.Error{Kind: workflow.KindInvalid, Field: "shown", Msg: "the page did not send what it showed: reload it and try again"}
+		}
+		return nil
+	}
+	switch name {
+	case "approve":
+		if err := needShown(); err != nil {
+			return "", err
+		}
+		if in.Spec != "" {
+			t, err := e.ApproveSpec(in.Spec, who, strings.TrimSpace(in.Comment), in.Shown)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Approved spec %s; its execution will require %s.", in.Spec, t), nil
+		}
+		if _, err := e.Approve(in.Session, who, strings.TrimSpace(in.Comment), in.Shown); err != nil {
+			return "", err
+		}
+		return "Approved. The agent can now complete the approval phase.", nil
+	case "request-changes":
+		if _, err := e.Reject(in.Session, who, strings.TrimSpace(in.Comment)); err != nil {
+			return "", err
+		}
+		return "Changes requested. The owning agent receives your comment at its next svc_workflow call.", nil
+	case "confirm-rules":
+		if err := needShown(); err != nil {
+			return "", err
+		}
+		if _, err := e.ConfirmRules(in.Session, workflow.ViaReviewPage, in.Shown); err != nil {
+			return "", err
+		}
+		return "The session goes on under the rules as they are now.", nil
+	case "accept":
+		if _, err := e.Accept(in.Session); err != nil {
+			return "", err
+		}
+		return "Accepted: the session is signed by this machine again and can advance.", nil
+	case "reset":
+		if _, err := e.Reset(in.Session); err != nil {
+			return "", err
+		}
+		return "Reset: the session starts over from phase 1; its audit log is kept.", nil
+	}
+	return "", &workflow.Error{Kind: workflow.KindNotFound, Msg: "no such action: " + name}
+}
+
+// person names who approves from the page: the user the server runs as,
+// who is the user that ran `agentos review` (only they can read the key).
+func person() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "unknown"
+}
+
+func (h *Handler) engineError(w http.ResponseWriter, err error) {
+	status := map[workflow.Kind]int{
+		workflow.KindInvalid:   http.StatusBadRequest,
+		workflow.KindNotFound:  http.StatusNotFound,
+		workflow.KindRefused:   http.StatusConflict,
+		workflow.KindForbidden: http.StatusForbidden,
+	}[workflow.KindOf(err)]
+	if status == 0 {
+		h.log.Error("review page", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error: "+err.Error())
+		return
+	}
+	writeError(w, status, err.Error())
+}

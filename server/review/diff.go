@@ -1,0 +1,100 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+)
+
+// diffLine is one line of a diff: Op is "=" (unchanged), "-" (only in the
+// approved version), "+" (only now) or "…" (unchanged lines left out; Text
+// says how many).
+type diffLine struct {
+	Op   string `json:"op"`
+	Text string `json:"text"`
+}
+
+// maxDiffCells bounds the work of one diff (lines before × lines after):
+// spec files are a few hundred lines.
+const maxDiffCells = 4_000_000
+
+// diffContext is how many unchanged lines are shown around a change.
+const diffContext = 3
+
+// diffLines returns the line diff of old and now, with unchanged runs
+// shortened to their context; or a note saying why there is none.
+func diffLines(old, now string) ([]diffLine, string) {
+	a, b := splitLines(old), splitLines(now)
+	if len(a)*len(b) > maxDiffCells {
+		return nil, fmt.Sprintf("too large to diff here (%d and %d lines)", len(a), len(b))
+	}
+	// lcs[i][j] is the length of the longest common subsequence of a[i:]
+	// and b[j:], one flat slice.
+	w := len(b) + 1
+	lcs := make([]int32, (len(a)+1)*w)
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			} else {
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
+	}
+	var all []diffLine
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			all = append(all, diffLine{"=", a[i]})
+			i, j = i+1, j+1
+		case i < len(a) && (j == len(b) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
+			all = append(all, diffLine{"-", a[i]})
+			i++
+		default:
+			all = append(all, diffLine{"+", b[j]})
+			j++
+		}
+	}
+	return shorten(all), ""
+}
+
+// shorten leaves out unchanged lines farther than diffContext from a change.
+func shorten(all []diffLine) []diffLine {
+	near := make([]bool, len(all))
+	for k, l := range all {
+		if l.Op == "=" {
+			continue
+		}
+		for d := max(0, k-diffContext); d <= min(len(all)-1, k+diffContext); d++ {
+			near[d] = true
+		}
+	}
+	var out []diffLine
+	for k := 0; k < len(all); {
+		if near[k] {
+			out = append(out, all[k])
+			k++
+			continue
+		}
+		n := 0
+		for k < len(all) && !near[k] {
+			n, k = n+1, k+1
+		}
+		out = append(out, diffLine{"…", fmt.Sprintf("%d unchanged %s", n, plural(n, "line", "lines"))})
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}

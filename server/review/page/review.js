@@ -1,0 +1,453 @@
+// The review page: plain DOM, no framework. Every text from the server is
+// put in the page with textContent, never parsed as HTML.
+"use strict";
+(function () {
+  const token = new URLSearchParams(location.search).get("t") || "";
+  const csrf = document.querySelector('meta[name="review-csrf"]').content;
+  const view = document.getElementById("view");
+  const notice = document.getElementById("notice");
+  const live = document.getElementById("live");
+  let state = null;      // the last overview
+  let stateText = "";    // its JSON, to re-render only on change
+  let shownAt = {};      // session id -> updated_at of the detail on screen
+
+  // h builds an element: h("p", {class: "x"}, "text", child, …).
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "onclick" || k === "onsubmit") el.addEventListener(k.slice(2), v);
+      else if (k === "text") el.textContent = v;
+      else el.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat(Infinity)) {
+      if (kid === undefined || kid === null || kid === false) continue;
+      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return el;
+  }
+
+  async function api(path, body) {
+    const opts = { headers: { "X-Review-Token": token }, cache: "no-store", credentials: "omit" };
+    if (body !== undefined) {
+      opts.method = "POST";
+      opts.headers["X-Review-CSRF"] = csrf;
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const res = await fetch("/review/api/" + path, opts);
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = { error: "the server answered " + res.status }; }
+    if (!res.ok) {
+      const err = new Error(data && data.error ? data.error : "the server answered " + res.status);
+      err.status = res.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function say(msg, good) {
+    notice.hidden = !msg;
+    notice.textContent = msg || "";
+    notice.className = good ? "notice good" : "notice";
+  }
+
+  function when(t) {
+    if (!t) return "";
+    const d = new Date(t);
+    return isNaN(d) ? t : d.toLocaleString();
+  }
+
+  // --- Markdown, rendered into DOM nodes (a safe subset: headings, lists,
+  // task boxes, code, quotes, tables, emphasis; links show their target).
+  function inline(text) {
+    const out = [];
+    const re = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|(\[[^\]]+\]\([^)]+\))/g;
+    let last = 0, m;
+    while ((m = re.exec(text))) {
+      if (m.index > last) out.push(text.slice(last, m.index));
+      const s = m[0];
+      if (m[1]) out.push(h("code", {}, s.slice(1, -1)));
+      else if (m[2]) out.push(h("strong", {}, s.slice(2, -2)));
+      else if (m[3]) out.push(h("em", {}, s.slice(1, -1)));
+      else {
+        const i = s.indexOf("](");
+        out.push(h("span", { class: "link" }, s.slice(1, i), h("span", { class: "muted" }, " (" + s.slice(i + 2, -1) + ")")));
+      }
+      last = m.index + s.length;
+    }
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  }
+
+  function markdown(src) {
+    const root = h("div", { class: "md" });
+    const lines = src.replace(/\r/g, "").split("\n");
+    let i = 0;
+    while (i < lines.length) {
+      const line = lines[i];
+      let m;
+      if (/^\s*```/.test(line)) {
+        const code = [];
+        i++;
+        while (i < lines.length && !/^\s*```/.test(lines[i])) code.push(lines[i++]);
+        i++;
+        root.append(h("pre", { tabindex: "0" }, h("code", {}, code.join("\n"))));
+      } else if ((m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line))) {
+        // A file's headings sit below the page's heading of the file (h4).
+        const level = Math.min(6, m[1].length + 4);
+        root.append(h("h" + level, {}, inline(m[2])));
+        i++;
+      } else if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
+        const ordered = /^\s*\d/.test(line);
+        const list = h(ordered ? "ol" : "ul", {});
+        while (i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i])) {
+          const item = lines[i].replace(/^(\s*)([-*+]|\d+[.)])\s+/, "");
+          const depth = Math.floor(/^\s*/.exec(lines[i])[0].length / 2);
+          const box = /^\[([ xX])\]\s*/.exec(item);
+          const li = h("li", {});
+          if (depth) li.style.marginLeft = depth * 1.25 + "rem";
+          if (box) {
+            const done = box[1] !== " ";
+            li.append(h("span", { role: "img", "aria-label": done ? "done" : "not done" }, done ? "☑ " : "☐ "));
+            li.append(...inline(item.slice(box[0].length)));
+          } else li.append(...inline(item));
+          list.append(li);
+          i++;
+        }
+        root.append(list);
+      } else if (/^\s*>/.test(line)) {
+        const quote = [];
+        while (i < lines.length && /^\s*>/.test(lines[i])) quote.push(lines[i++].replace(/^\s*>\s?/, ""));
+        root.append(h("blockquote", {}, h("p", {}, inline(quote.join(" ")))));
+      } else if (/^\s*\|.*\|\s*$/.test(line)) {
+        const rows = [];
+        while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) rows.push(lines[i++]);
+        const cells = (r) => r.trim().slice(1, -1).split("|").map((c) => c.trim());
+        const table = h("table", {});
+        const body = rows.filter((r) => !/^\s*\|[\s:|-]+\|\s*$/.test(r));
+        body.forEach((r, n) => table.append(h("tr", {}, cells(r).map((c) => h(n === 0 ? "th" : "td", {}, inline(c))))));
+        root.append(table);
+      } else if (/^\s*(---+|\*\*\*+)\s*$/.test(line)) {
+        root.append(h("hr", {}));
+        i++;
+      } else if (line.trim() === "") {
+        i++;
+      } else {
+        const para = [];
+        while (i < lines.length && lines[i].trim() !== "" && !/^(\s*```|#{1,6}\s|\s*([-*+]|\d+[.)])\s+|\s*>|\s*\|)/.test(lines[i])) para.push(lines[i++]);
+        root.append(h("p", {}, inline(para.join(" "))));
+      }
+    }
+    return root;
+  }
+
+  function diff(lines) {
+    const box = h("div", { class: "diff", role: "group", "aria-label": "changes since the last approval", tabindex: "0" });
+    for (const l of lines) {
+      const cls = { "+": "add", "-": "del", "…": "gap" }[l.op] || "";
+      const mark = { "+": "+ ", "-": "- ", "…": "… " }[l.op] || "  ";
+      const label = { "+": "added: ", "-": "removed: " }[l.op];
+      box.append(h("div", { class: cls }, h("span", { "aria-hidden": "true" }, mark), label ? h("span", { class: "vh" }, label) : null, l.text));
+    }
+    return box;
+  }
+
+  function bar(name, percent, label) {
+    const fill = h("div", { class: "fill" });
+    fill.style.width = Math.max(0, Math.min(100, percent)) + "%";
+    return h("div", { class: "bar" },
+      h("span", { class: "name" }, name),
+      h("div", { class: "track", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent), "aria-label": name + " coverage" }, fill),
+      h("span", {}, label || percent.toFixed(1) + "%"));
+  }
+
+  function badge(text, cls) { return h("span", { class: "badge " + (cls || "") }, text); }
+
+  // --- Views.
+  function sessionsView() {
+    const rows = state.sessions;
+    const wrap = h("section", { "aria-labelledby": "h-sessions" }, h("h2", { id: "h-sessions" }, "Workflow sessions"));
+    if (state.unreadable) for (const u of state.unreadable) wrap.append(h("p", { class: "bad" }, u));
+    if (!rows.length) { wrap.append(h("p", {}, "No workflow sessions yet. Agents start them with svc_workflow.")); return wrap; }
+    const waiting = rows.filter((r) => r.attention);
+    if (waiting.length) wrap.append(h("p", {}, waiting.length + (waiting.length === 1 ? " session waits" : " sessions wait") + " for you."));
+    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Session", "Workflow", "Owner", "Phase", "Task", "Status", "Updated"].map((t) => h("th", { scope: "col" }, t)))));
+    const tb = h("tbody", {});
+    for (const r of rows) {
+      tb.append(h("tr", {},
+        h("td", {}, h("a", { href: "#/session/" + encodeURIComponent(r.id) }, r.id)),
+        h("td", {}, r.workflow), h("td", {}, r.owner), h("td", {}, r.phase), h("td", {}, r.task || ""),
+        h("td", {}, r.status, " ", r.attention ? badge(r.attention, "warn") : null),
+        h("td", {}, when(r.updated_at))));
+    }
+    table.append(tb);
+    wrap.append(table);
+    return wrap;
+  }
+
+  function specsView() {
+    const wrap = h("section", { "aria-labelledby": "h-specs" }, h("h2", { id: "h-specs" }, "Specs"));
+    if (!state.specs.length) { wrap.append(h("p", {}, "No spec folders under .agentos/specs/ yet.")); return wrap; }
+    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Spec", "Approval", "By", "When"].map((t) => h("th", { scope: "col" }, t)))));
+    const tb = h("tbody", {});
+    for (const s of state.specs) {
+      const cls = s.state === "approved" ? "ok" : s.state === "not approved" ? "muted" : "warn";
+      tb.append(h("tr", {}, h("td", {}, h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name)), h("td", {}, badge(s.state, cls)), h("td", {}, s.by || ""), h("td", {}, when(s.at))));
+    }
+    table.append(tb);
+    wrap.append(table);
+    return wrap;
+  }
+
+  function agentsView() {
+    const wrap = h("section", { "aria-labelledby": "h-agents" }, h("h2", { id: "h-agents" }, "Connected agents"));
+    if (!state.agents || !state.agents.length) { wrap.append(h("p", {}, "No agent is connected to this server now.")); return wrap; }
+    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Agent", "Version", "Transport", "Last seen"].map((t) => h("th", { scope: "col" }, t)))));
+    const tb = h("tbody", {});
+    for (const a of state.agents) tb.append(h("tr", {}, h("td", {}, a.name), h("td", {}, a.version || ""), h("td", {}, a.transport), h("td", {}, when(a.last_seen))));
+    table.append(tb);
+    wrap.append(table);
+    return wrap;
+  }
+
+  function indexesView() {
+    const wrap = h("section", { "aria-labelledby": "h-indexes" }, h("h2", { id: "h-indexes" }, "Search indexes"));
+    if (!state.indexes || !state.indexes.length) { wrap.append(h("p", {}, "Search is not running on this server.")); return wrap; }
+    for (const ix of state.indexes) {
+      const done = ix.files_total ? (100 * ix.files_done) / ix.files_total : (ix.state === "ready" ? 100 : 0);
+      wrap.append(h("div", { class: "panel" },
+        h("h3", {}, ix.index, " ", badge(ix.state, ix.state === "ready" ? "ok" : ix.state === "failed" ? "bad" : "warn")),
+        bar("files indexed", done, ix.files_done + " / " + (ix.files_total || "?")),
+        h("dl", { class: "kv" },
+          h("dt", {}, "Chunks"), h("dd", {}, String(ix.chunks || 0)),
+          ix.symbols ? [h("dt", {}, "Symbols"), h("dd", {}, String(ix.symbols))] : null,
+          ix.embedder ? [h("dt", {}, "Embedder"), h("dd", {}, ix.embedder)] : null,
+          ix.updated_at ? [h("dt", {}, "Updated"), h("dd", {}, when(ix.updated_at))] : null,
+          ix.detail ? [h("dt", {}, "Detail"), h("dd", {}, ix.detail)] : null)));
+    }
+    return wrap;
+  }
+
+  function standardsView() {
+    const wrap = h("section", { "aria-labelledby": "h-standards" }, h("h2", { id: "h-standards" }, "Standards"));
+    if (!state.standards.length) { wrap.append(h("p", {}, "No standards under .agentos/standards/.")); return wrap; }
+    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Standard", "File", "Keywords"].map((t) => h("th", { scope: "col" }, t)))));
+    const tb = h("tbody", {});
+    for (const s of state.standards) tb.append(h("tr", {}, h("td", {}, s.title || "(untitled)"), h("td", { class: "hash long" }, s.path), h("td", {}, (s.keywords || []).map((k) => h("span", { class: "kw" }, k)))));
+    table.append(tb);
+    wrap.append(table);
+    return wrap;
+  }
+
+  function checkView(c) {
+    const d = c.details || {};
+    const box = h("li", {}, badge(c.passed ? "passed" : "failed", c.passed ? "ok" : "bad"), " ", h("strong", {}, c.type), ": ", c.message);
+    if (c.remediation) box.append(h("div", { class: "muted" }, "To pass: " + c.remediation));
+    if (d.command) box.append(h("dl", { class: "kv" }, h("dt", {}, "Command"), h("dd", {}, h("code", {}, d.command)),
+      h("dt", {}, "Exit code"), h("dd", {}, String(d.exit_code)), h("dt", {}, "Took"), h("dd", {}, (d.duration_ms / 1000).toFixed(1) + " s"),
+      d.tests ? [h("dt", {}, "Tests"), h("dd", {}, d.tests + " run, " + (d.failed || 0) + " failed")] : null));
+    if (d.failed_tests && d.failed_tests.length) box.append(h("div", {}, "Failed tests:", h("ul", {}, d.failed_tests.map((t) => h("li", {}, h("code", {}, t))))));
+    if (c.type === "coverage" && typeof d.percent === "number") {
+      box.append(bar("total (threshold " + d.threshold + "%)", d.percent));
+      for (const f of d.least_covered || []) box.append(bar(f.file, f.percent));
+    }
+    if (typeof d.checked === "number" && typeof d.criteria === "number") {
+      box.append(h("div", {}, d.checked + " of " + d.criteria + " acceptance criteria checked" + (d.test_files_scanned ? ", " + d.test_files_scanned + " test files scanned for their IDs" : "")));
+      const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", {}, list.map((r) => h("li", {}, (r.id ? r.id + " " : "") + "(" + r.task + ")")))) : null;
+      for (const list of [refs(d.unchecked, "Unchecked:"), refs(d.untraced, "Not named by any test:")]) if (list) box.append(list);
+    }
+    for (const key of ["problems", "errors"]) {
+      if (Array.isArray(d[key]) && d[key].length) box.append(h("ul", {}, d[key].map((p) => h("li", {}, Object.values(p).join(": ")))));
+    }
+    if (c.output) box.append(h("details", {}, h("summary", {}, "Output (tail)"), h("pre", { class: "out", tabindex: "0" }, c.output)));
+    return box;
+  }
+
+  function gatesView(s) {
+    const out = [];
+    for (const p of s.phases) {
+      if (!p.last_gate) continue;
+      const g = p.last_gate;
+      out.push(h("div", { class: "panel" },
+        h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"), h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + p.gate_attempts)),
+        h("ul", {}, g.checks.map(checkView)),
+        g.evidence ? h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))) : null));
+    }
+    return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
+  }
+
+  function specBody(spec) {
+    const out = [h("pre", { class: "out", tabindex: "0" }, spec.describe)];
+    if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
+    for (const f of spec.files) {
+      const cls = { unchanged: "muted", changed: "warn", added: "warn", removed: "bad", new: "muted" }[f.status];
+      const sec = h("section", { class: "panel", "aria-label": f.path }, h("h4", {}, f.path, " ", badge(f.status, cls)),
+        f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
+      if (f.note) sec.append(h("p", { class: "muted" }, f.note));
+      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since the last approval"), diff(f.diff));
+      if (f.binary) sec.append(h("p", { class: "muted" }, "Not a text file."));
+      else if (f.status !== "removed") {
+        const body = markdown(f.text || "");
+        sec.append(f.status === "unchanged" ? h("details", {}, h("summary", {}, "Show the file"), body) : body);
+      }
+      out.push(sec);
+    }
+    return out;
+  }
+
+  function approvalForm(target, spec) {
+    const id = "comment-" + Math.random().toString(36).slice(2);
+    const ta = h("textarea", { id: id, name: "comment" });
+    const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
+    const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
+    const form = h("div", { class: "panel", role: "group", "aria-label": "Your decision" },
+      h("h3", {}, "Your decision"),
+      h("p", {}, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
+      h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
+      h("div", { class: "actions" }, approve, reject));
+    approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject]));
+    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, comment: ta.value }, [approve, reject]));
+    return form;
+  }
+
+  async function act(action, body, buttons) {
+    buttons.forEach((b) => b && (b.disabled = true));
+    try {
+      const res = await api(action, body);
+      say(res.message, true);
+    } catch (e) {
+      say(e.message);
+    }
+    buttons.forEach((b) => b && (b.disabled = false));
+    await refresh(true);
+    await route(true);
+    notice.focus();
+  }
+
+  async function sessionView(id) {
+    const v = await api("session?id=" + encodeURIComponent(id));
+    const s = v.session;
+    shownAt[id] = s.updated_at;
+    const wrap = h("section", { "aria-labelledby": "h-session" },
+      h("p", {}, h("a", { href: "#/sessions" }, "← All sessions")),
+      h("h2", { id: "h-session" }, s.id),
+      h("dl", { class: "kv" },
+        h("dt", {}, "Workflow"), h("dd", {}, s.workflow + " " + s.version),
+        h("dt", {}, "Owner"), h("dd", {}, s.owner.client + (s.owner.session ? " (" + s.owner.session + ")" : "")),
+        h("dt", {}, "Status"), h("dd", {}, s.status),
+        h("dt", {}, "Phase"), h("dd", {}, s.current_phase <= s.phases.length ? s.current_phase + "/" + s.phases.length + " " + s.phases[s.current_phase - 1].name : "complete"),
+        s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, s.vars.spec_dir)] : null,
+        s.change_request ? [h("dt", {}, "Changes requested"), h("dd", {}, s.change_request.reason + " — " + s.change_request.by + ", " + when(s.change_request.at))] : null,
+        v.approval ? [h("dt", {}, "Approval"), h("dd", {}, v.approval.by + " via " + (v.approval.via || "terminal") + ", " + when(v.approval.at) + (v.approval_void ? " — " + v.approval_void : ""))] : null));
+    if (v.integrity) {
+      const accept = h("button", { type: "button", class: "primary" }, "Accept it as it is");
+      const reset = h("button", { type: "button" }, "Reset it to phase 1");
+      accept.addEventListener("click", () => act("accept", { session: s.id }, [accept, reset]));
+      reset.addEventListener("click", () => act("reset", { session: s.id }, [accept, reset]));
+      wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Changed outside agentos" }, h("h3", {}, "Changed outside agentos"),
+        h("p", {}, v.integrity.verdict + ": " + v.integrity.detail), h("div", { class: "actions" }, accept, reset)));
+    }
+    if (v.rules) {
+      const confirm = h("button", { type: "button", class: "primary" }, "Confirm the new rules");
+      confirm.addEventListener("click", () => act("confirm-rules", { session: s.id, shown: v.rules.binding }, [confirm]));
+      wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
+        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), h("div", { class: "actions" }, confirm)));
+    }
+    const cols = h("div", { class: "cols" });
+    const left = h("div", {});
+    if (v.pending) {
+      const approved = v.approval && !v.approval_void;
+      left.append(h("h3", {}, (approved ? "Spec you approved (the agent completes the phase next): " : "Spec awaiting your approval: ") + v.pending.dir),
+        ...specBody(v.pending), approvalForm({ session: s.id }, v.pending));
+    }
+    left.append(h("h3", {}, "Phases"), h("ol", {}, s.phases.map((p) => h("li", {}, p.name + " ", badge(p.status, p.status === "done" ? "ok" : p.status === "active" ? "warn" : "muted"),
+      p.tasks && p.tasks.length ? h("ul", {}, p.tasks.map((t) => h("li", {}, (t.status === "done" ? "☑ " : "☐ ") + t.id + " " + t.title))) : null))));
+    left.append(h("h3", {}, "Gate evidence"), ...gatesView(s));
+    const right = h("div", {}, h("h3", {}, "History"),
+      h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who", "What", "Result"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, a.actor), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
+    cols.append(left, right);
+    wrap.append(cols);
+    return wrap;
+  }
+
+  async function specView(name) {
+    const spec = await api("spec?name=" + encodeURIComponent(name));
+    return h("section", { "aria-labelledby": "h-spec" },
+      h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
+      h("h2", { id: "h-spec" }, "Spec " + spec.name), h("h3", {}, "What an approval binds, file by file"), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
+  }
+
+  // --- Routing and polling.
+  let routing = 0;
+  async function route(keepFocus) {
+    const [, tab = "sessions", arg] = decodeURI(location.hash).split("/");
+    const which = ++routing;
+    document.querySelectorAll("#tabs a").forEach((a) => {
+      const on = a.dataset.tab === tab || (tab === "session" && a.dataset.tab === "sessions") || (tab === "spec" && a.dataset.tab === "specs");
+      if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+    });
+    if (!state) return;
+    let node;
+    try {
+      if (tab === "session") node = await sessionView(decodeURIComponent(arg || ""));
+      else if (tab === "spec") node = await specView(decodeURIComponent(arg || ""));
+      else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
+    } catch (e) {
+      if (e.status === 401) return expired();
+      node = h("p", { class: "bad" }, e.message);
+    }
+    if (which !== routing) return; // a newer navigation won
+    view.replaceChildren(node);
+    // Marks the first view drawn, for the first-render benchmark.
+    if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
+    document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
+    if (!keepFocus) document.getElementById("main").focus();
+  }
+
+  function expired() {
+    clearInterval(timer);
+    live.textContent = "Link closed";
+    view.replaceChildren(h("p", {}, "This review link is no longer valid: the `agentos review` command that opened it ended, or 12 hours passed. Run `agentos review` again."));
+  }
+
+  function busy() {
+    const el = document.activeElement;
+    return Array.from(document.querySelectorAll("textarea")).some((t) => t.value.trim() !== "") || (el && el.tagName === "TEXTAREA");
+  }
+
+  async function refresh(quiet) {
+    let text;
+    try {
+      const res = await fetch("/review/api/state", { headers: { "X-Review-Token": token }, cache: "no-store", credentials: "omit" });
+      if (res.status === 401) return expired();
+      text = await res.text();
+      if (!res.ok) throw new Error(text);
+    } catch (e) {
+      live.textContent = "Server unreachable";
+      return;
+    }
+    live.textContent = "Live · " + new Date().toLocaleTimeString();
+    if (text === stateText) return;
+    const first = state === null;
+    stateText = text;
+    state = JSON.parse(text);
+    document.getElementById("project").textContent = state.project;
+    document.getElementById("count-sessions").textContent = "(" + state.sessions.length + ")";
+    document.getElementById("count-specs").textContent = "(" + state.specs.length + ")";
+    document.getElementById("count-agents").textContent = "(" + (state.agents || []).length + ")";
+    document.getElementById("count-standards").textContent = "(" + state.standards.length + ")";
+    if (quiet) return;
+    const [, tab, arg] = decodeURI(location.hash).split("/");
+    if (first) return route(true);
+    if (tab === "session") {
+      const row = state.sessions.find((r) => r.id === decodeURIComponent(arg || ""));
+      if (row && row.updated_at !== shownAt[row.id] && !busy()) route(true);
+    } else if (tab !== "spec") route(true);
+  }
+
+  window.addEventListener("hashchange", () => { say(""); route(false); });
+  const timer = setInterval(() => refresh(false), 2000);
+  refresh(false);
+})();

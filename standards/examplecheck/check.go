@@ -1,0 +1,113 @@
+package examplecheck
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+)
+
+// Options configure Check. The zero value checks against Go 1.21 and finds
+// the other tools on PATH.
+type Options struct {
+	// GoVersion is the oldest Go version the Go examples must compile with
+	// ("1.21"); a block marked goX.Y is checked at that version instead.
+	GoVersion string
+	// GoMod and GoSum, a module's go.mod and go.sum, let Go blocks import
+	// the third-party modules it requires (at its versions).
+	GoMod, GoSum []byte
+	// Python and TSC are the interpreter and the TypeScript compiler; empty
+	// means python3 and tsc on PATH.
+	Python, TSC string
+	// PostgresBin is the folder holding initdb, pg_ctl and psql; empty means
+	// PATH, then /usr/lib/postgresql/<newest>/bin.
+	PostgresBin string
+}
+
+// Problem is one way an example fails its check.
+type Problem struct {
+	Block   Block
+	Line    int // the document's line the message points at
+	Message string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d: %s example: %s", p.Block.Doc, p.Line, p.Block.Lang, p.Message)
+}
+
+// Report is what Check found.
+type Report struct {
+	Checked   map[string]int    // language → blocks checked
+	Fragments map[string]int    // language → blocks marked as fragments
+	Unchecked map[string]int    // language → blocks of a language without a checker
+	Skipped   map[string]string // language → why its checker did not run
+	Problems  []Problem
+}
+
+// checker checks every block of one language in one run of its tool; it
+// returns errSkip (wrapped) when its tool is missing.
+type checker func(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error)
+
+var checkers = map[string]checker{
+	"go":         checkGo,
+	"python":     checkPython,
+	"typescript": checkTypeScript,
+	"sql":        checkSQL,
+	"json":       checkJSON,
+}
+
+// skipError says a checker's tool is not installed.
+type skipError struct{ reason string }
+
+func (e skipError) Error() string { return e.reason }
+
+// Check checks blocks (from Extract) with their languages' tools. A returned
+// error means a checker could not run at all for a reason other than a
+// missing tool; problems in the examples are in the report.
+func Check(ctx context.Context, blocks []Block, opts Options) (*Report, error) {
+	r := &Report{Checked: map[string]int{}, Fragments: map[string]int{}, Unchecked: map[string]int{}, Skipped: map[string]string{}}
+	byLang := map[string][]Block{}
+	for _, b := range blocks {
+		switch {
+		case b.Fragment:
+			r.Fragments[b.Lang]++
+		case checkers[b.Lang] == nil:
+			r.Unchecked[b.Lang]++
+		default:
+			byLang[b.Lang] = append(byLang[b.Lang], b)
+		}
+	}
+	langs := make([]string, 0, len(byLang))
+	for l := range byLang {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	for _, lang := range langs {
+		dir, err := os.MkdirTemp("", "examplecheck-"+lang+"-")
+		if err != nil {
+			return nil, fmt.Errorf("examplecheck: %w", err)
+		}
+		problems, err := checkers[lang](ctx, dir, byLang[lang], opts)
+		os.RemoveAll(dir)
+		if skip, ok := err.(skipError); ok {
+			r.Skipped[lang] = skip.reason
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("examplecheck: %s: %w", lang, err)
+		}
+		r.Checked[lang] = len(byLang[lang])
+		r.Problems = append(r.Problems, problems...)
+	}
+	sort.SliceStable(r.Problems, func(i, j int) bool {
+		a, b := r.Problems[i], r.Problems[j]
+		if a.Block.Doc != b.Block.Doc {
+			return a.Block.Doc < b.Block.Doc
+		}
+		return a.Line < b.Line
+	})
+	return r, nil
+}
+
+// fileName is the name of the i-th block's file in a checker's folder.
+func fileName(i int, ext string) string { return fmt.Sprintf("b%03d%s", i, ext) }
