@@ -83,7 +83,8 @@ export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1
 mkdir -p "$HOME"
 proj="$work/project"
 mkdir "$proj"
-(cd "$proj" && git init -q . && printf 'package main\n\nfunc main() {}\n' >main.go)
+printf 'package main\n\nfunc main() {}\n' >"$proj/main.go"
+if command -v git >/dev/null 2>&1; then git -C "$proj" init -q .; fi # as a real project is (Codex looks for its root)
 "$work/agentos" install --dir "$proj" --agent claude-code --agent gemini \
   --secondary opencode --secondary qwen --secondary codex --trust --yes >"$work/install.txt"
 (cd "$proj" && qwen mcp approve agentos >/dev/null)
