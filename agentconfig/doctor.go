@@ -24,8 +24,11 @@ import (
 // Check is one diagnosis: what was checked, whether it holds, and what to
 // do when it does not.
 type Check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
+	Name string `json:"name"`
+	OK   bool   `json:"ok"`
+	// Note marks a passing check that still has something to say: the
+	// server is not running yet, which is how a project starts.
+	Note   bool   `json:"note,omitempty"`
 	Detail string `json:"detail,omitempty"`
 	Fix    string `json:"fix,omitempty"`
 }
@@ -36,7 +39,8 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 	var out []Check
 	add := func(c Check) { out = append(out, c) }
 
-	if _, err := config.Load(p.Config()); err != nil {
+	cfg, err := config.Load(p.Config())
+	if err != nil {
 		add(Check{Name: "config", Detail: err.Error(), Fix: "fix .agentos/config/mcp.yaml at the line named, or delete it and run `agentos install --yes`"})
 	} else {
 		add(Check{Name: "config", OK: true, Detail: p.Rel(p.Config()) + " loads"})
@@ -47,9 +51,12 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 	pr := server.ProbeProject(ctx, p)
 	port := 0
 	switch {
+	case !pr.Running && stateFileExists(p):
+		add(Check{Name: "server", Detail: "stale state file " + p.Rel(p.StateFile()) + ": " + pr.Reason,
+			Fix: "restart your primary agent (its server rewrites the file), or delete " + p.StateFile() + " if no agentos server runs for this project"})
 	case !pr.Running:
-		add(Check{Name: "server", Detail: "not running: " + pr.Reason,
-			Fix: "open the project in your primary agent (it launches the server), or run `" + PinnedBinary(p) + " serve --transport dual --project-root " + p.Root + "`"})
+		add(Check{Name: "server", OK: true, Note: true, Detail: "not running yet; your primary agent starts it when it opens the project (or run `" +
+			PinnedBinary(p) + " serve --transport dual --project-root " + p.Root + "`)"})
 	case pr.Transport != "dual" && pr.Transport != "http":
 		add(Check{Name: "server", Detail: "running over " + pr.Transport + " only, so other agents cannot connect",
 			Fix: "make the primary client launch `agentos serve --transport dual` (`agentos install --agent NAME --yes`) and restart it"})
@@ -92,7 +99,16 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 				continue
 			}
 			found = true
-			add(checkEntry(name, c, t, entry, p, port))
+			check := checkEntry(name, c, t, entry, p, port, cfg.Server.Port)
+			add(check)
+			if check.OK && t.NeedsTrust(env) {
+				if trusted, err := c.Trusted(p.Root, env); err != nil {
+					add(Check{Name: c.Name + " trust", Detail: err.Error(), Fix: "fix the file at the line named; " + c.Name + " cannot read it either"})
+				} else if !trusted {
+					add(Check{Name: c.Name + " trust", Detail: "this folder is not trusted, so " + c.Name + " ignores the project's MCP config",
+						Fix: c.TrustHow(p.Root, env)})
+				}
+			}
 		}
 	}
 	if !found {
@@ -100,6 +116,11 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 			Fix: "run `agentos install --agent NAME --yes` (see `agentos agents list`)"})
 	}
 	return out
+}
+
+func stateFileExists(p project.Paths) bool {
+	_, err := os.Lstat(p.StateFile())
+	return err == nil
 }
 
 // TargetsOf lists every file where c may hold an entry for the project.
@@ -158,7 +179,9 @@ func fileHash(path string) ([]byte, error) {
 }
 
 // checkEntry checks one client entry against what the client needs.
-func checkEntry(name string, c Client, t Target, e map[string]any, p project.Paths, port int) Check {
+// port is the running server's port (0 when none runs), recorded the port
+// mcp.yaml records (0 when none).
+func checkEntry(name string, c Client, t Target, e map[string]any, p project.Paths, port, recorded int) Check {
 	fix := "run `agentos install --agent " + c.ID + " --yes` (launch entry) or `agentos connect --agent " + c.ID + "` (HTTP entry)"
 	bad := func(detail string) Check { return Check{Name: name, Detail: detail, Fix: fix} }
 	s := c.Shape
@@ -187,13 +210,23 @@ func checkEntry(name string, c Client, t Target, e map[string]any, p project.Pat
 			return bad("the URL path is " + u.Path + ", not /mcp")
 		}
 		if port != 0 && u.Port() != strconv.Itoa(port) {
-			return Check{Name: name, Detail: fmt.Sprintf("points at port %s but the server listens on %d", u.Port(), port), Fix: "run `agentos connect --agent " + c.ID + "`"}
+			return Check{Name: name, Detail: fmt.Sprintf("stale: points at port %s but the server listens on %d", u.Port(), port), Fix: "run `agentos connect --agent " + c.ID + "`"}
+		}
+		if port == 0 && recorded != 0 && u.Port() != strconv.Itoa(recorded) {
+			return Check{Name: name, Detail: fmt.Sprintf("stale: points at port %s but the project's port (server.port in .agentos/config/mcp.yaml) is %d", u.Port(), recorded),
+				Fix: "run `agentos connect --agent " + c.ID + "` once the server runs"}
 		}
 		return Check{Name: name, OK: true, Detail: "HTTP entry " + raw}
 	}
 	cmd, args := entryCommand(c, e)
 	if cmd == "" {
 		return bad("the entry has neither a command nor a URL")
+	}
+	// A launch entry is rewritten by install, a bridging one by connect.
+	if strings.Contains(strings.Join(args, " "), "--transport stdio") {
+		fix = "run `agentos connect --agent " + c.ID + "`"
+	} else {
+		fix = "run `agentos install --agent " + c.ID + " --yes`"
 	}
 	resolved := cmd
 	if c.WorkspaceVar != "" && t.Scope == ScopeProject && strings.HasPrefix(cmd, c.WorkspaceVar) {

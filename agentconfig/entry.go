@@ -59,8 +59,11 @@ func Bridge(command, root string) Entry {
 	return e
 }
 
-// HTTPEntry is the secondary entry of a client that speaks streamable HTTP.
-func HTTPEntry(url string) Entry { return Entry{URL: url} }
+// HTTPEntry is the secondary entry of a client that speaks streamable HTTP:
+// it auto-approves the same tools as a launch entry.
+func HTTPEntry(url string) Entry {
+	return Entry{URL: url, AutoApprove: append([]string(nil), AutoApproved...)}
+}
 
 // Field is one member of an Object.
 type Field struct {
@@ -139,6 +142,7 @@ func (c Client) Emit(e Entry) Object {
 			out.set(s.typeKey(), s.HTTPType)
 		}
 		out.set(s.urlKey(), e.URL)
+		out.setApproval(s, e)
 		out.setExtras(s.HTTPExtra)
 		return out
 	}
@@ -156,11 +160,18 @@ func (c Client) Emit(e Entry) Object {
 		env[k] = v
 	}
 	out.set(s.envKey(), env)
-	if s.AutoApprove != "" && len(e.AutoApprove) > 0 {
-		out.set(s.AutoApprove, append([]string(nil), e.AutoApprove...))
-	}
+	out.setApproval(s, e)
 	out.setExtras(s.StdioExtra)
 	return out
+}
+
+// setApproval writes the fields that let the client run agentos's tools
+// without asking each time; a launch entry and an HTTP entry carry the same.
+func (o *Object) setApproval(s Shape, e Entry) {
+	if s.AutoApprove != "" && len(e.AutoApprove) > 0 {
+		o.set(s.AutoApprove, append([]string(nil), e.AutoApprove...))
+	}
+	o.setExtras(s.Approval)
 }
 
 // CanHTTP reports whether the client can take an HTTP entry.
@@ -271,6 +282,12 @@ func (c Client) UserPath(env Env) string {
 	if c.ID == "cline" {
 		p = strings.Replace(p, "~/.cline/data", env.ClineDir, 1)
 	}
+	return expandPath(p, env)
+}
+
+// expandPath resolves a registry path ("~/…", "%APPDATA%/…",
+// "$XDG_CONFIG_HOME/…", "$CODEX_HOME/…") in env.
+func expandPath(p string, env Env) string {
 	switch {
 	case strings.HasPrefix(p, "~/"):
 		p = filepath.Join(env.Home, p[2:])

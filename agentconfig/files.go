@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentos-dev/agentos/assets"
@@ -193,6 +194,7 @@ func PlanEntry(t Target, e Entry) (Change, error) {
 		return Change{}, err
 	}
 	ch.Before, ch.Perm, ch.Existed = data, perm, exists
+	e.AutoApprove = keptApprovals(t, data, e.AutoApprove)
 	out, changed, err := Merge(c.Format, data, t.Key, ServerName, c.List, c.Emit(e), c.FreshDoc)
 	if err != nil {
 		return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
@@ -213,8 +215,33 @@ func PlanEntry(t Target, e Entry) (Change, error) {
 	return ch, writable(ch)
 }
 
-// PlanRemoveEntry plans removing agentos's entry from t's file.
-func PlanRemoveEntry(t Target) (Change, error) {
+// keptApprovals adds to ours the tool names the user auto-approved in the
+// entry being replaced, so that rewriting the entry (a secondary connected
+// anew after the server moved) takes no approval away.
+func keptApprovals(t Target, data []byte, ours []string) []string {
+	field := t.Client.Shape.AutoApprove
+	if field == "" || len(ours) == 0 || len(data) == 0 {
+		return ours
+	}
+	old, ok, err := LookupEntry(t.Client.Format, data, t.Key, ServerName, t.Client.List)
+	if err != nil || !ok {
+		return ours // a malformed file fails the merge with its own message
+	}
+	list, _ := old[field].([]any)
+	out := append([]string(nil), ours...)
+	for _, v := range list {
+		if name, ok := v.(string); ok && name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// PlanRemoveEntry plans removing agentos's entry from t's file. original
+// is what the file held before agentos first edited it (its backup; nil
+// when agentos created the file): an emptied per-project section goes
+// only as far as what agentos added.
+func PlanRemoveEntry(t Target, original []byte) (Change, error) {
 	c := t.Client
 	ch := Change{Path: t.Path, Kind: "config", Client: c.ID, Action: Unchanged, UserOwned: true}
 	data, perm, exists, err := readFile(t.Path)
@@ -232,7 +259,7 @@ func PlanRemoveEntry(t Target) (Change, error) {
 			// The file held only our entry: install created it, so it goes.
 			ch.Action, ch.After = Removed, nil
 		} else if t.Scope == ScopeLocal && c.LocalScope {
-			if ch.After, err = dropEmptyProject(c.Format, out, t.Key); err != nil {
+			if ch.After, err = dropEmptyProject(c.Format, out, t.Key, original); err != nil {
 				return Change{}, fmt.Errorf("%s: %w; fix the file (nothing was changed)", t.Path, err)
 			}
 		}
@@ -242,8 +269,10 @@ func PlanRemoveEntry(t Target) (Change, error) {
 
 // dropEmptyProject removes the project's entry from a user file holding
 // per-project settings (key is projects/<root>/<servers>) when all it has
-// left is an empty servers collection: what install created there.
-func dropEmptyProject(format Format, data []byte, key []string) ([]byte, error) {
+// left is an empty servers collection: what install created there. The
+// projects object goes too when it is then empty and original (the file
+// before install) had none.
+func dropEmptyProject(format Format, data []byte, key []string, original []byte) ([]byte, error) {
 	if len(key) < 3 {
 		return data, nil
 	}
@@ -263,7 +292,30 @@ func dropEmptyProject(format Format, data []byte, key []string) ([]byte, error) 
 		return data, nil
 	}
 	out, _, err := Remove(format, data, key[:1], key[1], false)
+	if err != nil {
+		return nil, err
+	}
+	if doc, err := Decode(format, out); err == nil {
+		m, _ := doc.(map[string]any)
+		if projects, ok := m[key[0]].(map[string]any); ok && len(projects) == 0 && !hasTopKey(format, original, key[0]) {
+			out, _, err = Remove(format, out, nil, key[0], false)
+		}
+	}
 	return out, err
+}
+
+// hasTopKey reports whether data, a whole config file, has key at its top.
+func hasTopKey(format Format, data []byte, key string) bool {
+	if len(data) == 0 {
+		return false
+	}
+	doc, err := Decode(format, data)
+	if err != nil {
+		return true // unreadable: keep what may have been the user's
+	}
+	m, _ := doc.(map[string]any)
+	_, ok := m[key]
+	return ok
 }
 
 // isOnlyOurs reports whether a config holds nothing but an empty servers

@@ -3,6 +3,8 @@ package agentconfig
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -248,4 +250,69 @@ func FuzzMergeJSONC(f *testing.F) {
 			t.Fatalf("a CRLF file got LF lines:\n%q\n=>\n%q", in, out)
 		}
 	})
+}
+
+// Every client's config behind a symbolic link (a dotfile manager's, one or
+// two links deep, relative or absolute), with a byte-order mark or CRLF
+// endings or neither: planning and applying the entry writes through the
+// links, which stay links, and the target holds exactly what a merge of
+// its content gives; a second plan changes nothing.
+func TestLinkedConfigProperties(t *testing.T) {
+	for _, c := range All() {
+		r := rand.New(rand.NewPCG(2, uint64(len(c.ID))))
+		for i := 0; i < 6; i++ {
+			text, _ := genConfig(r, c)
+			text = inForm(text, r.IntN(2) == 0, r.IntN(2) == 0 && strings.Contains(text, "\n"))
+			dir := t.TempDir()
+			target := filepath.Join(dir, "dotfiles", "config")
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(target, []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "home", "config")
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			links := []string{path}
+			if r.IntN(2) == 0 { // a second link in the chain
+				links = append(links, filepath.Join(dir, "home", "middle"))
+			}
+			for j, l := range links {
+				to := target
+				if j+1 < len(links) {
+					to = links[j+1]
+				}
+				if r.IntN(2) == 0 {
+					to, _ = filepath.Rel(filepath.Dir(l), to)
+				}
+				if err := os.Symlink(to, l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			entry := Launch(testBinary, testRoot)
+			tg := Target{Client: c, Scope: ScopeUser, Path: path, Key: c.Key}
+			ch, err := PlanEntry(tg, entry)
+			if err != nil {
+				t.Fatalf("%s: plan: %v\n%q", c.ID, err, text)
+			}
+			want, _, _ := Merge(c.Format, []byte(text), c.Key, ServerName, c.List, c.Emit(entry), c.FreshDoc)
+			if _, err := Apply(ch, Backups{}); err != nil {
+				t.Fatalf("%s: apply: %v", c.ID, err)
+			}
+			for _, l := range links {
+				if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					t.Fatalf("%s: %s is no longer a link", c.ID, l)
+				}
+			}
+			if got, _ := os.ReadFile(target); string(got) != string(want) {
+				t.Fatalf("%s: the target holds\n%q\nwant\n%q", c.ID, got, want)
+			}
+			if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
+				t.Errorf("%s: the target's mode became %v", c.ID, fi.Mode().Perm())
+			}
+			if again, err := PlanEntry(tg, entry); err != nil || again.Action != Unchanged {
+				t.Fatalf("%s: second plan %v %v", c.ID, again.Action, err)
+			}
+		}
+	}
 }

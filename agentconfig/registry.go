@@ -1,9 +1,10 @@
 // Package agentconfig owns how agentos is registered with MCP clients: a data
 // table of the clients it knows (where each keeps its config, in which
 // format and under which key, how it spells a launch entry and an HTTP
-// entry, which rules files it reads), small emitters that turn one internal
-// server entry into each client's shape, and comment-preserving merges into
-// JSON/JSONC, YAML and TOML files the user owns.
+// entry, which rules files it reads, where it records the folders it
+// trusts), small emitters that turn one internal server entry into each
+// client's shape, comment-preserving merges into JSON/JSONC, YAML and TOML
+// files the user owns, and the checks of `agentos doctor`.
 //
 // The facts come from the clients' own documentation; rows that rest on
 // third-party material only are marked Unverified so `agentos agents list`
@@ -36,6 +37,7 @@ type Shape struct {
 	NoArgs       bool           // with CommandArray: no separate args
 	EnvKey       string         // "env" unless set ("environment", "envs")
 	AutoApprove  string         // field holding the auto-approved tool names; "" when the client has none
+	Approval     map[string]any // fixed fields that spare the user a confirmation per call (Gemini trust), in both kinds of entry
 	StdioExtra   map[string]any // fixed extra fields of a launch entry
 	HTTP         bool           // the client can speak streamable HTTP
 	HTTPType     string         // the "type" of an HTTP entry; "" writes none
@@ -87,6 +89,14 @@ type Client struct {
 	// Continue's block file, which agentos owns whole. "" when there is none.
 	LocalFile string
 	Rules     []RulesFile
+	// Trust is where the client records the folders it trusts, for a
+	// client that ignores a project's config (or its MCP servers) in a
+	// folder it does not trust; nil when it has no such gate.
+	Trust *Trust
+	// Approve is the command a person runs in the project, once per
+	// entry, before the client uses a project server it has not seen (Qwen
+	// Code binds the approval to the entry's content); "" when none.
+	Approve string
 	// Unverified lists the facts of this row that come from third-party
 	// material only.
 	Unverified []string
@@ -223,14 +233,25 @@ var clients = []Client{
 		Format: TOML, ProjectFile: ".codex/config.toml", UserFile: same("$CODEX_HOME/config.toml"), Key: []string{"mcp_servers"},
 		Shape: Shape{HTTP: true},
 		Rules: []RulesFile{agentsMD},
+		Trust: &Trust{File: "$CODEX_HOME/config.toml", Format: TOML, Style: TrustTable, ProjectOnly: true},
 		Note:  "project config is read in trusted projects only; no type key (transport inferred)",
 	},
 	{
 		ID: "gemini", Name: "Gemini CLI", Aliases: []string{"gemini", "gemini cli"},
 		Format: JSONC, ProjectFile: ".gemini/settings.json", UserFile: same("~/.gemini/settings.json"), Key: []string{"mcpServers"},
-		Shape: Shape{StdioExtra: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
 		Rules: []RulesFile{{Path: "GEMINI.md", Shared: true}},
-		Note:  "trust: true skips confirmation for every tool of the server",
+		Trust: &Trust{File: "~/.gemini/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.gemini/settings.json", SwitchOn: true},
+		Note:  "trust: true skips confirmation for every tool of the server; project settings are read in trusted folders only",
+	},
+	{
+		ID: "qwen", Name: "Qwen Code", Aliases: []string{"qwen", "qwen code", "qwen-code", "qwen cli"},
+		Format: JSONC, ProjectFile: ".qwen/settings.json", UserFile: same("~/.qwen/settings.json"), Key: []string{"mcpServers"},
+		Shape:   Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		Rules:   []RulesFile{{Path: "QWEN.md", Shared: true}},
+		Trust:   &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
+		Approve: "qwen mcp approve " + ServerName,
+		Note:    "Gemini CLI's settings shape; a new project server waits for `qwen mcp approve agentos`; with folder trust turned on, project settings are read in trusted folders only",
 	},
 	{
 		ID: "amazonq", Name: "Amazon Q Developer", Aliases: []string{"amazon q", "amazonq", "q", "q developer"},
@@ -266,6 +287,7 @@ var clients = []Client{
 		Format: JSON, ProjectFile: ".github/mcp.json", UserFile: same("~/.copilot/mcp-config.json"), Key: []string{"mcpServers"},
 		Shape: Shape{StdioType: "local", StdioExtra: map[string]any{"tools": []string{"*"}}, HTTP: true, HTTPType: "http", HTTPExtra: map[string]any{"tools": []string{"*"}}},
 		Rules: []RulesFile{{Path: ".github/copilot-instructions.md", Shared: true}},
+		Trust: &Trust{File: "~/.copilot/config.json", Format: JSON, Style: TrustList},
 		Note:  "also reads .mcp.json; no longer reads .vscode/mcp.json",
 	},
 	{

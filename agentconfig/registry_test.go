@@ -1,6 +1,7 @@
 package agentconfig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,4 +240,51 @@ func TestPlanRulesAndRemove(t *testing.T) {
 			}
 		}
 	}
+}
+
+// An HTTP entry carries the same approval fields as the client's launch
+// entry, and rewriting an entry keeps the tools the user approved besides.
+func TestHTTPEntryKeepsApprovals(t *testing.T) {
+	for _, c := range All() {
+		if !c.CanHTTP() {
+			continue
+		}
+		launch := c.Emit(Launch("/bin/agentos", "/p"))
+		http := c.Emit(HTTPEntry("http://127.0.0.1:4242/mcp"))
+		for _, key := range approvalKeys(c.Shape) {
+			lv, lok := launch.Get(key)
+			hv, hok := http.Get(key)
+			if lok != hok || fmt.Sprint(lv) != fmt.Sprint(hv) {
+				t.Errorf("%s: %s is %v in the launch entry but %v in the HTTP entry", c.ID, key, lv, hv)
+			}
+		}
+	}
+	cline, _ := Lookup("cline")
+	path := filepath.Join(t.TempDir(), "cline_mcp_settings.json")
+	old := `{"mcpServers": {"agentos": {"type": "streamableHttp", "url": "http://127.0.0.1:4300/mcp", "autoApprove": ["svc_workflow", "fs_read"]}}}`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := PlanEntry(Target{Client: cline, Scope: ScopeUser, Path: path, Key: cline.Key}, HTTPEntry("http://127.0.0.1:4242/mcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, _, _ := LookupEntry(cline.Format, ch.After, cline.Key, ServerName, false)
+	if got := fmt.Sprint(entry["autoApprove"]); got != "[svc_search_project svc_workflow get_server_info current_date fs_read]" {
+		t.Errorf("autoApprove = %s; the user's fs_read must stay", got)
+	}
+	if entry["url"] != "http://127.0.0.1:4242/mcp" {
+		t.Errorf("url = %v", entry["url"])
+	}
+}
+
+func approvalKeys(s Shape) []string {
+	var keys []string
+	if s.AutoApprove != "" {
+		keys = append(keys, s.AutoApprove)
+	}
+	for k := range s.Approval {
+		keys = append(keys, k)
+	}
+	return keys
 }

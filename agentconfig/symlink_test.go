@@ -50,7 +50,7 @@ func TestLinkedConfigInstallAndUninstall(t *testing.T) {
 	if b, _ := os.ReadFile(backups.PathFor(link)); string(b) != "{\r\n  \"mcpServers\": {}\r\n}\r\n" {
 		t.Fatalf("backup = %q", b)
 	}
-	rm, err := PlanRemoveEntry(tg)
+	rm, err := PlanRemoveEntry(tg, nil)
 	if err != nil || rm.Action != Updated {
 		t.Fatalf("plan remove: %+v %v", rm, err)
 	}

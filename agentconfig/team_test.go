@@ -115,7 +115,8 @@ func TestRemoveClaudeCodeLocalEntry(t *testing.T) {
 	}
 	entry := c.Emit(tgt.LaunchFor(testRoot, testBinary))
 	for name, tc := range map[string]struct{ before, after string }{
-		"created by install": {`{"numStartups": 3, "projects": {}}`, `{"numStartups": 3, "projects": {}}`},
+		"created by install":        {`{"numStartups": 3, "projects": {}}`, `{"numStartups": 3, "projects": {}}`},
+		"projects added by install": {`{"numStartups": 3}`, `{"numStartups": 3}`},
 		"made by Claude Code": {
 			`{"projects": {"` + testRoot + `": {"allowedTools": [], "mcpServers": {}}}}`,
 			`{"projects": {"` + testRoot + `": {"allowedTools": [], "mcpServers": {}}}}`},
@@ -124,7 +125,7 @@ func TestRemoveClaudeCodeLocalEntry(t *testing.T) {
 		if err := os.WriteFile(tgt.Path, merged, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ch, err := PlanRemoveEntry(tgt)
+		ch, err := PlanRemoveEntry(tgt, []byte(tc.before))
 		if err != nil || ch.Action != Updated {
 			t.Fatalf("%s: %+v %v", name, ch.Action, err)
 		}

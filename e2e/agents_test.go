@@ -81,9 +81,18 @@ func TestInstallConnectDoctorUninstall(t *testing.T) {
 	}
 	st := waitState(t, root, 0)
 
+	// Codex reads the project's config only in a trusted folder: connect
+	// says so, and with --trust records it in Codex's own config.
 	r = runIn(t, root, home, "connect", "--agent", "codex")
-	if r.code != 0 || !strings.Contains(r.stdout, "answers MCP") {
+	if r.code != 0 || !strings.Contains(r.stdout, "answers MCP") || !strings.Contains(r.stdout, "agentos trust --agent codex") {
 		t.Fatalf("connect codex: %+v", r)
+	}
+	r = runIn(t, root, home, "connect", "--agent", "codex", "--trust")
+	if r.code != 0 || !strings.Contains(r.stdout, "already connected") || !strings.Contains(r.stdout, "Codex CLI now trusts this folder") {
+		t.Fatalf("connect codex --trust: %+v", r)
+	}
+	if data, _ := os.ReadFile(filepath.Join(home, ".codex", "config.toml")); !strings.Contains(string(data), "trust_level = \"trusted\"") {
+		t.Errorf("~/.codex/config.toml after --trust:\n%s", data)
 	}
 	var codex struct {
 		MCPServers map[string]map[string]any `toml:"mcp_servers"`

@@ -206,7 +206,7 @@ func TestStateFileForgedGetsNoTokenNorTraffic(t *testing.T) {
 				t.Error("connect wrote an entry for the forged URL")
 			}
 			r = runIn(t, root, home, "doctor")
-			if r.code != 1 || !strings.Contains(r.stdout, "✗ server: not running: ") || !strings.Contains(r.stdout, want) {
+			if r.code != 1 || !strings.Contains(r.stdout, "✗ server: stale state file .agentos/.mcp_server_state.json: ") || !strings.Contains(r.stdout, want) {
 				t.Errorf("doctor: exit %d\n%s", r.code, r.stdout)
 			}
 

@@ -16,32 +16,56 @@ import (
 
 // Agents are the clients an install configures, resolved from Options.
 type Agents struct {
-	Primary   agentconfig.Client
+	// Primaries each get a launch entry: whichever client starts first runs
+	// the server, the others' servers share it.
+	Primaries []agentconfig.Client
 	IDE       *agentconfig.Client
 	Secondary []agentconfig.Client
 }
 
-// ResolveAgents reads the agent options: --for's phrase, else --agent and
-// --ide, else the default; then every --secondary.
+// Primary is the first primary agent, the one the wizard and the report
+// speak of.
+func (a Agents) Primary() agentconfig.Client { return a.Primaries[0] }
+
+// Names lists the primaries' names, for the report.
+func (a Agents) Names() []string {
+	out := make([]string, len(a.Primaries))
+	for i, c := range a.Primaries {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// ResolveAgents reads the agent options: --for's phrase, else every --agent
+// (each repeat or comma-separated name adds a primary) and --ide, else the
+// default; then every --secondary. A client named twice is configured once,
+// as a primary when it is named as one.
 func ResolveAgents(opts Options) (Agents, error) {
 	var a Agents
+	seen := map[string]bool{}
 	switch {
 	case opts.For != "":
 		ch, err := agentconfig.ParsePhrase(opts.For)
 		if err != nil {
 			return Agents{}, fmt.Errorf("install: --for: %w", err)
 		}
-		a.Primary, a.IDE = ch.Agent, ch.IDE
+		a.Primaries, a.IDE = []agentconfig.Client{ch.Agent}, ch.IDE
+		seen[ch.Agent.ID] = true
 	default:
-		name := opts.Agent
-		if name == "" {
-			name = DefaultAgent
+		names := SplitAgentNames(opts.Agents)
+		if len(names) == 0 {
+			names = []string{DefaultAgent}
 		}
-		c, err := agentconfig.Lookup(name)
-		if err != nil {
-			return Agents{}, fmt.Errorf("install: --agent: %w", err)
+		for _, name := range names {
+			c, err := agentconfig.Lookup(name)
+			if err != nil {
+				return Agents{}, fmt.Errorf("install: --agent: %w", err)
+			}
+			if !seen[c.ID] {
+				seen[c.ID] = true
+				a.Primaries = append(a.Primaries, c)
+			}
 		}
-		a.Primary = c
 	}
 	if opts.IDE != "" {
 		ide, err := agentconfig.Lookup(opts.IDE)
@@ -50,21 +74,30 @@ func ResolveAgents(opts Options) (Agents, error) {
 		}
 		a.IDE = &ide
 	}
-	for _, s := range opts.Secondary {
-		for _, name := range strings.Split(s, ",") {
-			if strings.TrimSpace(name) == "" {
-				continue
-			}
-			c, err := agentconfig.Lookup(name)
-			if err != nil {
-				return Agents{}, fmt.Errorf("install: --secondary: %w", err)
-			}
-			if c.ID != a.Primary.ID {
-				a.Secondary = append(a.Secondary, c)
-			}
+	for _, name := range SplitAgentNames(opts.Secondary) {
+		c, err := agentconfig.Lookup(name)
+		if err != nil {
+			return Agents{}, fmt.Errorf("install: --secondary: %w", err)
+		}
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			a.Secondary = append(a.Secondary, c)
 		}
 	}
 	return a, nil
+}
+
+// SplitAgentNames reads repeated, comma-separated agent flags into names.
+func SplitAgentNames(flags []string) []string {
+	var out []string
+	for _, f := range flags {
+		for _, name := range strings.Split(f, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // inIDE adapts an extension's user paths to the IDE it runs in: Roo's
@@ -81,7 +114,7 @@ func inIDE(c agentconfig.Client, ide *agentconfig.Client) agentconfig.Client {
 	return c
 }
 
-// planAgents plans the primary's launch entry and rules, and each
+// planAgents plans each primary's launch entry and rules, and each
 // secondary's HTTP (or bridging stdio) entry and rules.
 func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, error) {
 	agents, err := ResolveAgents(opts)
@@ -115,26 +148,57 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 		return nil
 	}
 
-	primary := inIDE(agents.Primary, agents.IDE)
-	t, err := primary.TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
-	if err != nil {
-		return nil, fmt.Errorf("install: %w", err)
+	// addTrust follows the config step of t just planned (the last change):
+	// it records the folder as trusted where the client keeps that
+	// (--trust), or has that step say how to trust it and, for a client
+	// that approves each new project server, how to approve it.
+	addTrust := func(t agentconfig.Target) error {
+		if how := t.ApproveHow(); how != "" && changes[len(changes)-1].step.Action != Unchanged {
+			changes[len(changes)-1].step.Trust = how
+		}
+		if !t.NeedsTrust(env) {
+			return nil
+		}
+		if !opts.Trust {
+			if ok, err := t.Client.Trusted(p.Root, env); !ok || err != nil {
+				step := &changes[len(changes)-1].step
+				step.Trust = strings.TrimSpace(t.Client.TrustHow(p.Root, env) + " " + step.Trust)
+			}
+			return nil
+		}
+		ch, err := agentconfig.PlanTrust(t.Client, p.Root, env)
+		if err != nil {
+			return fmt.Errorf("install: --trust: %w", err)
+		}
+		changes = append(changes, agentChange(p, env, backups, ch, StepTrust, "Trusts this folder for "+t.Client.Name+", which reads the project's MCP config only in a trusted folder."))
+		return nil
 	}
+
 	binary, err := launchBinary(p, opts)
 	if err != nil {
 		return nil, err
 	}
-	launch := t.LaunchFor(p.Root, binary)
-	if t.Portable && !strings.HasPrefix(launch.Command, t.Client.WorkspaceVar) {
-		t.Portable = false // the binary is outside the project (--no-pin)
-	}
-	ch, err := agentconfig.PlanEntry(t, launch)
-	if err != nil {
-		return nil, fmt.Errorf("install: %w", err)
-	}
-	changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
-	if err := addRules(primary); err != nil {
-		return nil, err
+	for _, c := range agents.Primaries {
+		primary := inIDE(c, agents.IDE)
+		t, err := primary.TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
+		if err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		launch := t.LaunchFor(p.Root, binary)
+		if t.Portable && !strings.HasPrefix(launch.Command, t.Client.WorkspaceVar) {
+			t.Portable = false // the binary is outside the project (--no-pin)
+		}
+		ch, err := agentconfig.PlanEntry(t, launch)
+		if err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
+		if err := addTrust(t); err != nil {
+			return nil, err
+		}
+		if err := addRules(primary); err != nil {
+			return nil, err
+		}
 	}
 
 	for _, c := range agents.Secondary {
@@ -149,6 +213,9 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 			return nil, fmt.Errorf("install: %w", err)
 		}
 		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, note))
+		if err := addTrust(t); err != nil {
+			return nil, err
+		}
 		if err := addRules(c); err != nil {
 			return nil, err
 		}
@@ -166,8 +233,8 @@ func userEnv(opts Options) agentconfig.Env {
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's
 // URL, from a state file state.Verify trusts (or, before it first runs, the
-// first port of the configured range), or for a stdio-only client a stdio
-// command running binary that bridges.
+// port the config records, else the first port of the configured range), or
+// for a stdio-only client a stdio command running binary that bridges.
 func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
 	if !c.CanHTTP() {
 		return agentconfig.Bridge(binary, p.Root),
@@ -177,6 +244,10 @@ func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, 
 	st, err := state.ReadVerified(ctx, p, cfg)
 	if err == nil {
 		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."
+	}
+	if port := cfg.Server.Port; port != 0 {
+		url := fmt.Sprintf("http://%s:%d%s", state.Host, port, state.EndpointPath)
+		return agentconfig.HTTPEntry(url), "Points at the project's recorded port (server.port in .agentos/config/mcp.yaml), " + url + ", where the server listens when it runs."
 	}
 	lo, _, perr := cfg.Ports()
 	if perr != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
@@ -61,6 +62,9 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		return change{}, err
 	}
 	if opts.NoPin {
+		if transientBinary(src) {
+			return change{}, fmt.Errorf("install: --no-pin would point the agents at %s, a temporary build of `go run` that Go deletes or replaces; install without --no-pin (a copy is pinned in .agentos/bin/), or run an installed agentos (`go install ./cmd/agentos`)", src)
+		}
 		if fi, err := os.Stat(src); err != nil || !fi.Mode().IsRegular() {
 			return change{}, fmt.Errorf("install: the agentos binary %s, which the agents would run, is not a regular file", src)
 		}
@@ -100,6 +104,9 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		step.Action = Created
 	}
 	step.Detail = "Copied from " + src + "."
+	if transientBinary(src) {
+		step.Detail = "Copied from " + src + ", a temporary build of `go run` that Go deletes or replaces: the agents run this copy."
+	}
 	return change{step: step, apply: func() error {
 		// Streamed, not read whole: the kernel copies the file where it can.
 		f, err := os.Open(src)
@@ -115,6 +122,29 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		}
 		return nil
 	}}, nil
+}
+
+// transientBinary reports whether path is an executable `go run` built:
+// in a go-build folder of the temporary directory, or in Go's build cache
+// (which keeps `go run` executables since Go 1.24). Go removes or replaces
+// it, so no agent's entry may name it.
+func transientBinary(path string) bool {
+	dirs := []string{filepath.Join(os.TempDir(), "go-build")}
+	if v := os.Getenv("GOTMPDIR"); v != "" {
+		dirs = append(dirs, filepath.Join(v, "go-build"))
+	}
+	if v := os.Getenv("GOCACHE"); v != "" {
+		dirs = append(dirs, v)
+	} else if cache, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(cache, "go-build"))
+	}
+	for _, d := range dirs {
+		// go-build folders of the temporary directory are go-build1234/.
+		if rel, err := filepath.Rel(filepath.Dir(d), path); err == nil && strings.HasPrefix(rel, filepath.Base(d)) && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
 }
 
 // fileSum is the sha256 of the file at path.

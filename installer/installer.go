@@ -39,8 +39,9 @@ type Options struct {
 	// BinaryPath is the agentos binary to pin into .agentos/bin/; "" means
 	// the running executable.
 	BinaryPath string
-	// Agent is the primary agent's client id or name; "" means Claude Code.
-	Agent string
+	// Agents are the primary agents' client ids or names (comma-separated
+	// names are split): each gets a launch entry. Empty means Claude Code.
+	Agents []string
 	// IDE is the IDE the agent runs in, when it matters (Cline in Cursor).
 	IDE string
 	// For is a free-form phrase naming the agent and IDE: "Cline in Cursor".
@@ -50,6 +51,10 @@ type Options struct {
 	// Scope is where the primary entry goes: "" (the project file when the
 	// client has one), "project", "local" or "user".
 	Scope string
+	// Trust records the project folder as trusted in the trust file of each
+	// configured client that reads a project's config only in a trusted
+	// folder (Codex, Gemini CLI, Qwen Code, Copilot CLI).
+	Trust bool
 	// Env locates user-scoped config files; nil means this machine's.
 	Env *agentconfig.Env
 	// SourcePaths and Languages, when set, replace what detection finds
@@ -91,7 +96,7 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 	}
 	report := &Report{Root: p.Root, Detected: detected, Steps: []Step{}}
 	if agents, err := ResolveAgents(opts); err == nil {
-		report.Agent = agents.Primary.Name
+		report.Agents = agents.Names()
 	}
 	if pending(changes) {
 		if err := checkWritable(p.Root); err != nil {
@@ -125,7 +130,7 @@ func Preview(ctx context.Context, opts Options) (*Report, error) {
 	}
 	report := &Report{Root: p.Root, Detected: detected, Steps: []Step{}, Changed: pending(changes)}
 	if agents, err := ResolveAgents(opts); err == nil {
-		report.Agent = agents.Primary.Name
+		report.Agents = agents.Names()
 	}
 	for _, c := range changes {
 		report.Steps = append(report.Steps, c.step)

@@ -120,7 +120,7 @@ func TestReadOnlyHomeAsRoot(t *testing.T) {
 			before := snapshot(t, root)
 			env := agentconfig.HomeEnv(home)
 			env.GOOS = "linux"
-			_, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: agent, Env: &env, Yes: true})
+			_, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{agent}, Env: &env, Yes: true})
 			if err == nil || !strings.Contains(err.Error(), "cannot write "+home) {
 				t.Fatalf("err = %v", err)
 			}

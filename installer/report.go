@@ -36,6 +36,8 @@ const (
 	StepRules = "rules"
 	// StepCommand is a slash-command (prompt) file of an agent.
 	StepCommand = "command"
+	// StepTrust is a client's record of the folders it trusts (--trust).
+	StepTrust = "trust"
 )
 
 // Step is one thing the installer ensured, in the order it was done.
@@ -46,6 +48,9 @@ type Step struct {
 	Backup string `json:"backup,omitempty"` // where the original was saved by this run, relative to the project root
 	Detail string `json:"detail,omitempty"` // one sentence for the user, if the step has more to say
 	Client string `json:"client,omitempty"` // the agent a config or rules step is for
+	// Trust says how to have the client trust the project folder, when it
+	// reads the entry only in a trusted folder and does not trust it yet.
+	Trust string `json:"trust,omitempty"`
 	// Before and After are the content of a changed user-visible file, for
 	// the plan's diff; not reported.
 	Before []byte `json:"-"`
@@ -58,7 +63,7 @@ type Report struct {
 	Changed  bool       `json:"changed"`            // whether any step created or updated something
 	Steps    []Step     `json:"steps"`              // every step, changed or not
 	Detected *Detection `json:"detected,omitempty"` // what detection found, when this run wrote the config
-	Agent    string     `json:"agent,omitempty"`    // the primary agent's name
+	Agents   []string   `json:"agents,omitempty"`   // the primary agents' names
 }
 
 // Print writes a short summary for a person: what changed and what to do next,
@@ -67,6 +72,7 @@ func (r *Report) Print(w io.Writer) {
 	if !r.Changed {
 		fmt.Fprintf(w, "agentos is up to date in %s; nothing changed.\n", r.Root)
 		printKept(w, r.Steps)
+		printTrust(w, r.Steps)
 		return
 	}
 	fmt.Fprintf(w, "Installed agentos in %s:\n", r.Root)
@@ -92,12 +98,17 @@ func (r *Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "             %s\n", s.Detail)
 		}
 	}
-	agent := r.Agent
-	if agent == "" {
-		agent = "Claude Code"
+	printTrust(w, r.Steps)
+	agents := "Claude Code"
+	if len(r.Agents) > 0 {
+		agents = joinAnd(r.Agents)
 	}
 	fmt.Fprintln(w, "\nNext steps:")
-	fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agent)
+	if len(r.Agents) > 1 {
+		fmt.Fprintf(w, "  1. Restart %s: the first to start runs the agentos server from its MCP config, the others share it.\n", agents)
+	} else {
+		fmt.Fprintf(w, "  1. Restart %s so it starts the agentos server from its MCP config.\n", agents)
+	}
 	fmt.Fprintln(w, "  2. Ask the agent to call get_server_info to check that agentos is connected.")
 	fmt.Fprintln(w, "  3. Ask it to search the standards for error handling, then to start a spec for a small feature.")
 	fmt.Fprintln(w, "  Check the setup any time with `agentos doctor`.")
@@ -161,6 +172,9 @@ func printStandards(w io.Writer, steps []Step) {
 	}
 	for _, g := range groups {
 		n := plural(g.total, "standard", "standards")
+		if g.name == workflowsGroup {
+			n = plural(g.total, "workflow file", "workflow files")
+		}
 		switch {
 		case len(g.created) == g.total:
 			fmt.Fprintf(w, "  %-10s %s (%d %s)\n", Created, g.name, g.total, n)
@@ -173,6 +187,27 @@ func printStandards(w io.Writer, steps []Step) {
 	printKept(w, steps)
 }
 
+// printTrust says, for each client that does not trust the project folder
+// yet, how to trust it (until then it shows none of the project's servers),
+// and for each that holds a new server for approval, how to approve it.
+func printTrust(w io.Writer, steps []Step) {
+	first := true
+	for _, s := range steps {
+		if s.Trust == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w, "\nBefore these agents use the project's server:")
+			first = false
+		}
+		fmt.Fprintf(w, "  - %s\n", s.Trust)
+	}
+}
+
+// workflowsGroup is the folder of the shipped workflow definitions, which
+// install lays out beside the standards (and reports the same way).
+const workflowsGroup = ".agentos/workflows/"
+
 // printKept lists the files agentos left alone because the user edited them.
 func printKept(w io.Writer, steps []Step) {
 	for _, s := range steps {
@@ -180,6 +215,14 @@ func printKept(w io.Writer, steps []Step) {
 			fmt.Fprintf(w, "  %-10s %s\n             %s.\n", "kept (edited)", s.Path, upperFirst(s.Detail))
 		}
 	}
+}
+
+// joinAnd joins names as a sentence does: "A", "A and B", "A, B and C".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func plural(n int, one, many string) string {

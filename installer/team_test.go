@@ -82,13 +82,13 @@ func TestTeammateCloneInstallChangesNoCommittedFile(t *testing.T) {
 			if err != nil {
 				t.Skipf("%s has no config on linux: %v", c.Name, err)
 			}
-			installWith(t, Options{Dir: mine, BinaryPath: binary, Agent: c.ID, Env: myEnv})
+			installWith(t, Options{Dir: mine, BinaryPath: binary, Agents: []string{c.ID}, Env: myEnv})
 
 			theirs, _ := newProject(t, nil)
 			cloneCommitted(t, mine, theirs)
 			before := committed(snapshot(t, theirs))
 			theirEnv := homeFor(theirs)
-			report := installWith(t, Options{Dir: theirs, BinaryPath: binary, Agent: c.ID, Env: theirEnv})
+			report := installWith(t, Options{Dir: theirs, BinaryPath: binary, Agents: []string{c.ID}, Env: theirEnv})
 			after := committed(snapshot(t, theirs))
 
 			var changed []string

@@ -38,6 +38,16 @@ type UninstallPlan struct {
 	env       agentconfig.Env
 }
 
+// original is what file held before install first edited it, from its
+// backup; nil when install created it (nothing was backed up).
+func original(b agentconfig.Backups, file string) []byte {
+	data, err := os.ReadFile(b.PathFor(file))
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
 // PlanUninstall reads the project and plans removing agentos from it: our
 // entries from every client config on this machine that points at the
 // project, our rules files and blocks, the .gitignore block, and .agentos/
@@ -62,12 +72,13 @@ func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
 		}
 		pl.BackupDir = filepath.Join(cache, "agentos", "uninstall", p.Name()+"-"+time.Now().UTC().Format("20060102T150405Z"))
 	}
+	backups := agentconfig.Backups{Dir: p.Backups(), Root: p.Root, Home: env.Home}
 	for _, c := range agentconfig.All() {
 		for _, t := range agentconfig.TargetsOf(c, p.Root, env) {
 			if t.Scope == agentconfig.ScopeUser && !entryIsOurs(t, p) {
 				continue
 			}
-			ch, err := agentconfig.PlanRemoveEntry(t)
+			ch, err := agentconfig.PlanRemoveEntry(t, original(backups, t.Path))
 			if err != nil {
 				return nil, fmt.Errorf("uninstall: %w", err)
 			}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/huh"
 
 	"github.com/agentos-dev/agentos/agentconfig"
@@ -35,15 +36,18 @@ var extensions = map[string]bool{"cline": true, "roo": true, "kilo": true, "cont
 // questions run as one huh form in a terminal and one plain prompt at a
 // time in accessible mode.
 type questions struct {
-	opts    Options
-	primary string // the primary's client id as answered (or as given)
-	ide     string
-	picked  []string
-	paths   string
-	langs   string
-	cover   string
-	pin     bool
-	pages   []page
+	opts Options
+	// accessible: plain prompts, which keep a default on an empty answer
+	// but do not show it, so the titles say it.
+	accessible bool
+	primary    string // the primary's client id as answered (or as given)
+	ide        string
+	picked     []string
+	paths      string
+	langs      string
+	cover      string
+	pin        bool
+	pages      []page
 }
 
 // page is one screen of questions, shown unless hide says otherwise. Its
@@ -57,16 +61,22 @@ type page struct {
 // newQuestions decides what to ask: only what opts leaves open.
 func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 	q := &questions{opts: opts, pin: !opts.NoPin}
-	askAgent := opts.Agent == "" && opts.For == ""
+	askAgent := len(opts.Agents) == 0 && opts.For == ""
 	if askAgent {
 		q.primary = DefaultAgent
-		q.pages = append(q.pages, page{fields: func() []huh.Field { return []huh.Field{primaryField(&q.primary)} }})
+		q.pages = append(q.pages, page{fields: func() []huh.Field {
+			f := primaryField(&q.primary)
+			if q.accessible {
+				f.Title("Which agent launches the agentos server (the primary)? Enter keeps " + q.primaryName() + ".")
+			}
+			return []huh.Field{f}
+		}})
 	} else {
 		agents, err := ResolveAgents(opts)
 		if err != nil {
 			return nil, err
 		}
-		q.primary = agents.Primary.ID
+		q.primary = agents.Primary().ID
 		if agents.IDE != nil {
 			q.ide = agents.IDE.ID
 		}
@@ -97,13 +107,15 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 		q.paths, q.langs, q.cover = strings.Join(d.SourcePaths, ", "), strings.Join(d.Languages, ", "), "80"
 		q.pages = append(q.pages, page{fields: func() []huh.Field {
 			return []huh.Field{
-				huh.NewInput().Title("Source folders to index (comma-separated)").Value(&q.paths),
-				huh.NewInput().Title("Languages (comma-separated; empty for none)").Value(&q.langs),
-				huh.NewInput().Title("Coverage threshold for implementation gates, in percent").Value(&q.cover).Validate(validThreshold),
+				huh.NewInput().Title(q.withDefault("Source folders to index (comma-separated)", q.paths)).Value(&q.paths),
+				huh.NewInput().Title(q.withDefault("Languages (comma-separated; none for none)", q.langs)).Value(&q.langs),
+				huh.NewInput().Title(q.withDefault("Coverage threshold for implementation gates, in percent", q.cover)).Value(&q.cover).Validate(validThreshold),
 			}
 		}})
 	}
-	if !opts.NoPin {
+	// A `go run` build is deleted by Go: it is pinned without asking (the
+	// plan's binary step says why).
+	if src, err := sourceBinary(opts); !opts.NoPin && (err != nil || !transientBinary(src)) {
 		q.pages = append(q.pages, page{fields: func() []huh.Field {
 			return []huh.Field{huh.NewConfirm().
 				Title("Pin a copy of this agentos binary in .agentos/bin/?").
@@ -112,6 +124,18 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 		}})
 	}
 	return q, nil
+}
+
+// withDefault is a question's title, with the detected answer an empty
+// line keeps where the prompt does not show it (accessible mode).
+func (q *questions) withDefault(title, value string) string {
+	if !q.accessible {
+		return title
+	}
+	if value == "" {
+		value = "none"
+	}
+	return title + " [detected: " + value + "; enter keeps it]"
 }
 
 func (q *questions) primaryName() string {
@@ -141,8 +165,8 @@ func binaryForPrompt(opts Options) string {
 // options are opts with the answers filled in.
 func (q *questions) options() Options {
 	opts := q.opts
-	if opts.Agent == "" && opts.For == "" {
-		opts.Agent = q.primary
+	if len(opts.Agents) == 0 && opts.For == "" {
+		opts.Agents = []string{q.primary}
 	}
 	if opts.IDE == "" && extensions[q.primary] && q.ide != "" {
 		if agents, err := ResolveAgents(opts); err != nil || agents.IDE == nil {
@@ -155,6 +179,9 @@ func (q *questions) options() Options {
 	if q.cover != "" || q.paths != "" || q.langs != "" {
 		opts.SourcePaths = splitList(q.paths) // empty: what was detected
 		opts.Languages = splitList(q.langs)
+		if len(opts.Languages) == 1 && strings.EqualFold(opts.Languages[0], "none") {
+			opts.Languages = nil
+		}
 		if opts.Languages == nil {
 			opts.Languages = []string{}
 		}
@@ -173,7 +200,7 @@ func (q *questions) options() Options {
 func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 	in := &lineReader{r: bufio.NewReader(wio.In)}
 	run := func(fields ...huh.Field) error {
-		form := huh.NewForm(huh.NewGroup(fields...)).WithInput(in).WithOutput(wio.Out).WithAccessible(wio.Accessible).WithShowHelp(!wio.Accessible)
+		form := huh.NewForm(huh.NewGroup(fields...)).WithKeyMap(wizardKeys()).WithInput(in).WithOutput(wio.Out).WithAccessible(wio.Accessible).WithShowHelp(!wio.Accessible)
 		if err := form.RunWithContext(ctx); err != nil {
 			if errors.Is(err, huh.ErrUserAborted) {
 				return ErrAborted
@@ -186,6 +213,7 @@ func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 	if err != nil {
 		return opts, err
 	}
+	q.accessible = wio.Accessible
 	for _, pg := range q.pages {
 		if pg.hide != nil && pg.hide() {
 			continue
@@ -242,7 +270,19 @@ func secondaryField(primary *string, value *[]string) *huh.MultiSelect[string] {
 			options = append(options, huh.NewOption(c.Name, c.ID))
 		}
 	}
-	return huh.NewMultiSelect[string]().Title("Other agents that share the server over HTTP (secondary; none is fine)").Options(options...).Value(value)
+	return huh.NewMultiSelect[string]().Title("Other agents that share the server over HTTP (secondary; none is fine)").
+		Description("space toggles the agent under the cursor; / filters by name: type, then enter to keep the\nfiltered list (space toggles again), esc to clear it; enter again confirms.").
+		Options(options...).Value(value)
+}
+
+// wizardKeys are huh's keys with the agent list's made plain: space
+// toggles (x typed into the filter box typed an x although the help said
+// "x toggle"), and enter or esc ends filtering, as the help then says.
+func wizardKeys() *huh.KeyMap {
+	km := huh.NewDefaultKeyMap()
+	km.MultiSelect.Toggle = key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "toggle"))
+	km.MultiSelect.SetFilter = key.NewBinding(key.WithKeys("enter", "esc"), key.WithHelp("enter", "keep filter"), key.WithDisabled())
+	return km
 }
 
 // PrintPlan lists every file the install would create or change, with a

@@ -135,7 +135,7 @@ func TestWizardWithoutPinAccessible(t *testing.T) {
 	env := homeFor(root)
 	var out strings.Builder
 	answers := "\n\n\nn\ny\n" // threshold page (3 fields), pin: no, write: yes
-	report, err := RunWizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: env},
+	report, err := RunWizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{"cursor"}, Secondary: []string{"codex"}, Env: env},
 		WizardIO{In: strings.NewReader(answers), Out: &out, Accessible: true})
 	if err != nil || !report.Changed {
 		t.Fatalf("wizard: %v\n%s", err, out.String())
@@ -150,8 +150,68 @@ func TestWizardWithoutPinAccessible(t *testing.T) {
 	}
 	cursor := readTestFile(t, filepath.Join(root, ".cursor", "mcp.json"))
 	wantContains(t, cursor, `"command": "`+binary+`"`)
-	again, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: env, NoPin: true, Yes: true})
+	again, err := Install(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{"cursor"}, Secondary: []string{"codex"}, Env: env, NoPin: true, Yes: true})
 	if err != nil || again.Changed {
 		t.Errorf("second run with --no-pin: %v changed=%v", err, again != nil && again.Changed)
+	}
+}
+
+// The wizard's plan and summary wrap at the terminal's width instead of
+// being cut there: every line fits, and no word is lost.
+func TestWizardWrapsLongLines(t *testing.T) {
+	t.Parallel()
+	report := &Report{Root: "/home/someone/projects/a-project-with-a-long-name", Changed: true, Agents: []string{"Claude Code"},
+		Steps: []Step{{Kind: StepAgentConfig, Path: "~/.claude.json", Action: Created, Trust: "Codex CLI reads this project's MCP config only in a folder it trusts: run `agentos trust --agent codex`."}}}
+	var full strings.Builder
+	report.Print(&full)
+	for _, width := range []int{40, 60, 100} {
+		m := &wizardModel{phase: phaseDone, report: report, width: width}
+		screen := m.View()
+		for _, line := range strings.Split(screen, "\n") {
+			if n := len([]rune(line)); n > width {
+				t.Errorf("width %d: a line of %d columns: %q", width, n, line)
+			}
+		}
+		if got, want := strings.Join(strings.Fields(screen), ""), strings.Join(strings.Fields(full.String()), ""); got != want {
+			t.Errorf("width %d: words lost or changed:\n%s", width, screen)
+		}
+	}
+	if got := wrapText("short line\n  kept    as it is", 40); got != "short line\n  kept    as it is" {
+		t.Errorf("a line that fits changed: %q", got)
+	}
+	if got := wrapText("  "+strings.Repeat("x", 50), 30); got != "  "+strings.Repeat("x", 28)+"\n    "+strings.Repeat("x", 22) {
+		t.Errorf("a long word: %q", got)
+	}
+}
+
+// The agent list's keys do what its help says: space toggles, / filters,
+// and enter keeps the filtered list so that space toggles in it.
+func TestAgentListKeys(t *testing.T) {
+	t.Parallel()
+	var picked []string
+	primary := "claude-code"
+	form := huh.NewForm(huh.NewGroup(secondaryField(&primary, &picked))).WithKeyMap(wizardKeys()).WithShowHelp(true)
+	form.SubmitCmd = tea.Quit
+	form.CancelCmd = tea.Quit
+	tm := teatest.NewTestModel(t, form, teatest.WithInitialTermSize(100, 40))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("space toggle")) }, teatest.WithDuration(5*time.Second))
+	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'/'}}}
+	for _, r := range "codex" {
+		keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	keys = append(keys, tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, tea.KeyMsg{Type: tea.KeyEnter})
+	for _, k := range keys {
+		tm.Send(k)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	if f, ok := final.(*huh.Form); !ok || f.State != huh.StateCompleted {
+		t.Fatalf("form did not complete: %T", final)
+	}
+	if strings.Join(picked, ",") != "codex" {
+		t.Errorf("picked %v, want codex", picked)
+	}
+	out, _ := io.ReadAll(tm.FinalOutput(t))
+	if strings.Contains(string(out), "x toggle") {
+		t.Error("the help still offers x, which the filter box types")
 	}
 }

@@ -48,11 +48,13 @@ func TestWizardAccessibleThroughStdin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wizard: %v\n%s", err, out.String())
 	}
-	if opts.Agent != "cline" || opts.IDE != "cursor" || strings.Join(opts.Secondary, ",") != "codex" || !opts.Yes {
+	if strings.Join(opts.Agents, ",") != "cline" || opts.IDE != "cursor" || strings.Join(opts.Secondary, ",") != "codex" || !opts.Yes {
 		t.Fatalf("options %+v\n%s", opts, out.String())
 	}
 	transcript := out.String()
-	for _, want := range []string{"Which agent launches", "Cline runs inside which IDE", "Source folders to index", "Coverage threshold", "Pin a copy of this agentos binary", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?"} {
+	for _, want := range []string{"Which agent launches", "Cline runs inside which IDE", "Source folders to index", "Coverage threshold", "Pin a copy of this agentos binary", "Plan for " + root, "created  .codex/config.toml", "updated  AGENTS.md", "+ <!-- agentos:begin -->", "Write these changes?",
+		// the defaults an empty answer keeps, which plain prompts do not show
+		"Enter keeps Claude Code.", "Languages (comma-separated; none for none) [detected: go; enter keeps it]", "in percent [detected: 80; enter keeps it]"} {
 		wantContains(t, transcript, want)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".codex")); !os.IsNotExist(err) {
@@ -70,7 +72,7 @@ func TestWizardDeclinedWritesNothing(t *testing.T) {
 	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
 	before := snapshot(t, root)
 	var out strings.Builder
-	_, err := Wizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agent: "cursor", Secondary: []string{"codex"}, Env: testEnv(t)},
+	_, err := Wizard(context.Background(), Options{Dir: root, BinaryPath: binary, Agents: []string{"cursor"}, Secondary: []string{"codex"}, Env: testEnv(t)},
 		WizardIO{In: strings.NewReader("\n\n\n\nn\n"), Out: &out, Accessible: true})
 	if !errors.Is(err, ErrAborted) {
 		t.Fatalf("err = %v\n%s", err, out.String())

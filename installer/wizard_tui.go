@@ -115,7 +115,7 @@ func (m *wizardModel) nextPage() tea.Cmd {
 }
 
 func (m *wizardModel) show(form *huh.Form) tea.Cmd {
-	m.form = form.WithWidth(m.width).WithShowHelp(true)
+	m.form = form.WithKeyMap(wizardKeys()).WithWidth(m.width).WithShowHelp(true)
 	return m.form.Init()
 }
 
@@ -226,16 +226,47 @@ func (m *wizardModel) View() string {
 		b.WriteString("agentos install\n\n")
 		b.WriteString(m.form.View())
 	case phaseConfirm:
-		b.WriteString(m.plan + "\n")
+		b.WriteString(wrapText(m.plan, m.width) + "\n")
 		b.WriteString(m.form.View())
 	case phaseApply:
 		writeProgress(&b, m.progress, m.width)
 	case phaseDone:
 		if m.report != nil && m.err == nil {
-			m.report.Print(&b)
+			var summary strings.Builder
+			m.report.Print(&summary)
+			b.WriteString(wrapText(summary.String(), m.width))
 		}
 	}
 	return b.String()
+}
+
+// wrapText wraps each line of s that is wider than width at its last space
+// that fits, and indents the continuation two columns past the line's own
+// indentation: a terminal program's renderer cuts a longer line, and the
+// command to run is often at its end. A word longer than a line is broken
+// where it must be.
+func wrapText(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		body := strings.TrimLeft(line, " ")
+		cont := strings.Repeat(" ", len(line)-len(body)+2)
+		if width-len(cont) < 20 {
+			continue // too narrow to wrap sensibly
+		}
+		var b strings.Builder
+		rest := []rune(line)
+		for len(rest) > width {
+			cut := width
+			if sp := strings.LastIndexByte(string(rest[len(cont):width+1]), ' '); sp >= 0 {
+				cut = len([]rune(string(rest[len(cont) : width+1])[:sp])) + len(cont)
+			}
+			b.WriteString(strings.TrimRight(string(rest[:cut]), " ") + "\n")
+			rest = []rune(cont + strings.TrimLeft(string(rest[cut:]), " "))
+		}
+		b.WriteString(string(rest))
+		lines[i] = b.String()
+	}
+	return strings.Join(lines, "\n")
 }
 
 // writeProgress draws a bar, the count and the last step written.

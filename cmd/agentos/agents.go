@@ -51,14 +51,19 @@ func newAgentsCmd(s *streams) *cobra.Command {
 }
 
 type agentRow struct {
-	ID           string `json:"id"`
-	Name         string `json:"name"`
-	Format       string `json:"format"`
-	Key          string `json:"key"`
-	ProjectFile  string `json:"project_file,omitempty"`
-	UserFile     string `json:"user_file,omitempty"`
-	HTTP         string `json:"http,omitempty"` // how its HTTP entry is spelled; "" for stdio-only clients
-	AutoApprove  string `json:"auto_approve,omitempty"`
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Format      string `json:"format"`
+	Key         string `json:"key"`
+	ProjectFile string `json:"project_file,omitempty"`
+	UserFile    string `json:"user_file,omitempty"`
+	HTTP        string `json:"http,omitempty"` // how its HTTP entry is spelled; "" for stdio-only clients
+	AutoApprove string `json:"auto_approve,omitempty"`
+	// TrustFile is where the client records the folders it trusts, for a
+	// client that reads a project's config only in one; Approve is the
+	// command that approves a new project server.
+	TrustFile    string `json:"trust_file,omitempty"`
+	Approve      string `json:"approve,omitempty"`
 	WorkspaceVar string `json:"workspace_var,omitempty"`
 	// DefaultTarget is where install writes the launch entry when no
 	// --scope is given; Team says how that behaves for a team.
@@ -75,7 +80,10 @@ func agentRows() []agentRow {
 	for _, c := range agentconfig.All() {
 		r := agentRow{ID: c.ID, Name: c.Name, Format: string(c.Format), Key: strings.Join(c.Key, "."), ProjectFile: c.ProjectFile,
 			UserFile: agentconfig.Display(c.UserPath(env), "", env.Home), AutoApprove: c.Shape.AutoApprove, WorkspaceVar: c.WorkspaceVar,
-			Unverified: c.Unverified, Note: c.Note}
+			TrustFile: agentconfig.Display(c.TrustPath(env), "", env.Home), Approve: c.Approve, Unverified: c.Unverified, Note: c.Note}
+		for k, v := range c.Shape.Approval { // Gemini CLI's and Qwen Code's trust: true
+			r.AutoApprove = strings.TrimSpace(r.AutoApprove + " " + fmt.Sprintf("%s=%v", k, v))
+		}
 		if c.List {
 			r.Key += " (list)"
 		}

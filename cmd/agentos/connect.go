@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,7 +14,9 @@ import (
 )
 
 func newConnectCmd(s *streams) *cobra.Command {
-	var dir, agent, scope string
+	var dir, scope string
+	var agents []string
+	var trust bool
 	cmd := &cobra.Command{
 		Use:   "connect",
 		Short: "Connect a secondary agent to this project's running server",
@@ -23,17 +26,22 @@ way that client wants it, or, for a client that speaks stdio only (Claude Deskto
 Junie), a stdio command that bridges to the running server. Both agents then share
 one server and one state. The agent's config is merged, never replaced, and its
 original is saved once under .agentos/backups/. In a terminal, without --agent, a menu
-asks which agent.
+asks which agent; --agent may be repeated or comma-separated. An HTTP entry auto-approves
+the same tools as a launch entry, and keeps the tools you approved in the entry it replaces.
+
+For an agent that reads the project's config only in a trusted folder (Codex, Gemini CLI,
+Qwen Code, Copilot CLI), connect says how to trust it; --trust records the folder in that
+agent's own trust file.
 
 Agents: ` + agentIDs(),
-		Example: "  agentos connect --agent codex\n  agentos connect --agent claude-desktop --dir ~/src/app",
+		Example: "  agentos connect --agent codex --trust\n  agentos connect --agent opencode,qwen\n  agentos connect --agent claude-desktop --dir ~/src/app",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := project.Find(dir)
 			if err != nil {
 				return withCode(exitProject, err)
 			}
-			if agent == "" {
+			if len(agents) == 0 {
 				if !isTerminal(s.InFile) || !isTerminal(s.OutFile) {
 					return withCode(exitUsage, fmt.Errorf("name the agent to connect with --agent (one of: %s)", agentIDs()))
 				}
@@ -42,47 +50,83 @@ Agents: ` + agentIDs(),
 				if err != nil {
 					return err
 				}
-				agent = picked
+				agents = []string{picked}
 			}
-			c, err := agentconfig.Lookup(agent)
-			if err != nil {
-				return withCode(exitUsage, err)
+			var clients []agentconfig.Client
+			for _, name := range installer.SplitAgentNames(agents) {
+				c, err := agentconfig.Lookup(name)
+				if err != nil {
+					return withCode(exitUsage, err)
+				}
+				clients = append(clients, c)
 			}
 			env := agentconfig.SystemEnv()
-			res, err := agentconfig.Connect(cmd.Context(), p, c, agentconfig.Scope(scope), env)
-			var nr *agentconfig.NotRunningError
-			if errors.As(err, &nr) {
-				fmt.Fprintln(s.Out, "The primary agentos server is not running for", p.Root+":", nr.Reason)
-				fmt.Fprintln(s.Out, "Start it by opening the project in your primary agent (it launches the server), or run:")
-				fmt.Fprintf(s.Out, "  %s serve --transport dual --project-root %s\n", agentconfig.PinnedBinary(p), p.Root)
-				fmt.Fprintln(s.Out, "then run `agentos connect` again.")
-				return silentExit(exitFailure)
-			}
-			if err != nil {
-				return err
-			}
-			where := agentconfig.Display(res.Target.Path, p.Root, env.Home)
-			switch res.Change.Action {
-			case agentconfig.Unchanged:
-				fmt.Fprintf(s.Out, "%s is already connected (%s); nothing changed.\n", c.Name, where)
-			default:
-				fmt.Fprintf(s.Out, "%s %s with the agentos entry for %s.\n", res.Change.Action, where, c.Name)
-				if res.Backup != "" {
-					fmt.Fprintf(s.Out, "  original saved to %s\n", agentconfig.Display(res.Backup, p.Root, env.Home))
+			for _, c := range clients {
+				if err := connectOne(cmd.Context(), s, p, c, agentconfig.Scope(scope), trust, env); err != nil {
+					return err
 				}
 			}
-			if res.URL != "" {
-				fmt.Fprintf(s.Out, "  endpoint %s answers MCP.\n", res.URL)
-			}
-			if res.Note != "" {
-				fmt.Fprintln(s.Out, "  "+res.Note)
-			}
-			fmt.Fprintf(s.Out, "Restart %s (or reload its MCP servers), then ask it to call get_server_info.\n", c.Name)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
-	cmd.Flags().StringVar(&agent, "agent", "", "the agent to connect")
+	cmd.Flags().StringSliceVar(&agents, "agent", nil, "the agent to connect (repeat or comma-separate for several)")
+	cmd.Flags().BoolVar(&trust, "trust", false, "record this folder as trusted where the agent keeps its trusted folders (Codex, Gemini CLI, Qwen Code, Copilot CLI)")
 	cmd.Flags().StringVar(&scope, "scope", "", "where the entry goes: project or user (default: the project file when the client has one)")
 	return cmd
+}
+
+// connectOne connects one agent and says what it did, what the agent needs
+// besides (a bearer token, a trusted folder) and what to do next.
+func connectOne(ctx context.Context, s *streams, p project.Paths, c agentconfig.Client, scope agentconfig.Scope, trust bool, env agentconfig.Env) error {
+	res, err := agentconfig.Connect(ctx, p, c, scope, env)
+	var nr *agentconfig.NotRunningError
+	if errors.As(err, &nr) {
+		fmt.Fprintln(s.Out, "The primary agentos server is not running for", p.Root+":", nr.Reason)
+		fmt.Fprintln(s.Out, "Start it by opening the project in your primary agent (it launches the server), or run:")
+		fmt.Fprintf(s.Out, "  %s serve --transport dual --project-root %s\n", agentconfig.PinnedBinary(p), p.Root)
+		fmt.Fprintln(s.Out, "then run `agentos connect` again.")
+		return silentExit(exitFailure)
+	}
+	if err != nil {
+		return err
+	}
+	where := agentconfig.Display(res.Target.Path, p.Root, env.Home)
+	switch res.Change.Action {
+	case agentconfig.Unchanged:
+		fmt.Fprintf(s.Out, "%s is already connected (%s); nothing changed.\n", c.Name, where)
+	default:
+		fmt.Fprintf(s.Out, "%s %s with the agentos entry for %s.\n", res.Change.Action, where, c.Name)
+		if res.Backup != "" {
+			fmt.Fprintf(s.Out, "  original saved to %s\n", agentconfig.Display(res.Backup, p.Root, env.Home))
+		}
+	}
+	if res.URL != "" {
+		fmt.Fprintf(s.Out, "  endpoint %s answers MCP.\n", res.URL)
+	}
+	if res.Note != "" {
+		fmt.Fprintln(s.Out, "  "+res.Note)
+	}
+	if how := res.Target.ApproveHow(); how != "" && res.Change.Action != agentconfig.Unchanged {
+		fmt.Fprintln(s.Out, "  "+how)
+	}
+	if res.Target.NeedsTrust(env) {
+		switch trusted, _ := c.Trusted(p.Root, env); {
+		case trust:
+			ch, backup, err := agentconfig.TrustFolder(c, p.Root, env, agentconfig.Backups{Dir: p.Backups(), Root: p.Root, Home: env.Home})
+			if err != nil {
+				return err
+			}
+			if ch.Action != agentconfig.Unchanged {
+				fmt.Fprintf(s.Out, "%s %s: %s now trusts this folder.\n", ch.Action, agentconfig.Display(ch.Path, p.Root, env.Home), c.Name)
+				if backup != "" {
+					fmt.Fprintf(s.Out, "  original saved to %s\n", agentconfig.Display(backup, p.Root, env.Home))
+				}
+			}
+		case !trusted:
+			fmt.Fprintln(s.Out, "  "+c.TrustHow(p.Root, env))
+		}
+	}
+	fmt.Fprintf(s.Out, "Restart %s (or reload its MCP servers), then ask it to call get_server_info.\n", c.Name)
+	return nil
 }

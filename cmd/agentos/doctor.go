@@ -23,6 +23,11 @@ config on this machine that holds an agentos entry parses and has an absolute co
 path, the project root, the right port, the /mcp path, 127.0.0.1 rather than localhost
 and the client's own transport spelling. It prints ✓ or ✗ per check, with the fix.
 
+A server that is not running yet is a note (•), not a failure: the primary agent starts it.
+A stale state file, a server in stdio-only mode, an entry pointing at another port than the
+running server's, a folder a client does not trust, and an entry whose binary is missing
+are failures, each printed with its fix.
+
 Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is found.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,8 +56,11 @@ Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is
 				fmt.Fprintf(s.Out, "agentos doctor for %s\n", p.Root)
 				for _, c := range checks {
 					mark := "✓"
-					if !c.OK {
+					switch {
+					case !c.OK:
 						mark = "✗"
+					case c.Note:
+						mark = "•"
 					}
 					fmt.Fprintf(s.Out, "%s %s: %s\n", mark, c.Name, c.Detail)
 					if !c.OK && c.Fix != "" {

@@ -16,9 +16,14 @@ func newInstallCmd(s *streams) *cobra.Command {
 		Use:   "install",
 		Short: "Install agentos into a project and configure your agents",
 		Long: `Install lays out .agentos/ in the project (standards, workflows, specs, config, a pinned
-copy of this binary), adds agentos's private folders to .gitignore, writes the primary
-agent's MCP entry (the client launches the server) and its rules file, and gives each
-secondary agent an entry that shares the primary's server over HTTP.
+copy of this binary), adds agentos's private folders to .gitignore, writes each primary
+agent's MCP entry (the client launches the server; the first to start runs it, the others
+share it) and its rules file, and gives each secondary agent an entry that shares the
+server over HTTP. --agent and --secondary may be repeated or comma-separated.
+
+Codex, Gemini CLI, Qwen Code and Copilot CLI read a project's MCP config only in a folder
+the person trusts: install says how to trust it, and --trust records the folder in each
+such agent's own trust file (see 'agentos trust').
 
 Existing files are merged, never replaced: other servers, settings and comments are
 kept, the original is saved once under .agentos/backups/, and a malformed file stops
@@ -29,6 +34,7 @@ Agents: ` + agentIDs() + `
 (see 'agentos agents list').`,
 		Example: `  agentos install --yes                                 Claude Code, the default
   agentos install --agent cursor --secondary codex --yes
+  agentos install --agent claude-code --agent gemini --secondary codex --trust --yes
   agentos install --for "Cline in Cursor" --yes
   agentos install --agent claude-code --scope local --yes   keep the entry out of .mcp.json`,
 		Args: cobra.NoArgs,
@@ -58,7 +64,7 @@ Agents: ` + agentIDs() + `
 	f := cmd.Flags()
 	f.StringVar(&opts.Dir, "dir", "", "project folder (default: the project found from the working directory, else the working directory)")
 	f.BoolVarP(&opts.Yes, "yes", "y", false, "install without asking")
-	f.StringVar(&opts.Agent, "agent", "", "primary agent: the client that launches the server (default claude-code)")
+	f.StringSliceVar(&opts.Agents, "agent", nil, "primary agent: a client that launches the server (default claude-code; repeat or comma-separate for several)")
 	f.StringVar(&opts.IDE, "ide", "", "the IDE the agent runs in, when it matters (cursor, vscode)")
 	f.StringVar(&opts.For, "for", "", `agent and IDE as you would say it: "Cline in Cursor"`)
 	f.StringSliceVar(&opts.Secondary, "secondary", nil, "agents that share the primary's server over HTTP (repeat or comma-separate)")
@@ -66,6 +72,7 @@ Agents: ` + agentIDs() + `
 	f.StringSliceVar(&opts.SourcePaths, "source-paths", nil, "folders to index in a new config (default: detected)")
 	f.StringSliceVar(&opts.Languages, "languages", nil, "languages of a new config (default: detected)")
 	f.Float64Var(&opts.CoverageThreshold, "coverage-threshold", 0, "a new config's workflow.coverage_threshold (default 80)")
+	f.BoolVar(&opts.Trust, "trust", false, "record this folder as trusted in the trust file of each agent that needs it (Codex, Gemini CLI, Qwen Code, Copilot CLI)")
 	f.BoolVar(&opts.NoPin, "no-pin", false, "do not copy this binary into .agentos/bin/; the agents run it where it is")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.MarkFlagsMutuallyExclusive("for", "agent")

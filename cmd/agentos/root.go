@@ -90,6 +90,7 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newAgentsCmd(s),
 		newConnectCmd(s),
 		newDoctorCmd(s),
+		newTrustCmd(s),
 		newUninstallCmd(s),
 		newUpgradeCmd(s),
 		newRollbackCmd(s),

@@ -261,8 +261,11 @@ A symbol is named plainly (Parse), qualified (url.Parse, Server.Shutdown) or by 
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
-	cmd.Flags().IntVar(&depth, "depth", 1, "levels to follow (callers, deps; default 1) or longest chain (path; default 4); at most 6")
-	cmd.Flags().IntVarP(&n, "n", "n", 20, "at most this many symbols (default 20) or paths (default 5)")
+	// Registered with no default: each action has its own, which the usage
+	// text names (cobra would print a second, single one).
+	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("levels to follow (callers, deps; default %d) or longest chain (path; default %d); at most %d",
+		searchtool.DefaultWalkDepth, searchtool.DefaultPathDepth, searchtool.MaxDepth))
+	cmd.Flags().IntVarP(&n, "n", "n", 0, fmt.Sprintf("at most this many symbols (default %d) or paths (default %d)", searchtool.DefaultGraphNodes, searchtool.DefaultPaths))
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.ValidArgs = []string{"callers", "deps", "path"}
 	return cmd
@@ -327,12 +330,17 @@ func printGraph(w io.Writer, out searchtool.Output) {
 		}
 	}
 	if out.Notice != "" {
-		fmt.Fprintln(w, out.Notice)
+		fmt.Fprintln(w, toolWords.Replace(out.Notice))
 	}
 }
 
-// progress shows what OpenLocal is doing: a redrawn line with an activity
-// bar on a terminal, plain lines otherwise.
+// toolWords turns the search tool's parameter names, which its notices
+// name for agents, into this command's flags.
+var toolWords = strings.NewReplacer("n_results", "-n", "max_depth", "--depth")
+
+// progress shows what OpenLocal is doing on a terminal: a redrawn line with
+// an activity bar. Without a terminal (a log, a CI job) it shows nothing:
+// the command's final lines say what was built.
 type progress struct {
 	w    io.Writer
 	tty  bool
@@ -396,11 +404,6 @@ func (p *progress) report(pr searchtool.Progress) {
 	defer p.mu.Unlock()
 	if pr.Index != p.cur.Index || pr.Phase != p.cur.Phase {
 		p.from = time.Now()
-	}
-	// Without a terminal: one line when a build starts, then about every
-	// tenth of it.
-	if !p.tty && pr.Phase == "building" && pr.Files > 0 && (p.cur.Files == 0 || 10*pr.Done/pr.Files > 10*p.cur.Done/pr.Files) {
-		fmt.Fprintf(p.w, "%s: building, %d of %d files\n", pr.Index, pr.Done, pr.Files)
 	}
 	p.cur = pr
 	if p.tty && pr.Phase == "done" {

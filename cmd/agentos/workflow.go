@@ -375,9 +375,17 @@ func removeUnreadable(s *streams, e *workflow.Engine, c *workflow.CorruptError, 
 	return nil
 }
 
-// cliError gives engine refusals the CLI's exit codes.
+// agentWords turns the svc_workflow actions the engine's messages name
+// (they are written for agents) into the commands a person runs here.
+var agentWords = strings.NewReplacer("list_sessions shows", "`agentos workflow list` shows")
+
+// cliError gives engine refusals the CLI's exit codes, in the CLI's words.
 func cliError(err error) error {
-	switch workflow.KindOf(err) {
+	kind := workflow.KindOf(err)
+	if msg := agentWords.Replace(err.Error()); msg != err.Error() {
+		err = errors.New(msg)
+	}
+	switch kind {
 	case workflow.KindInvalid:
 		return withCode(exitUsage, err)
 	case workflow.KindNotFound, workflow.KindRefused, workflow.KindForbidden:
