@@ -114,6 +114,11 @@ type Sources struct {
 
 // Server configures the MCP server.
 type Server struct {
+	// Port is the project's own HTTP port, chosen once at install (package
+	// ports) so the entries of agents that connect over HTTP stay valid
+	// across restarts; 0: none recorded (a project installed before there
+	// was one), and the server takes the first free port of PortRange.
+	Port      int    `yaml:"port"`
 	PortRange string `yaml:"port_range"` // "4242-5242"
 	Auth      string `yaml:"auth"`       // "none" or "token"
 }
@@ -170,6 +175,7 @@ var schema = map[string]kind{
 	"ast.source_paths":            stringList,
 	"ast.languages":               stringList,
 	"server":                      mapping,
+	"server.port":                 scalarNumber,
 	"server.port_range":           scalarString,
 	"server.auth":                 scalarString,
 	"logging":                     mapping,
@@ -315,8 +321,10 @@ func knownUnder(path string) []string {
 // the rule that ast.* mirrors code.*.
 func (c Config) Validate() error {
 	var errs []error
-	if _, _, err := c.Ports(); err != nil {
+	if lo, hi, err := c.Ports(); err != nil {
 		errs = append(errs, err)
+	} else if p := c.Server.Port; p != 0 && (p < lo || p > hi) {
+		errs = append(errs, fmt.Errorf("server.port %d is outside server.port_range %s: choose a port in the range, or remove the key to take the first free one", p, c.Server.PortRange))
 	}
 	if c.Server.Auth != AuthNone && c.Server.Auth != AuthToken {
 		errs = append(errs, fmt.Errorf("server.auth must be %q or %q, not %q", AuthNone, AuthToken, c.Server.Auth))

@@ -1,0 +1,158 @@
+// Package ports owns the choice of a project's HTTP port and the machine-wide
+// record of the ports projects have chosen: ports.json in the user's agentos
+// config folder, read and written under a lock, so two projects installed on
+// one machine never record the same port (and their agents' HTTP entries
+// never point at each other's server).
+package ports
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/machinekey"
+)
+
+// Host is the loopback address agentos servers listen on, where a port is
+// checked to be free.
+const Host = "127.0.0.1"
+
+// record is the content of ports.json.
+type record struct {
+	Version  int            `json:"version"`
+	Projects map[string]int `json:"projects"` // absolute project root -> port
+}
+
+// Path is where the record lives: ports.json beside the machine key
+// ($AGENTOS_CONFIG_HOME, else agentos/ in the user's config folder).
+func Path() (string, error) {
+	key, err := machinekey.Path()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(key), "ports.json"), nil
+}
+
+// Choose returns the port of the project at root: the one recorded for it
+// if it lies in lo..hi, else the first port of lo..hi that no other project
+// records and nothing listens on now, which it records. Records of projects
+// whose folder is gone are dropped on the way.
+func Choose(ctx context.Context, root string, lo, hi int) (int, error) {
+	var chosen int
+	err := update(ctx, func(r *record) error {
+		if p, ok := r.Projects[root]; ok && p >= lo && p <= hi {
+			chosen = p
+			return nil
+		}
+		taken := map[int]bool{}
+		for other, p := range r.Projects {
+			if other != root {
+				taken[p] = true
+			}
+		}
+		for p := lo; p <= hi; p++ {
+			if !taken[p] && Free(p) {
+				chosen = p
+				r.Projects[root] = p
+				return nil
+			}
+		}
+		return fmt.Errorf("no port of %d-%d is free and unrecorded by another project; widen server.port_range or uninstall agentos from projects you no longer use", lo, hi)
+	})
+	return chosen, err
+}
+
+// Record notes that the project at root uses port (one its config already
+// names), so no other project chooses it.
+func Record(ctx context.Context, root string, port int) error {
+	return update(ctx, func(r *record) error {
+		r.Projects[root] = port
+		return nil
+	})
+}
+
+// Forget drops the record of the project at root (it was uninstalled).
+func Forget(ctx context.Context, root string) error {
+	return update(ctx, func(r *record) error {
+		delete(r.Projects, root)
+		return nil
+	})
+}
+
+// Free reports whether nothing listens on port at Host.
+func Free(port int) bool {
+	ln, err := net.Listen("tcp", net.JoinHostPort(Host, strconv.Itoa(port)))
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
+}
+
+// update reads the record under the lock, lets change edit it, and writes it
+// back atomically. The lock is a file beside the record, so installs in two
+// terminals at once see each other's choice.
+func update(ctx context.Context, change func(*record) error) error {
+	path, err := Path()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	lock := flock.New(path + ".lock")
+	ctx, cancel := context.WithTimeout(ctx, lockWait)
+	defer cancel()
+	ok, err := lock.TryLockContext(ctx, 20*time.Millisecond)
+	if err != nil || !ok {
+		return fmt.Errorf("lock %s (another agentos install may be stuck; try again): %w", path, errors.Join(err, ctx.Err()))
+	}
+	defer lock.Unlock()
+
+	r, err := read(path)
+	if err != nil {
+		return err
+	}
+	for root := range r.Projects {
+		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
+			delete(r.Projects, root)
+		}
+	}
+	if err := change(&r); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o600)
+}
+
+// lockWait bounds the wait for another process's turn at the record.
+const lockWait = 10 * time.Second
+
+// read loads the record; a missing file is an empty record, and so is a
+// damaged one (it only steers choices, and the next write repairs it).
+func read(path string) (record, error) {
+	r := record{Version: 1, Projects: map[string]int{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return r, fmt.Errorf("read %s: %w", path, err)
+	}
+	if json.Unmarshal(data, &r) != nil || r.Projects == nil {
+		return record{Version: 1, Projects: map[string]int{}}, nil
+	}
+	return r, nil
+}

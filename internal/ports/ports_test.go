@@ -1,0 +1,130 @@
+package ports
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/agentos-dev/agentos/internal/machinekey"
+)
+
+// freeRange returns n consecutive ports of which the first is free now.
+func freeRange(t *testing.T, n int) (lo, hi int) {
+	t.Helper()
+	for lo := 20000 + os.Getpid()%20000; lo < 60000; lo += n {
+		ok := true
+		for p := lo; p < lo+n; p++ {
+			ok = ok && Free(p)
+		}
+		if ok {
+			return lo, lo + n - 1
+		}
+	}
+	t.Fatal("no free port range")
+	return 0, 0
+}
+
+func setup(t *testing.T) string {
+	t.Setenv(machinekey.EnvDir, t.TempDir())
+	return t.TempDir()
+}
+
+func TestChooseIsStableAndDistinctPerProject(t *testing.T) {
+	dir := setup(t)
+	lo, hi := freeRange(t, 5)
+	ctx := context.Background()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.Mkdir(a, 0o755)
+	os.Mkdir(b, 0o755)
+	pa, err := Choose(ctx, a, lo, hi)
+	if err != nil || pa != lo {
+		t.Fatalf("a: port %d, err %v; want %d", pa, err, lo)
+	}
+	pb, err := Choose(ctx, b, lo, hi)
+	if err != nil || pb != lo+1 {
+		t.Fatalf("b: port %d, err %v; want %d (a recorded %d)", pb, err, lo+1, lo)
+	}
+	if again, _ := Choose(ctx, a, lo, hi); again != pa {
+		t.Errorf("a chose again: %d, want its recorded %d", again, pa)
+	}
+	// A record whose project folder is gone frees its port.
+	os.Remove(a)
+	c := filepath.Join(dir, "c")
+	os.Mkdir(c, 0o755)
+	if pc, _ := Choose(ctx, c, lo, hi); pc != lo {
+		t.Errorf("c: port %d, want %d (a's folder is gone)", pc, lo)
+	}
+	if err := Forget(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	d := filepath.Join(dir, "d")
+	os.Mkdir(d, 0o755)
+	if pd, _ := Choose(ctx, d, lo, hi); pd != lo+1 {
+		t.Errorf("d: port %d, want %d (b was forgotten)", pd, lo+1)
+	}
+}
+
+func TestChooseSkipsPortsInUse(t *testing.T) {
+	dir := setup(t)
+	lo, hi := freeRange(t, 3)
+	ln, err := net.Listen("tcp", net.JoinHostPort(Host, strconv.Itoa(lo)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if p, err := Choose(context.Background(), dir, lo, hi); err != nil || p != lo+1 {
+		t.Errorf("port %d, err %v; want %d (%d is in use)", p, err, lo+1, lo)
+	}
+	if err := Record(context.Background(), t.TempDir(), hi); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	if p, err := Choose(context.Background(), other, lo, hi); err == nil {
+		t.Errorf("chose %d though every port is in use or recorded", p)
+	}
+}
+
+// Installs running at once never record the same port.
+func TestChooseConcurrently(t *testing.T) {
+	dir := setup(t)
+	const n = 8
+	lo, hi := freeRange(t, n)
+	var wg sync.WaitGroup
+	got := make([]int, n)
+	for i := range n {
+		root := filepath.Join(dir, strconv.Itoa(i))
+		os.Mkdir(root, 0o755)
+		wg.Go(func() {
+			p, err := Choose(context.Background(), root, lo, hi)
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = p
+		})
+	}
+	wg.Wait()
+	seen := map[int]bool{}
+	for _, p := range got {
+		if seen[p] {
+			t.Fatalf("port %d chosen twice: %v", p, got)
+		}
+		seen[p] = true
+	}
+}
+
+func TestDamagedRecordIsRepaired(t *testing.T) {
+	dir := setup(t)
+	path, _ := Path()
+	os.WriteFile(path, []byte("{not json"), 0o600)
+	lo, hi := freeRange(t, 2)
+	if _, err := Choose(context.Background(), dir, lo, hi); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := read(path); err != nil || len(r.Projects) != 1 {
+		t.Errorf("record = %+v, %v", r, err)
+	}
+}
