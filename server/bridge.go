@@ -36,8 +36,11 @@ type bridge struct {
 
 	outMu sync.Mutex // one message per line, never interleaved
 
+	reconnectMu sync.Mutex // one re-initialization at a time
+
 	mu         sync.Mutex // guards the fields below
 	url        string
+	primary    int // the pid of the primary the session is with
 	session    string
 	protocol   string
 	initialize []byte // the client's initialize request, replayed after a restart
@@ -185,29 +188,36 @@ func (b *bridge) forward(ctx context.Context, msg []byte) error {
 			}
 			return fmt.Errorf("agentos bridge: the primary server lost this session; restart the client")
 		}
-		if rerr := b.reconnect(ctx, gen); rerr != nil {
+		if rerr := b.reconnect(ctx, gen, true); rerr != nil {
 			return rerr
 		}
 	}
 }
 
-// reconnect re-reads the state file and replays initialize, unless another
-// request already did so since generation gen.
-func (b *bridge) reconnect(ctx context.Context, gen int) error {
+// reconnect re-reads the state file and replays initialize at the primary it
+// names, unless another goroutine already did so since generation gen, or,
+// when !lost, the primary is still the one the session is with (an event
+// stream ending says only that it may have changed).
+func (b *bridge) reconnect(ctx context.Context, gen int, lost bool) error {
+	b.reconnectMu.Lock()
+	defer b.reconnectMu.Unlock()
 	b.mu.Lock()
 	if b.generation != gen {
 		b.mu.Unlock()
 		return nil
 	}
-	init := b.initialize
+	init, primary := b.initialize, b.primary
 	b.mu.Unlock()
 	st, err := waitForPrimary(ctx, b.project, b.config)
 	if err != nil {
 		b.log.Warn("no primary server to reconnect to", "err", err)
 		return fmt.Errorf("agentos bridge: the primary server stopped and no other is running; restart the client")
 	}
+	if !lost && st.PID == primary {
+		return nil
+	}
 	b.mu.Lock()
-	b.url = st.URL
+	b.url, b.primary = st.URL, st.PID
 	b.mu.Unlock()
 	b.log.Info("primary changed; re-initializing", "url", st.URL, "pid", st.PID)
 	if init == nil {
@@ -254,27 +264,40 @@ func (b *bridge) request(ctx context.Context, method string, body io.Reader) (*h
 }
 
 // listen relays server-initiated messages from the GET event stream until
-// ctx ends. A server that does not offer the stream (405) is fine.
+// ctx ends. A server that does not offer the stream (405) is fine. The
+// stream is also how the bridge notices at once that the primary exited: it
+// re-points to the next one then, not at the client's next request.
 func (b *bridge) listen(ctx context.Context) {
 	for ctx.Err() == nil {
+		b.mu.Lock()
+		gen := b.generation
+		b.mu.Unlock()
 		req, err := b.request(ctx, http.MethodGet, nil)
 		if err != nil {
 			return
 		}
 		req.Header.Set("Accept", "text/event-stream")
+		pause := time.Second
 		resp, err := b.http.Do(req)
 		if err == nil {
 			if resp.StatusCode == http.StatusOK {
 				b.relay(resp, b.write)
+				pause = 50 * time.Millisecond // the stream ended: look again soon
 			}
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusMethodNotAllowed {
 				return
 			}
 		}
+		if ctx.Err() == nil {
+			lost := err != nil || resp.StatusCode == http.StatusNotFound
+			if rerr := b.reconnect(ctx, gen, lost); rerr != nil {
+				b.log.Warn("no primary to re-point to yet", "err", rerr)
+			}
+		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(time.Second):
+		case <-time.After(pause):
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/browser"
 	"github.com/agentos-dev/agentos/server/info"
@@ -138,6 +139,10 @@ type server struct {
 	instanceID string
 	started    time.Time
 	auth       string
+	sessionKey *machinekey.Key // signs HTTP session ids (sessionIDs)
+	// bridged: the stdio client of this process reaches the server through
+	// the process's own bridge over HTTP, as after a takeover (standby).
+	bridged bool
 
 	mu   sync.Mutex // guards url and port, set once HTTP listens
 	url  string
@@ -155,6 +160,11 @@ func newServer(opts Options) (*server, error) {
 		started:    time.Now(),
 		auth:       opts.Config.Server.Auth,
 	}
+	key, err := machinekey.Load()
+	if err != nil {
+		return nil, err
+	}
+	s.sessionKey = key
 	hooks := s.clients.hooks()
 	hooks.AddOnRequestInitialization(refuseLongNames)
 	resources := workflowtool.NewResources(hooks, opts.Logger)
@@ -232,8 +242,12 @@ func (s *server) subsystems() []info.Subsystem {
 	s.mu.Lock()
 	url := s.url
 	s.mu.Unlock()
+	stdioDetail := ""
+	if s.bridged {
+		stdioDetail = "this process's client, through its bridge: it took over as the primary when the one before exited"
+	}
 	return []info.Subsystem{
-		onOff("stdio", s.opts.Transport.stdio(), ""),
+		onOff("stdio", s.opts.Transport.stdio(), stdioDetail),
 		onOff("http", s.opts.Transport.http(), url),
 		{Name: "filesystem", State: "ready", Detail: "confined to " + s.opts.Project.Root},
 		s.workflowState(),
@@ -273,7 +287,7 @@ func (s *server) serve(ctx context.Context) error {
 		}
 		stopHTTP = stop
 	}
-	if s.opts.Transport.stdio() {
+	if s.opts.Transport.stdio() && !s.bridged {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -309,9 +323,16 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	if err != nil {
 		return nil, err
 	}
-	ln, port, err := listen(lo, hi)
+	recorded := s.opts.Config.Server.Port
+	ln, port, err := listen(recorded, lo, hi)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case recorded == 0:
+		s.log.Info("no server.port is recorded in .agentos/config/mcp.yaml, so the port may change between starts and agents connected over HTTP lose the server; `agentos upgrade` records one", "port", port)
+	case port != recorded:
+		s.log.Warn("server.port is held by another program, so this server listens on the next free port; agents whose HTTP entries name the recorded port cannot reach it until that port is free and the server restarts (`agentos doctor` names those entries)", "recorded", recorded, "port", port)
 	}
 	token, err := loadToken(s.opts.Project, s.auth)
 	if err != nil {
@@ -325,7 +346,7 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 
 	streamable := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath(state.EndpointPath),
-		mcpserver.WithSessionIdManager(&sessionIDs{clients: s.clients}),
+		mcpserver.WithSessionIdManager(&sessionIDs{key: s.sessionKey, project: s.opts.Project.Root, clients: s.clients}),
 		mcpserver.WithHeartbeatInterval(30*time.Second),
 		mcpserver.WithSessionIdleTTL(2*time.Hour),
 		mcpserver.WithStreamableHTTPLogger(s.log),
@@ -386,9 +407,16 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	}, nil
 }
 
-// listen binds the first free port of lo..hi on the loopback address.
-func listen(lo, hi int) (net.Listener, int, error) {
-	for port := lo; port <= hi; port++ {
+// listen binds the recorded port on the loopback address when it is free,
+// else the next free one of lo..hi after it (wrapping round to lo); with no
+// recorded port (0), the first free one.
+func listen(recorded, lo, hi int) (net.Listener, int, error) {
+	first := recorded
+	if first < lo || first > hi {
+		first = lo
+	}
+	for i := range hi - lo + 1 {
+		port := lo + (first-lo+i)%(hi-lo+1)
 		ln, err := net.Listen("tcp", fmt.Sprintf("%s:%d", Host, port))
 		if err == nil {
 			return ln, port, nil

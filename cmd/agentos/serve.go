@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -56,6 +58,10 @@ the working directory that holds .agentos/. Logs go to stderr and
 			if missingConfig {
 				log.Warn("no configuration file; using defaults", "path", p.Config())
 			}
+			// An IDE may close its end of stderr before the server has
+			// shut down; a log line must not then kill the server with
+			// SIGPIPE before it saves its indexes and removes its state file.
+			signal.Ignore(syscall.SIGPIPE)
 			log.Info("starting", "project", p.Root, "transport", t)
 			err = server.Run(cmd.Context(), server.Options{
 				Project:   p,
