@@ -223,3 +223,44 @@ func serverInfoOf(ctx context.Context, c *client.Client) (serverInfo, error) {
 	data, _ := json.Marshal(res.StructuredContent)
 	return si, json.Unmarshal(data, &si)
 }
+
+// BenchmarkFailover measures the time from SIGKILL of the primary to the
+// first answer, through another agent's bridge, from the server that took
+// over. Each iteration kills the primary and relaunches that agent.
+//
+//	go test ./e2e -run '^$' -bench Failover -benchtime 10x
+func BenchmarkFailover(b *testing.B) {
+	root := newProject(b)
+	withRecordedPort(b, root)
+	agents := []agentProc{launchAgent(b, root, "ide-0"), launchAgent(b, root, "ide-1"), launchAgent(b, root, "ide-2")}
+	var took []time.Duration
+	for i := 0; b.Loop(); i++ {
+		_, pid := instanceOf(b, agents[0].c)
+		k := slices.IndexFunc(agents, func(a agentProc) bool { return a.pid() == pid })
+		if k < 0 {
+			b.Fatalf("the server (pid %d) is none of the agents' processes", pid)
+		}
+		asker := agents[(k+1)%len(agents)]
+		start := time.Now()
+		agents[k].cmd.Process.Signal(syscall.SIGKILL)
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			si, err := serverInfoOf(ctx, asker.c)
+			cancel()
+			if err != nil {
+				b.Fatalf("after the kill: %v", err)
+			}
+			if si.Server.PID != pid {
+				break
+			}
+		}
+		took = append(took, time.Since(start))
+		b.StopTimer()
+		agents[k].c.Close()
+		agents[k] = launchAgent(b, root, fmt.Sprintf("ide-relaunched-%d", i))
+		b.StartTimer()
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Milliseconds()), "median-ms")
+	b.ReportMetric(float64(took[len(took)-1].Milliseconds()), "max-ms")
+}
