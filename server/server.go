@@ -29,6 +29,7 @@ import (
 	"github.com/agentos-dev/agentos/server/info"
 	"github.com/agentos-dev/agentos/server/searchtool"
 	"github.com/agentos-dev/agentos/server/state"
+	"github.com/agentos-dev/agentos/server/toolkit"
 	"github.com/agentos-dev/agentos/server/workflowtool"
 	"github.com/agentos-dev/agentos/workflow"
 )
@@ -181,8 +182,10 @@ func newServer(opts Options) (*server, error) {
 	})
 	s.mcp = mcpserver.NewMCPServer(buildinfo.Name, buildinfo.Get().Version,
 		mcpserver.WithToolCapabilities(false),
+		// Server capabilities only: subscriptions to workflow sessions. The
+		// approval's elicitation is the client's capability, asked for
+		// only where the client declared it.
 		mcpserver.WithResourceCapabilities(true, false),
-		mcpserver.WithElicitation(),
 		mcpserver.WithRecovery(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(instructions),
@@ -195,7 +198,12 @@ func newServer(opts Options) (*server, error) {
 		return nil, err
 	}
 	for _, t := range tools {
-		s.mcp.AddTool(t.Def, t.Handler)
+		def, err := toolkit.Portable(t.Def)
+		if err != nil {
+			s.browser.Close()
+			return nil, err
+		}
+		s.mcp.AddTool(def, t.Handler)
 	}
 	return s, nil
 }
