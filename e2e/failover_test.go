@@ -264,3 +264,37 @@ func BenchmarkFailover(b *testing.B) {
 	b.ReportMetric(float64(took[len(took)/2].Milliseconds()), "median-ms")
 	b.ReportMetric(float64(took[len(took)-1].Milliseconds()), "max-ms")
 }
+
+// connected_clients counts live sessions: an agent whose bridge exits (its
+// IDE closed stdin) or is killed is dropped.
+func TestConnectedClientsCountsLiveAgents(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	primary := startServe(t, root, "--transport", "dual")
+	st := waitState(t, root, primary.cmd.Process.Pid)
+	watcher := httpClient(t, st.URL, nil)
+	leaves, killed := launchAgent(t, root, "leaves"), launchAgent(t, root, "killed")
+	names := func() []string {
+		var ns []string
+		for _, c := range getInfo(t, watcher).Clients {
+			ns = append(ns, c.Name)
+		}
+		slices.Sort(ns)
+		return ns
+	}
+	waitNames := func(want ...string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !slices.Equal(names(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("clients %v, want %v", names(), want)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitNames("http-test", "killed", "leaves")
+	leaves.c.Close() // stdin closes: the bridge ends its session
+	waitNames("http-test", "killed")
+	killed.cmd.Process.Signal(syscall.SIGKILL)
+	waitNames("http-test")
+}

@@ -24,15 +24,65 @@ import (
 // leave without saying goodbye.
 const clientIdle = 30 * time.Minute
 
+// streamGrace is how long a session whose event stream closed still counts
+// as connected: the time a live client takes to open the stream again.
+const streamGrace = 3 * time.Second
+
 // clients tracks the MCP sessions that have initialized, for get_server_info.
+// A session stops counting when it ends: the stdio client's stdin closes, an
+// HTTP client sends DELETE, or an HTTP client that held an event stream open
+// (as the stdio bridge does) lets it close and says nothing more — it was
+// killed, or quit without a goodbye. A client that never opened a stream
+// stops counting after clientIdle of silence.
 type clients struct {
 	mu       sync.Mutex
 	sessions map[string]*info.Client
+	streams  map[string]*stream // the sessions that have opened an event stream
 	now      func() time.Time
 }
 
+// stream is the state of a session's event streams (GET /mcp).
+type stream struct {
+	open     int
+	closedAt time.Time // when the last one closed
+}
+
 func newClients(now func() time.Time) *clients {
-	return &clients{sessions: map[string]*info.Client{}, now: now}
+	return &clients{sessions: map[string]*info.Client{}, streams: map[string]*stream{}, now: now}
+}
+
+// streamOpened notes that session id opened an event stream; the returned
+// function notes that it closed.
+func (c *clients) streamOpened(id string) (closed func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, known := c.sessions[id]; !known {
+		return func() {}
+	}
+	st := c.streams[id]
+	if st == nil {
+		st = &stream{}
+		c.streams[id] = st
+	}
+	st.open++
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		st.open--
+		st.closedAt = c.now()
+	}
+}
+
+// gone reports whether session id, with client s, has ended without a word
+// (see clients); the caller holds c.mu.
+func (c *clients) gone(id string, s *info.Client, now time.Time) bool {
+	if s.Transport != "http" {
+		return false
+	}
+	if st := c.streams[id]; st != nil && st.open == 0 && !s.LastSeen.After(st.closedAt) && now.Sub(st.closedAt) > streamGrace {
+		return true
+	}
+	return now.Sub(s.LastSeen) > clientIdle
 }
 
 // hooks wires the tracker into the MCP server's lifecycle.
@@ -120,17 +170,20 @@ func (c *clients) remove(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.sessions, id)
+	delete(c.streams, id)
 }
 
-// list returns the connected clients, oldest first, forgetting idle HTTP sessions.
+// list returns the connected clients, oldest first, forgetting the HTTP
+// sessions that have gone.
 func (c *clients) list() []info.Client {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
 	out := make([]info.Client, 0, len(c.sessions))
 	for id, s := range c.sessions {
-		if s.Transport == "http" && now.Sub(s.LastSeen) > clientIdle {
+		if c.gone(id, s, now) {
 			delete(c.sessions, id)
+			delete(c.streams, id)
 			continue
 		}
 		out = append(out, *s)

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +137,72 @@ func TestSessionIDsSignedPerProject(t *testing.T) {
 	next := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 	if code := ping(next.status.URL, id); code != http.StatusOK {
 		t.Errorf("the next primary refused the session: %d", code)
+	}
+}
+
+// A client that held an event stream open (as the stdio bridge does) and
+// vanished without DELETE stops counting once the stream has stayed closed
+// a moment; one that keeps its stream open keeps counting.
+func TestConnectedClientsDropsVanishedStreams(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	watcher, _ := httpSession(t, r.status.URL, "watcher")
+	names := func() []string {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "get_server_info"
+		res, err := watcher.CallTool(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Clients []struct {
+				Name string `json:"name"`
+			} `json:"clients"`
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(data, &out)
+		var ns []string
+		for _, c := range out.Clients {
+			ns = append(ns, c.Name)
+		}
+		return ns
+	}
+	listen := func(name string) context.CancelFunc {
+		c, _ := httpSession(t, r.status.URL, name)
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.status.URL, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", c.GetSessionId())
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		opened := make(chan struct{})
+		go func() {
+			resp, err := http.DefaultClient.Do(req)
+			close(opened)
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		<-opened
+		return cancel
+	}
+	stays := listen("stays")
+	defer stays()
+	vanish := listen("vanishes")
+	if ns := names(); len(ns) != 3 {
+		t.Fatalf("clients = %v, want watcher, stays, vanishes", ns)
+	}
+	vanish() // the process died: its connection closed, no DELETE
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ns := names()
+		if len(ns) == 2 && !slices.Contains(ns, "vanishes") && slices.Contains(ns, "stays") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("clients = %v 10 s after one vanished, want watcher and stays", ns)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -360,7 +360,7 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 		mcpserver.WithStreamableHTTPLogger(s.log),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(state.EndpointPath, &endpoint{mcp: streamable, liveness: s.liveness})
+	mux.Handle(state.EndpointPath, &endpoint{mcp: streamable, liveness: s.liveness, clients: s.clients})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "not found: the MCP endpoint is "+state.EndpointPath)
 	})
