@@ -298,3 +298,42 @@ func TestConnectedClientsCountsLiveAgents(t *testing.T) {
 	killed.cmd.Process.Signal(syscall.SIGKILL)
 	waitNames("http-test")
 }
+
+// The server takes the recorded server.port when it is free; when another
+// program holds it, the next free port, saying why; with none recorded, the
+// first free port, with a note on how to record one.
+func TestRecordedPort(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	lo, hi := portRange(t, 8)
+	recorded := lo + 3
+	writeConfig(t, root, fmt.Sprintf("server:\n  port_range: \"%d-%d\"\n  port: %d\n", lo, hi, recorded))
+
+	p := startServe(t, root, "--transport", "http")
+	if st := waitState(t, root, p.cmd.Process.Pid); st.Port != recorded {
+		t.Errorf("free recorded port: the server listens on %d, not %d", st.Port, recorded)
+	}
+	p.stdin.Close()
+	p.signal(t, syscall.SIGTERM)
+	p.exitCode(t)
+
+	occupy(t, recorded)
+	p = startServe(t, root, "--transport", "http")
+	if st := waitState(t, root, p.cmd.Process.Pid); st.Port != recorded+1 {
+		t.Errorf("recorded port held by another program: the server listens on %d, not the next one %d", st.Port, recorded+1)
+	}
+	if !p.logged("server.port is held by another program") || !p.logged(fmt.Sprintf("recorded=%d", recorded)) {
+		t.Errorf("the server does not say why it left the recorded port:\n%s", p.stderr)
+	}
+	p.signal(t, syscall.SIGTERM)
+	p.exitCode(t)
+
+	writeConfig(t, root, fmt.Sprintf("server:\n  port_range: \"%d-%d\"\n", lo, hi))
+	p = startServe(t, root, "--transport", "http")
+	if st := waitState(t, root, p.cmd.Process.Pid); st.Port != lo {
+		t.Errorf("no recorded port: the server listens on %d, not the first free %d", st.Port, lo)
+	}
+	if !p.logged("no server.port is recorded") || !p.logged("agentos upgrade") {
+		t.Errorf("no note on recording a port:\n%s", p.stderr)
+	}
+}
