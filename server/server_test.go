@@ -134,6 +134,9 @@ func TestConcurrentClientsShareOneServer(t *testing.T) {
 func TestBridgeRelaysAndTakesOverWhenThePrimaryExits(t *testing.T) {
 	t.Parallel()
 	p, cfg := testProject(t)
+	// Recorded, as install does, far above the ports the other tests of the
+	// package take (the first free ones of the range).
+	cfg.Server.Port = 45777
 	primary := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 
 	inR, inW := io.Pipe()
@@ -198,8 +201,8 @@ func TestBridgeRelaysAndTakesOverWhenThePrimaryExits(t *testing.T) {
 		t.Fatalf("after the primary exited: instance %q (before %q): %v", id, first, second)
 	}
 	st, err := state.Read(p.StateFile())
-	if err != nil || st.Port != primary.status.Port {
-		t.Errorf("the server that took over listens on %d, not %d (%v)", st.Port, primary.status.Port, err)
+	if err != nil || primary.status.Port != cfg.Server.Port || st.Port != cfg.Server.Port {
+		t.Errorf("the primary listened on %d and the server that took over on %d, not the recorded %d (%v)", primary.status.Port, st.Port, cfg.Server.Port, err)
 	}
 	// A server started now finds it and, HTTP only, refuses.
 	var running *AlreadyRunningError
