@@ -206,3 +206,27 @@ func TestConnectedClientsDropsVanishedStreams(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// listen takes the recorded port when free, else the next free one after
+// it, wrapping round to the start of the range.
+func TestListenPrefersTheRecordedPort(t *testing.T) {
+	t.Parallel()
+	const lo, hi = 45890, 45893
+	take := func(recorded int) int {
+		ln, port, err := listen(recorded, lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		return port
+	}
+	if got := take(hi); got != hi {
+		t.Fatalf("free recorded port %d: got %d", hi, got)
+	}
+	if got := take(hi); got != lo { // hi is held now: wrap round
+		t.Errorf("recorded %d held: got %d, want %d", hi, got, lo)
+	}
+	if got := take(0); got != lo+1 { // none recorded: the first free one
+		t.Errorf("no recorded port: got %d, want %d", got, lo+1)
+	}
+}
