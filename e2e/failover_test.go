@@ -224,12 +224,24 @@ func serverInfoOf(ctx context.Context, c *client.Client) (serverInfo, error) {
 	return si, json.Unmarshal(data, &si)
 }
 
-// BenchmarkFailover measures the time from SIGKILL of the primary to the
+// BenchmarkFailover measures the time from the end of the primary to the
 // first answer, through another agent's bridge, from the server that took
-// over. Each iteration kills the primary and relaunches that agent.
+// over: kill, SIGKILL of its process; exit, its IDE closing its stdin (a
+// clean shutdown, which saves the indexes first). Each iteration relaunches
+// the agent whose process ended.
 //
-//	go test ./e2e -run '^$' -bench Failover -benchtime 10x
+//	go test ./e2e -run '^$' -bench Failover -benchtime 20x -count 3
 func BenchmarkFailover(b *testing.B) {
+	end := map[string]func(agentProc){
+		"kill": func(a agentProc) { a.cmd.Process.Signal(syscall.SIGKILL) },
+		"exit": func(a agentProc) { go a.c.Close() }, // Close waits for the exit
+	}
+	for _, how := range []string{"kill", "exit"} {
+		b.Run(how, func(b *testing.B) { benchmarkFailover(b, end[how]) })
+	}
+}
+
+func benchmarkFailover(b *testing.B, end func(agentProc)) {
 	root := newProject(b)
 	withRecordedPort(b, root)
 	agents := []agentProc{launchAgent(b, root, "ide-0"), launchAgent(b, root, "ide-1"), launchAgent(b, root, "ide-2")}
@@ -242,13 +254,13 @@ func BenchmarkFailover(b *testing.B) {
 		}
 		asker := agents[(k+1)%len(agents)]
 		start := time.Now()
-		agents[k].cmd.Process.Signal(syscall.SIGKILL)
+		end(agents[k])
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			si, err := serverInfoOf(ctx, asker.c)
 			cancel()
 			if err != nil {
-				b.Fatalf("after the kill: %v", err)
+				b.Fatalf("after the primary ended: %v", err)
 			}
 			if si.Server.PID != pid {
 				break
@@ -335,5 +347,39 @@ func TestRecordedPort(t *testing.T) {
 	}
 	if !p.logged("no server.port is recorded") || !p.logged("agentos upgrade") {
 		t.Errorf("no note on recording a port:\n%s", p.stderr)
+	}
+}
+
+// Requests on their way while the primary shuts down are answered: by it,
+// or, when it ended before answering, by the server that took over.
+func TestRequestsInFlightDuringAHandover(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	withRecordedPort(t, root)
+	agents := []agentProc{launchAgent(t, root, "ide-0"), launchAgent(t, root, "ide-1"), launchAgent(t, root, "ide-2")}
+	for round := range 4 {
+		_, pid := instanceOf(t, agents[0].c)
+		k := slices.IndexFunc(agents, func(a agentProc) bool { return a.pid() == pid })
+		if k < 0 {
+			t.Fatalf("the server (pid %d) is none of the agents' processes", pid)
+		}
+		var wg sync.WaitGroup
+		for _, a := range agents {
+			if a.pid() == pid {
+				continue
+			}
+			for range 4 {
+				wg.Go(func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					if _, err := serverInfoOf(ctx, a.c); err != nil {
+						t.Errorf("round %d: a call on its way during the handover: %v", round, err)
+					}
+				})
+			}
+		}
+		agents[k].c.Close() // its IDE closes stdin; Close waits for the exit
+		wg.Wait()
+		agents[k] = launchAgent(t, root, fmt.Sprintf("ide-relaunched-%d", round))
 	}
 }

@@ -95,11 +95,17 @@ func (b *bridge) run(ctx context.Context, in io.Reader) error {
 			go func() { defer listeners.Done(); b.listen(ctx) }()
 			continue
 		}
+		// A request (method and id) awaits its answer; a notification or the
+		// client's response to the server's own request awaits nothing.
+		var request json.RawMessage
+		if head.Method != "" && len(head.ID) > 0 && string(head.ID) != "null" {
+			request = head.ID
+		}
 		requests.Add(1)
 		go func() {
 			defer requests.Done()
-			if err := b.forward(ctx, msg); err != nil && head.ID != nil {
-				b.write(rpcError(head.ID, -32603, err.Error()))
+			if err := b.forward(ctx, msg, request); err != nil && request != nil {
+				b.write(rpcError(request, -32603, err.Error()))
 			}
 		}()
 	}
@@ -164,34 +170,68 @@ func (b *bridge) initializeSession(ctx context.Context, msg []byte, reply bool) 
 }
 
 // forward POSTs one client message and relays what comes back. A primary
-// that restarted (404 for our session, or refused connection) is found again
-// through the state file, re-initialized, and the message retried once.
-func (b *bridge) forward(ctx context.Context, msg []byte) error {
+// that went away (refused connection, 404 for our session, or a response cut
+// off before the answer to a request: the primary ended while answering) is
+// found again through the state file, re-initialized, and the message sent
+// once more. The primary that ended had its handlers cancelled, so a
+// request sent again mostly did not run twice; the tools that change state
+// check it (a workflow phase completes once).
+func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) error {
 	for attempt := 0; ; attempt++ {
 		b.mu.Lock()
 		gen := b.generation
 		b.mu.Unlock()
-		resp, err := b.post(ctx, msg)
-		if err == nil && resp.StatusCode != http.StatusNotFound {
-			defer resp.Body.Close()
-			if resp.StatusCode >= 300 {
-				return statusError(resp)
-			}
-			return b.relay(resp, b.write)
-		}
-		if err == nil {
-			resp.Body.Close()
+		lost, err := b.exchange(ctx, msg, id)
+		if !lost {
+			return err
 		}
 		if attempt > 0 || ctx.Err() != nil {
-			if err != nil {
-				return fmt.Errorf("agentos bridge: the primary server is not reachable: %v", err)
-			}
-			return fmt.Errorf("agentos bridge: the primary server lost this session; restart the client")
+			return fmt.Errorf("agentos bridge: the primary server did not answer: %v", err)
 		}
+		b.log.Info("the primary ended before answering; sending the message to the next one", "err", err)
 		if rerr := b.reconnect(ctx, gen, true); rerr != nil {
 			return rerr
 		}
 	}
+}
+
+// exchange POSTs msg and relays the reply; lost says the primary did not
+// answer and another may (the message is worth sending again).
+func (b *bridge) exchange(ctx context.Context, msg []byte, id json.RawMessage) (lost bool, err error) {
+	resp, err := b.post(ctx, msg)
+	if err != nil {
+		return true, fmt.Errorf("not reachable: %w", err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return true, fmt.Errorf("it lost this session")
+	case resp.StatusCode >= 300:
+		return false, statusError(resp)
+	}
+	answered := false
+	err = b.relay(resp, func(m []byte) {
+		answered = answered || isAnswer(m, id)
+		b.write(m)
+	})
+	if id != nil && !answered {
+		return true, fmt.Errorf("the response ended without the answer (%v)", err)
+	}
+	return false, err
+}
+
+// isAnswer reports whether m is the response to the request with id.
+func isAnswer(m []byte, id json.RawMessage) bool {
+	var r struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if len(id) == 0 || json.Unmarshal(m, &r) != nil || (r.Result == nil && r.Error == nil) {
+		return false
+	}
+	var a, b bytes.Buffer
+	return json.Compact(&a, r.ID) == nil && json.Compact(&b, id) == nil && bytes.Equal(a.Bytes(), b.Bytes())
 }
 
 // reconnect re-reads the state file and replays initialize at the primary it
