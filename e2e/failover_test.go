@@ -49,20 +49,10 @@ func launchAgent(t testing.TB, root, name string) agentProc {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	initializeTB(t, c, name)
+	initialize(t, c, name, legacyProtocol)
 	mu.Lock()
 	defer mu.Unlock()
 	return agentProc{c: c, cmd: cmd}
-}
-
-func initializeTB(t testing.TB, c *client.Client, name string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := initRequest(name)
-	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatalf("initialize %s: %v", name, err)
-	}
 }
 
 // withRecordedPort records server.port in root's config: the first port of
@@ -157,18 +147,8 @@ func TestEveryAgentCanBeAPrimary(t *testing.T) {
 	if st2 := waitState(t, root, secondPID); st2.Port != port {
 		t.Errorf("the new primary listens on %d, not the recorded port %d", st2.Port, port)
 	}
-	var list struct {
-		Sessions []struct {
-			ID string `json:"id"`
-		} `json:"sessions"`
-	}
-	call(t, https[0], "svc_workflow", map[string]any{"action": "list_sessions"}, &list)
-	if !slices.ContainsFunc(list.Sessions, func(s struct {
-		ID string `json:"id"`
-	}) bool {
-		return s.ID == session
-	}) {
-		t.Errorf("workflow session %s started before the kill is gone: %+v", session, list.Sessions)
+	if out, errText := wf(t, https[0], map[string]any{"action": "get_state", "session_id": session}); errText != "" || out.Session.ID != session {
+		t.Errorf("workflow session %s started before the kill is gone: %s", session, errText)
 	}
 	// The killed agent's IDE relaunches it: it joins the new primary.
 	again := launchAgent(t, root, "ide-relaunched")
@@ -198,13 +178,6 @@ func TestPrimaryCleanExitHandsOver(t *testing.T) {
 	if idB == idA || pidB != b.pid() {
 		t.Errorf("after the clean exit the second agent reaches %s (pid %d); want its own process %d", idB, pidB, b.pid())
 	}
-}
-
-func initRequest(name string) mcp.InitializeRequest {
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = legacyProtocol
-	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
-	return req
 }
 
 // serverInfoOf calls get_server_info, returning an error rather than

@@ -337,7 +337,7 @@ const (
 	modernProtocol = mcp.LATEST_PROTOCOL_VERSION
 )
 
-func initialize(t *testing.T, c *client.Client, name, protocol string) {
+func initialize(t testing.TB, c *client.Client, name, protocol string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
