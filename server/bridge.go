@@ -251,7 +251,7 @@ func (b *bridge) reconnect(ctx context.Context, gen int, lost bool) error {
 	st, err := waitForPrimary(ctx, b.project, b.config)
 	if err != nil {
 		b.log.Warn("no primary server to reconnect to", "err", err)
-		return fmt.Errorf("agentos bridge: the primary server stopped and no other is running; restart the client")
+		return fmt.Errorf("agentos bridge: the primary server stopped and no other took over within %s; try again in a moment", primaryWait)
 	}
 	if !lost && st.PID == primary {
 		return nil
