@@ -1,8 +1,10 @@
 // Package server owns the agentos MCP server process: one MCPServer answering
 // on stdio, on streamable HTTP at 127.0.0.1, or on both at once ("dual"); the
 // per-project lock that keeps one primary server per project; the state file
-// that tells other agents where it listens; the HTTP guard; the bridge that
-// lets a stdio-only client share a running primary; and the tool registry.
+// that tells other agents where it listens (on the project's recorded
+// server.port when free); the HTTP guard; the bridge through which every
+// later stdio or dual server shares the running primary, standing by to take
+// over when it exits; and the tool registry.
 package server
 
 import (
@@ -108,7 +110,8 @@ func (e *NoFreePortError) Error() string {
 
 // Run serves the project until ctx ends or, on a stdio transport, stdin
 // closes. When another server already holds the project, Run bridges stdio to
-// it (transport stdio) or returns *AlreadyRunningError.
+// it and stands by to take over (transports stdio and dual), or returns
+// *AlreadyRunningError (http).
 func Run(ctx context.Context, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
