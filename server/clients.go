@@ -32,8 +32,8 @@ const streamGrace = 3 * time.Second
 // A session stops counting when it ends: the stdio client's stdin closes, an
 // HTTP client sends DELETE, or an HTTP client that held an event stream open
 // (as the stdio bridge does) lets it close and says nothing more — it was
-// killed, or quit without a goodbye. A client that never opened a stream
-// stops counting after clientIdle of silence.
+// killed, or quit without a goodbye. A client with an open stream counts
+// however quiet it is; any other stops counting after clientIdle of silence.
 type clients struct {
 	mu       sync.Mutex
 	sessions map[string]*info.Client
@@ -79,7 +79,11 @@ func (c *clients) gone(id string, s *info.Client, now time.Time) bool {
 	if s.Transport != "http" {
 		return false
 	}
-	if st := c.streams[id]; st != nil && st.open == 0 && !s.LastSeen.After(st.closedAt) && now.Sub(st.closedAt) > streamGrace {
+	st := c.streams[id]
+	switch {
+	case st != nil && st.open > 0: // connected, however quiet
+		return false
+	case st != nil && !s.LastSeen.After(st.closedAt) && now.Sub(st.closedAt) > streamGrace:
 		return true
 	}
 	return now.Sub(s.LastSeen) > clientIdle
