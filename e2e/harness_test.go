@@ -90,7 +90,7 @@ var (
 	portLocks []*flock.Flock // held until the process exits
 )
 
-func portRange(t *testing.T, n int) (lo, hi int) {
+func portRange(t testing.TB, n int) (lo, hi int) {
 	t.Helper()
 	if n < 1 || n > portBlock {
 		t.Fatalf("portRange(%d): between 1 and %d ports", n, portBlock)
@@ -135,7 +135,7 @@ func portsFree(lo, hi int) bool {
 
 // newProject makes an installed project in a temp dir with a config using
 // its own port range; extra lines are appended to the config.
-func newProject(t *testing.T, extraServerConfig ...string) string {
+func newProject(t testing.TB, extraServerConfig ...string) string {
 	t.Helper()
 	root := t.TempDir()
 	// --scope project: the tests launch the server from .mcp.json, and
@@ -157,14 +157,14 @@ type result struct {
 	code           int
 }
 
-func runAgentos(t *testing.T, dir string, args ...string) result {
+func runAgentos(t testing.TB, dir string, args ...string) result {
 	t.Helper()
 	return runEnv(t, dir, nil, args...)
 }
 
 // runEnv runs the built binary in dir with extra environment variables and
 // no terminal on stdin, and returns what it printed and its exit code.
-func runEnv(t *testing.T, dir string, env []string, args ...string) result {
+func runEnv(t testing.TB, dir string, env []string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -184,7 +184,7 @@ func runEnv(t *testing.T, dir string, env []string, args ...string) result {
 	return result{out.String(), errb.String(), code}
 }
 
-func runOK(t *testing.T, dir string, args ...string) result {
+func runOK(t testing.TB, dir string, args ...string) result {
 	t.Helper()
 	r := runAgentos(t, dir, args...)
 	if r.code != 0 {
@@ -337,7 +337,7 @@ const (
 	modernProtocol = mcp.LATEST_PROTOCOL_VERSION
 )
 
-func initialize(t *testing.T, c *client.Client, name, protocol string) {
+func initialize(t testing.TB, c *client.Client, name, protocol string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

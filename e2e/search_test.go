@@ -337,3 +337,20 @@ func TestSearchIndexRecoveryE2E(t *testing.T) {
 		t.Errorf("restart did not reuse the index:\n%s", p3.stderr)
 	}
 }
+
+// TestFirstSearchAfterRestartE2E: the first search_code an agent sends
+// right after its IDE started the server over stdio, with an index saved by
+// an earlier run, answers from that index instead of answering nothing
+// while it loads.
+func TestFirstSearchAfterRestartE2E(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	writeTree(t, root, searchFiles)
+	runOK(t, root, "index", "--dir", root) // saves the indexes, as a server that ran before did
+
+	c := stdioClient(t, root, "--transport", "stdio")
+	out := mustSearch(t, c, map[string]any{"action": "search_code", "query": "monthly revenue of orders"})
+	if !found(out.Results, "tools/report.py", "monthly_revenue") {
+		t.Errorf("the first search after the start: %+v, notice %q", out.Results, out.Notice)
+	}
+}

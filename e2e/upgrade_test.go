@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -193,9 +194,14 @@ func TestUpgradeKilledAtEveryPoint(t *testing.T) {
 }
 
 // relTree is tree without the files that name the project's own path.
+// The config names the project's own port (chosen per project at install):
+// it is compared with that line left out.
 func relTree(t *testing.T, root string) map[string]string {
 	out := tree(t, root)
 	delete(out, ".mcp.json")
+	if data, err := os.ReadFile(filepath.Join(root, ".agentos", "config", "mcp.yaml")); err == nil {
+		out[".agentos/config/mcp.yaml"] = manifest.Sum(regexp.MustCompile(`(?m)^  port: \d+$`).ReplaceAll(data, nil))
+	}
 	return out
 }
 

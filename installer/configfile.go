@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -62,7 +63,18 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	step.Action = Created
 	step.Detail = describeDetection(detected)
 	return change{step: step, apply: func() error {
-		return writeFile(path, data, 0o644)
+		// The port is chosen when the install is applied, not planned, so a
+		// dry run records nothing.
+		lo, hi, _ := config.Default().Ports()
+		port, err := ports.Choose(ctx, p.Root, lo, hi)
+		if err != nil {
+			return fmt.Errorf("install: choose the server's port: %w", err)
+		}
+		withPort, err := config.SetPort(data, port)
+		if err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+		return writeFile(path, withPort, 0o644)
 	}}, &detected, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -100,7 +101,14 @@ func TestFreshInstall(t *testing.T) {
 			if !slices.Equal(cfg.AST.SourcePaths, cfg.Code.SourcePaths) || !slices.Equal(cfg.AST.Languages, cfg.Code.Languages) {
 				t.Errorf("ast %+v differs from code %+v", cfg.AST, cfg.Code)
 			}
-			if cfg.Server != config.Default().Server || cfg.Logging != config.Default().Logging {
+			// The port is the project's own, recorded machine-wide; the rest are defaults.
+			recorded, err := ports.Choose(context.Background(), p.Root, config.DefaultPortMin, config.DefaultPortMax)
+			if err != nil || cfg.Server.Port != recorded {
+				t.Errorf("server.port = %d, want the port recorded for the project (%d, %v)", cfg.Server.Port, recorded, err)
+			}
+			withPort := config.Default().Server
+			withPort.Port = cfg.Server.Port
+			if cfg.Server != withPort || cfg.Logging != config.Default().Logging {
 				t.Errorf("server/logging = %+v %+v, want the defaults", cfg.Server, cfg.Logging)
 			}
 

@@ -36,8 +36,11 @@ type bridge struct {
 
 	outMu sync.Mutex // one message per line, never interleaved
 
+	reconnectMu sync.Mutex // one re-initialization at a time
+
 	mu         sync.Mutex // guards the fields below
 	url        string
+	primary    int // the pid of the primary the session is with
 	session    string
 	protocol   string
 	initialize []byte // the client's initialize request, replayed after a restart
@@ -92,11 +95,17 @@ func (b *bridge) run(ctx context.Context, in io.Reader) error {
 			go func() { defer listeners.Done(); b.listen(ctx) }()
 			continue
 		}
+		// A request (method and id) awaits its answer; a notification or the
+		// client's response to the server's own request awaits nothing.
+		var request json.RawMessage
+		if head.Method != "" && len(head.ID) > 0 && string(head.ID) != "null" {
+			request = head.ID
+		}
 		requests.Add(1)
 		go func() {
 			defer requests.Done()
-			if err := b.forward(ctx, msg); err != nil && head.ID != nil {
-				b.write(rpcError(head.ID, -32603, err.Error()))
+			if err := b.forward(ctx, msg, request); err != nil && request != nil {
+				b.write(rpcError(request, -32603, err.Error()))
 			}
 		}()
 	}
@@ -161,53 +170,94 @@ func (b *bridge) initializeSession(ctx context.Context, msg []byte, reply bool) 
 }
 
 // forward POSTs one client message and relays what comes back. A primary
-// that restarted (404 for our session, or refused connection) is found again
-// through the state file, re-initialized, and the message retried once.
-func (b *bridge) forward(ctx context.Context, msg []byte) error {
+// that went away (refused connection, 404 for our session, or a response cut
+// off before the answer to a request: the primary ended while answering) is
+// found again through the state file, re-initialized, and the message sent
+// once more. The primary that ended had its handlers cancelled, so a
+// request sent again mostly did not run twice; the tools that change state
+// check it (a workflow phase completes once).
+func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) error {
 	for attempt := 0; ; attempt++ {
 		b.mu.Lock()
 		gen := b.generation
 		b.mu.Unlock()
-		resp, err := b.post(ctx, msg)
-		if err == nil && resp.StatusCode != http.StatusNotFound {
-			defer resp.Body.Close()
-			if resp.StatusCode >= 300 {
-				return statusError(resp)
-			}
-			return b.relay(resp, b.write)
-		}
-		if err == nil {
-			resp.Body.Close()
+		lost, err := b.exchange(ctx, msg, id)
+		if !lost {
+			return err
 		}
 		if attempt > 0 || ctx.Err() != nil {
-			if err != nil {
-				return fmt.Errorf("agentos bridge: the primary server is not reachable: %v", err)
-			}
-			return fmt.Errorf("agentos bridge: the primary server lost this session; restart the client")
+			return fmt.Errorf("agentos bridge: the primary server did not answer: %v", err)
 		}
-		if rerr := b.reconnect(ctx, gen); rerr != nil {
+		b.log.Info("the primary ended before answering; sending the message to the next one", "err", err)
+		if rerr := b.reconnect(ctx, gen, true); rerr != nil {
 			return rerr
 		}
 	}
 }
 
-// reconnect re-reads the state file and replays initialize, unless another
-// request already did so since generation gen.
-func (b *bridge) reconnect(ctx context.Context, gen int) error {
+// exchange POSTs msg and relays the reply; lost says the primary did not
+// answer and another may (the message is worth sending again).
+func (b *bridge) exchange(ctx context.Context, msg []byte, id json.RawMessage) (lost bool, err error) {
+	resp, err := b.post(ctx, msg)
+	if err != nil {
+		return true, fmt.Errorf("not reachable: %w", err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return true, fmt.Errorf("it lost this session")
+	case resp.StatusCode >= 300:
+		return false, statusError(resp)
+	}
+	answered := false
+	err = b.relay(resp, func(m []byte) {
+		answered = answered || isAnswer(m, id)
+		b.write(m)
+	})
+	if id != nil && !answered {
+		return true, fmt.Errorf("the response ended without the answer (%v)", err)
+	}
+	return false, err
+}
+
+// isAnswer reports whether m is the response to the request with id.
+func isAnswer(m []byte, id json.RawMessage) bool {
+	var r struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if len(id) == 0 || json.Unmarshal(m, &r) != nil || (r.Result == nil && r.Error == nil) {
+		return false
+	}
+	var a, b bytes.Buffer
+	return json.Compact(&a, r.ID) == nil && json.Compact(&b, id) == nil && bytes.Equal(a.Bytes(), b.Bytes())
+}
+
+// reconnect re-reads the state file and replays initialize at the primary it
+// names, unless another goroutine already did so since generation gen, or,
+// when !lost, the primary is still the one the session is with (an event
+// stream ending says only that it may have changed).
+func (b *bridge) reconnect(ctx context.Context, gen int, lost bool) error {
+	b.reconnectMu.Lock()
+	defer b.reconnectMu.Unlock()
 	b.mu.Lock()
 	if b.generation != gen {
 		b.mu.Unlock()
 		return nil
 	}
-	init := b.initialize
+	init, primary := b.initialize, b.primary
 	b.mu.Unlock()
 	st, err := waitForPrimary(ctx, b.project, b.config)
 	if err != nil {
 		b.log.Warn("no primary server to reconnect to", "err", err)
-		return fmt.Errorf("agentos bridge: the primary server stopped and no other is running; restart the client")
+		return fmt.Errorf("agentos bridge: the primary server stopped and no other took over within %s; try again in a moment", primaryWait)
+	}
+	if !lost && st.PID == primary {
+		return nil
 	}
 	b.mu.Lock()
-	b.url = st.URL
+	b.url, b.primary = st.URL, st.PID
 	b.mu.Unlock()
 	b.log.Info("primary changed; re-initializing", "url", st.URL, "pid", st.PID)
 	if init == nil {
@@ -254,27 +304,40 @@ func (b *bridge) request(ctx context.Context, method string, body io.Reader) (*h
 }
 
 // listen relays server-initiated messages from the GET event stream until
-// ctx ends. A server that does not offer the stream (405) is fine.
+// ctx ends. A server that does not offer the stream (405) is fine. The
+// stream is also how the bridge notices at once that the primary exited: it
+// re-points to the next one then, not at the client's next request.
 func (b *bridge) listen(ctx context.Context) {
 	for ctx.Err() == nil {
+		b.mu.Lock()
+		gen := b.generation
+		b.mu.Unlock()
 		req, err := b.request(ctx, http.MethodGet, nil)
 		if err != nil {
 			return
 		}
 		req.Header.Set("Accept", "text/event-stream")
+		pause := time.Second
 		resp, err := b.http.Do(req)
 		if err == nil {
 			if resp.StatusCode == http.StatusOK {
 				b.relay(resp, b.write)
+				pause = 50 * time.Millisecond // the stream ended: look again soon
 			}
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusMethodNotAllowed {
 				return
 			}
 		}
+		if ctx.Err() == nil {
+			lost := err != nil || resp.StatusCode == http.StatusNotFound
+			if rerr := b.reconnect(ctx, gen, lost); rerr != nil {
+				b.log.Warn("no primary to re-point to yet", "err", rerr)
+			}
+		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(time.Second):
+		case <-time.After(pause):
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 type endpoint struct {
 	mcp      http.Handler
 	liveness func() any
+	clients  *clients // told when a session's event stream opens and closes
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -39,6 +40,9 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(body)
+	}
+	if id := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && id != "" && e.clients != nil {
+		defer e.clients.streamOpened(id)()
 	}
 	e.mcp.ServeHTTP(w, r)
 }

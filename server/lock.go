@@ -1,10 +1,12 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -24,11 +26,31 @@ type projectLock struct {
 // process holds it. The operating system drops the lock when its holder dies,
 // even by SIGKILL, so a crashed server never blocks the next one.
 func acquireLock(p project.Paths, t Transport) (*projectLock, error) {
+	return takeLock(p, t, func(fl *flock.Flock) (bool, error) { return fl.TryLock() })
+}
+
+// waitForLock takes the project's lock as soon as its holder lets go (or
+// dies), polling every lockPoll; it returns ctx's error when ctx ends first.
+func waitForLock(ctx context.Context, p project.Paths, t Transport) (*projectLock, error) {
+	return takeLock(p, t, func(fl *flock.Flock) (bool, error) {
+		ok, err := fl.TryLockContext(ctx, lockPoll)
+		if err == nil && !ok {
+			err = ctx.Err()
+		}
+		return ok, err
+	})
+}
+
+// lockPoll is how often a bridge tries the lock of a primary it would take
+// over from: the larger part of a failover's time.
+const lockPoll = 50 * time.Millisecond
+
+func takeLock(p project.Paths, t Transport, try func(*flock.Flock) (bool, error)) (*projectLock, error) {
 	if err := os.MkdirAll(p.Cache(), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", p.Cache(), err)
 	}
 	fl := flock.New(p.Lock())
-	ok, err := fl.TryLock()
+	ok, err := try(fl)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", p.Lock(), err)
 	}

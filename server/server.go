@@ -1,8 +1,10 @@
 // Package server owns the agentos MCP server process: one MCPServer answering
 // on stdio, on streamable HTTP at 127.0.0.1, or on both at once ("dual"); the
 // per-project lock that keeps one primary server per project; the state file
-// that tells other agents where it listens; the HTTP guard; the bridge that
-// lets a stdio-only client share a running primary; and the tool registry.
+// that tells other agents where it listens (on the project's recorded
+// server.port when free); the HTTP guard; the bridge through which every
+// later stdio or dual server shares the running primary, standing by to take
+// over when it exits; and the tool registry.
 package server
 
 import (
@@ -23,11 +25,13 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/browser"
 	"github.com/agentos-dev/agentos/server/info"
 	"github.com/agentos-dev/agentos/server/searchtool"
 	"github.com/agentos-dev/agentos/server/state"
+	"github.com/agentos-dev/agentos/server/toolkit"
 	"github.com/agentos-dev/agentos/server/workflowtool"
 	"github.com/agentos-dev/agentos/workflow"
 )
@@ -106,7 +110,8 @@ func (e *NoFreePortError) Error() string {
 
 // Run serves the project until ctx ends or, on a stdio transport, stdin
 // closes. When another server already holds the project, Run bridges stdio to
-// it (transport stdio) or returns *AlreadyRunningError.
+// it and stands by to take over (transports stdio and dual), or returns
+// *AlreadyRunningError (http).
 func Run(ctx context.Context, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -138,6 +143,10 @@ type server struct {
 	instanceID string
 	started    time.Time
 	auth       string
+	sessionKey *machinekey.Key // signs HTTP session ids (sessionIDs)
+	// bridged: the stdio client of this process reaches the server through
+	// the process's own bridge over HTTP, as after a takeover (standby).
+	bridged bool
 
 	mu   sync.Mutex // guards url and port, set once HTTP listens
 	url  string
@@ -155,6 +164,11 @@ func newServer(opts Options) (*server, error) {
 		started:    time.Now(),
 		auth:       opts.Config.Server.Auth,
 	}
+	key, err := machinekey.Load()
+	if err != nil {
+		return nil, err
+	}
+	s.sessionKey = key
 	hooks := s.clients.hooks()
 	hooks.AddOnRequestInitialization(refuseLongNames)
 	resources := workflowtool.NewResources(hooks, opts.Logger)
@@ -171,8 +185,10 @@ func newServer(opts Options) (*server, error) {
 	})
 	s.mcp = mcpserver.NewMCPServer(buildinfo.Name, buildinfo.Get().Version,
 		mcpserver.WithToolCapabilities(false),
+		// Server capabilities only: subscriptions to workflow sessions. The
+		// approval's elicitation is the client's capability, asked for
+		// only where the client declared it.
 		mcpserver.WithResourceCapabilities(true, false),
-		mcpserver.WithElicitation(),
 		mcpserver.WithRecovery(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(instructions),
@@ -185,7 +201,12 @@ func newServer(opts Options) (*server, error) {
 		return nil, err
 	}
 	for _, t := range tools {
-		s.mcp.AddTool(t.Def, t.Handler)
+		def, err := toolkit.Portable(t.Def)
+		if err != nil {
+			s.browser.Close()
+			return nil, err
+		}
+		s.mcp.AddTool(def, t.Handler)
 	}
 	return s, nil
 }
@@ -232,8 +253,12 @@ func (s *server) subsystems() []info.Subsystem {
 	s.mu.Lock()
 	url := s.url
 	s.mu.Unlock()
+	stdioDetail := ""
+	if s.bridged {
+		stdioDetail = "this process's client, through its bridge: it took over as the primary when the one before exited"
+	}
 	return []info.Subsystem{
-		onOff("stdio", s.opts.Transport.stdio(), ""),
+		onOff("stdio", s.opts.Transport.stdio(), stdioDetail),
 		onOff("http", s.opts.Transport.http(), url),
 		{Name: "filesystem", State: "ready", Detail: "confined to " + s.opts.Project.Root},
 		s.workflowState(),
@@ -273,7 +298,7 @@ func (s *server) serve(ctx context.Context) error {
 		}
 		stopHTTP = stop
 	}
-	if s.opts.Transport.stdio() {
+	if s.opts.Transport.stdio() && !s.bridged {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -309,9 +334,16 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	if err != nil {
 		return nil, err
 	}
-	ln, port, err := listen(lo, hi)
+	recorded := s.opts.Config.Server.Port
+	ln, port, err := listen(recorded, lo, hi)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case recorded == 0:
+		s.log.Info("no server.port is recorded in .agentos/config/mcp.yaml, so the port may change between starts and agents connected over HTTP lose the server; `agentos upgrade` records one", "port", port)
+	case port != recorded:
+		s.log.Warn("server.port is held by another program, so this server listens on the next free port; agents whose HTTP entries name the recorded port cannot reach it until that port is free and the server restarts (`agentos doctor` names those entries)", "recorded", recorded, "port", port)
 	}
 	token, err := loadToken(s.opts.Project, s.auth)
 	if err != nil {
@@ -325,13 +357,13 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 
 	streamable := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath(state.EndpointPath),
-		mcpserver.WithSessionIdManager(&sessionIDs{clients: s.clients}),
+		mcpserver.WithSessionIdManager(&sessionIDs{key: s.sessionKey, project: s.opts.Project.Root, clients: s.clients}),
 		mcpserver.WithHeartbeatInterval(30*time.Second),
 		mcpserver.WithSessionIdleTTL(2*time.Hour),
 		mcpserver.WithStreamableHTTPLogger(s.log),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(state.EndpointPath, &endpoint{mcp: streamable, liveness: s.liveness})
+	mux.Handle(state.EndpointPath, &endpoint{mcp: streamable, liveness: s.liveness, clients: s.clients})
 	if err := s.mountReview(mux, port); err != nil {
 		ln.Close()
 		return nil, err
@@ -390,9 +422,16 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	}, nil
 }
 
-// listen binds the first free port of lo..hi on the loopback address.
-func listen(lo, hi int) (net.Listener, int, error) {
-	for port := lo; port <= hi; port++ {
+// listen binds the recorded port on the loopback address when it is free,
+// else the next free one of lo..hi after it (wrapping round to lo); with no
+// recorded port (0), the first free one.
+func listen(recorded, lo, hi int) (net.Listener, int, error) {
+	first := recorded
+	if first < lo || first > hi {
+		first = lo
+	}
+	for i := range hi - lo + 1 {
+		port := lo + (first-lo+i)%(hi-lo+1)
 		ln, err := net.Listen("tcp", fmt.Sprintf("%s:%d", Host, port))
 		if err == nil {
 			return ln, port, nil

@@ -131,9 +131,12 @@ func TestConcurrentClientsShareOneServer(t *testing.T) {
 	}
 }
 
-func TestBridgeRelaysAndSurvivesPrimaryRestart(t *testing.T) {
+func TestBridgeRelaysAndTakesOverWhenThePrimaryExits(t *testing.T) {
 	t.Parallel()
 	p, cfg := testProject(t)
+	// Recorded, as install does, far above the ports the other tests of the
+	// package take (the first free ones of the range).
+	cfg.Server.Port = 45777
 	primary := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 
 	inR, inW := io.Pipe()
@@ -186,15 +189,25 @@ func TestBridgeRelaysAndSurvivesPrimaryRestart(t *testing.T) {
 		t.Fatalf("a line that is not JSON: %v", m)
 	}
 
-	// The primary restarts (new instance, maybe a new port): the bridge finds
-	// it through the state file and carries on.
+	// The primary exits: the bridge's process takes over as the primary (a
+	// new instance, on the same port), re-initializes its client's session
+	// there and carries on.
 	primary.cancel()
 	<-primary.done
 	primary.done <- nil
-	start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_server_info","arguments":{}}}`)
-	if second := instance(reply(3)); second == "" || second == first {
-		t.Fatalf("after restart: instance %q (before %q)", second, first)
+	second := reply(3)
+	if id := instance(second); id == "" || id == first {
+		t.Fatalf("after the primary exited: instance %q (before %q): %v", id, first, second)
+	}
+	st, err := state.Read(p.StateFile())
+	if err != nil || primary.status.Port != cfg.Server.Port || st.Port != cfg.Server.Port {
+		t.Errorf("the primary listened on %d and the server that took over on %d, not the recorded %d (%v)", primary.status.Port, st.Port, cfg.Server.Port, err)
+	}
+	// A server started now finds it and, HTTP only, refuses.
+	var running *AlreadyRunningError
+	if err := Run(context.Background(), Options{Project: p, Config: cfg, Transport: TransportHTTP}); !errors.As(err, &running) {
+		t.Errorf("an http server started after the takeover: %v", err)
 	}
 
 	inW.Close()
@@ -205,6 +218,10 @@ func TestBridgeRelaysAndSurvivesPrimaryRestart(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("bridge did not end on stdin EOF")
+	}
+	// The server it became stopped with it: its state file is gone.
+	if _, err := os.Stat(p.StateFile()); !os.IsNotExist(err) {
+		t.Errorf("state file left after the bridge's process ended: %v", err)
 	}
 }
 

@@ -59,6 +59,7 @@ type Report struct {
 	Configs   []string   `json:"configs"`          // client configs and rules files refreshed
 	Binary    Action     `json:"binary"`
 	Gitignore Action     `json:"gitignore"`
+	Port      int        `json:"port,omitempty"`      // the server.port recorded in mcp.yaml, when the project had none
 	Server    string     `json:"server,omitempty"`    // what was done about a running server
 	Recovered string     `json:"recovered,omitempty"` // an interrupted upgrade this run rolled back first
 	UpToDate  bool       `json:"up_to_date"`
@@ -74,7 +75,10 @@ type Plan struct {
 	Files       []FilePlan
 	Binary      Action
 	Gitignore   Action
-	Configs     []agentconfig.Change // only those that change
+	// Port is Add when mcp.yaml has no server.port, which the upgrade
+	// records (the port is chosen when it is written).
+	Port    Action
+	Configs []agentconfig.Change // only those that change
 	// Interrupted names an upgrade that was cut off part-way: the run rolls
 	// it back before anything else, so the plan shown is from its backup's
 	// state only once that is done.
@@ -92,7 +96,7 @@ type Plan struct {
 
 // Changes reports whether the plan writes anything.
 func (pl *Plan) Changes() bool {
-	if pl.Binary != Unchanged || pl.Gitignore != Unchanged || len(pl.Configs) > 0 {
+	if pl.Binary != Unchanged || pl.Gitignore != Unchanged || pl.Port != Unchanged || len(pl.Configs) > 0 {
 		return true
 	}
 	for _, f := range pl.Files {
@@ -178,6 +182,8 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 	if err := pl.planGitignore(); err != nil {
 		return nil, err
 	}
+	pl.Port = Unchanged
+	pl.planPort()
 	if pl.Configs, err = planConfigs(p, pl.env); err != nil {
 		return nil, fmt.Errorf("upgrade: %w", err)
 	}
@@ -422,6 +428,9 @@ func (u *run) preflight(ctx context.Context) (string, error) {
 
 func (u *run) doBackup(ctx context.Context) (string, error) {
 	extra := []string{manifest.Path(u.p), u.pl.ignorePath}
+	if u.pl.Port != Unchanged {
+		extra = append(extra, u.p.Config())
+	}
 	for _, c := range u.pl.Configs {
 		extra = append(extra, c.Path)
 	}
@@ -505,8 +514,15 @@ func (u *run) update(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	return fmt.Sprintf("%d files written, %d conflicts beside their files as %s, binary %s, %d client files refreshed",
-		changed, len(u.r.Conflicts), NewSuffix, u.pl.Binary, len(u.pl.Configs)), nil
+	if err := u.recordPort(ctx); err != nil {
+		return "", err
+	}
+	msg := fmt.Sprintf("%d files written, %d conflicts beside their files as %s, binary %s, %d client files refreshed",
+		changed, len(u.r.Conflicts), NewSuffix, u.pl.Binary, len(u.pl.Configs))
+	if u.r.Port != 0 {
+		msg += fmt.Sprintf(", server.port %d recorded in %s", u.r.Port, u.p.Rel(u.p.Config()))
+	}
+	return msg, nil
 }
 
 func (u *run) gitignore(context.Context) (string, error) {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -20,11 +22,16 @@ func newServeCmd(s *streams) *cobra.Command {
 
 Transports:
   dual   stdio for the IDE that launched it, and streamable HTTP on 127.0.0.1 for
-         every other agent (the first free port in 4242-5242, recorded in
-         .agentos/.mcp_server_state.json). Use this for the primary agent.
-  stdio  the launching IDE only. If another agentos server already serves the
-         project, this becomes a bridge to it, so the client shares its state.
+         every other agent, on server.port from .agentos/config/mcp.yaml (the next
+         free port of server.port_range when another program holds it; the port
+         in use is in .agentos/.mcp_server_state.json). What install configures.
+  stdio  the launching IDE only.
   http   HTTP only, for tests and services.
+
+One server per project. A dual or stdio serve that finds one running becomes a
+bridge to it, so every agent shares one server; when that server exits, one
+bridge takes over as the server (on the same port) and the others follow it.
+An http serve that finds one running exits with code 4, naming it.
 
 The project is --project-root, else $PROJECT_ROOT, else the nearest folder at or above
 the working directory that holds .agentos/. Logs go to stderr and
@@ -56,6 +63,10 @@ the working directory that holds .agentos/. Logs go to stderr and
 			if missingConfig {
 				log.Warn("no configuration file; using defaults", "path", p.Config())
 			}
+			// An IDE may close its end of stderr before the server has
+			// shut down; a log line must not then kill the server with
+			// SIGPIPE before it saves its indexes and removes its state file.
+			signal.Ignore(syscall.SIGPIPE)
 			log.Info("starting", "project", p.Root, "transport", t)
 			err = server.Run(cmd.Context(), server.Options{
 				Project:   p,

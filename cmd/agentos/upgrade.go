@@ -161,7 +161,7 @@ func planJSON(pl *upgrade.Plan) any {
 	}
 	return map[string]any{
 		"root": pl.Root, "source": pl.Source.Name, "from_version": pl.FromVersion, "to_version": pl.Source.Version,
-		"changes": pl.Changes(), "interrupted": pl.Interrupted, "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "configs": configs,
+		"changes": pl.Changes(), "interrupted": pl.Interrupted, "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "port": pl.Port, "configs": configs,
 	}
 }
 
@@ -193,6 +193,10 @@ func printPlan(s *streams, pl *upgrade.Plan) {
 	}
 	if pl.Gitignore != upgrade.Unchanged {
 		fmt.Fprintf(s.Out, "  %-12s .gitignore (agentos block)\n", pl.Gitignore)
+		shown++
+	}
+	if pl.Port != upgrade.Unchanged {
+		fmt.Fprintf(s.Out, "  %-12s .agentos/config/mcp.yaml: server.port, this project's own HTTP port (only that key's lines)\n", pl.Port)
 		shown++
 	}
 	for _, c := range pl.Configs {

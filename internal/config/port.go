@@ -12,9 +12,9 @@ import (
 const portComment = "# This project's HTTP port, recorded once so agents that connect over HTTP\n# keep finding the server; when something else holds it the server takes\n# the next free port of port_range and logs why."
 
 // SetPort returns the YAML text of a config file with server.port set to
-// port. Only the line that holds the key changes, or two comment lines and
-// the key are added under server: (the file is the user's, so every other
-// line, comment and blank line stays as it was). The result is checked to
+// port. Only the line that holds the key changes, or a comment and the key
+// are added under server: (the file is the user's, so every other line,
+// comment and blank line stays as it was). The result is checked to
 // load with that port.
 func SetPort(data []byte, port int) ([]byte, error) {
 	var doc yaml.Node

@@ -82,7 +82,6 @@ func TestSetPortOnTheTemplate(t *testing.T) {
 	section := string(text[start+1:end]) + "\n"
 	section = strings.ReplaceAll(section, "{{quote .PortRange}}", `"4242-5242"`)
 	section = strings.ReplaceAll(section, "{{.Auth}}", "none")
-	section = strings.ReplaceAll(section, "{{.Port}}", "4242")
 	got, err := SetPort([]byte(section), 4301)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, section)

@@ -44,11 +44,21 @@ func New(level slog.Level, stderr io.Writer, file string) (*slog.Logger, func() 
 		if err != nil {
 			return nil, nil, err
 		}
-		w = io.MultiWriter(stderr, f)
+		// The file first, and stderr's errors ignored: a client that has
+		// closed its end of stderr must not cost the file its lines.
+		w = io.MultiWriter(f, ignoreErrors{stderr})
 		closeFn = f.Close
 	}
 	h := slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})
 	return slog.New(h), closeFn, nil
+}
+
+// ignoreErrors is a writer whose failures do not count.
+type ignoreErrors struct{ w io.Writer }
+
+func (i ignoreErrors) Write(p []byte) (int, error) {
+	i.w.Write(p)
+	return len(p), nil
 }
 
 func open(file string) (*os.File, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -158,7 +159,7 @@ func (s *Service) handle(ctx context.Context, in input) (Output, error) {
 	if in.MaxDepth != nil {
 		gq.Depth = *in.MaxDepth
 	}
-	out, err := s.graph(gq)
+	out, err := s.graph(ctx, gq)
 	if err != nil {
 		return Output{}, err
 	}
@@ -207,34 +208,81 @@ func searchQuery(in input, text string, limit int) (search.Query, error) {
 	return q, nil
 }
 
+// openWait bounds how long a search waits for an index that is still being
+// opened; openPoll is how often it looks meanwhile. Variables for tests.
+var (
+	openWait = 2 * time.Second
+	openPoll = 20 * time.Millisecond
+)
+
+// searchOpened runs q on h. Just after a start the index is still being
+// opened (a saved one loads in well under a second): rather than answer
+// nothing, it waits for the index, up to openWait. It returns the index's
+// status of the answer, and search.ErrNotReady when the wait ran out.
+func searchOpened(ctx context.Context, h *handle, q search.Query) (IndexStatus, []Hit, error) {
+	deadline := time.Now().Add(openWait)
+	for {
+		st := h.Status()
+		if st.State == StateFailed || st.State == StateDisabled {
+			return st, nil, nil
+		}
+		err := search.ErrNotReady
+		var hits []Hit
+		if searchable(st.State) {
+			hits, err = runSearch(ctx, h.ix, q)
+		}
+		if !errors.Is(err, search.ErrNotReady) || time.Now().After(deadline) {
+			return st, hits, err
+		}
+		select {
+		case <-ctx.Done():
+			return st, nil, ctx.Err()
+		case <-time.After(openPoll):
+		}
+	}
+}
+
+// waitOpened waits, up to openWait, until h answers (or failed, or has
+// nothing to index), and returns its status then.
+func waitOpened(ctx context.Context, h *handle) IndexStatus {
+	deadline := time.Now().Add(openWait)
+	for {
+		st := h.Status()
+		if searchable(st.State) || st.State == StateFailed || st.State == StateDisabled || time.Now().After(deadline) {
+			return st
+		}
+		select {
+		case <-ctx.Done():
+			return st
+		case <-time.After(openPoll):
+		}
+	}
+}
+
 // search asks one index, saying when the answer is partial.
 func (s *Service) search(ctx context.Context, name string, q search.Query) (Output, error) {
 	h := s.index(name)
-	st := h.Status()
+	st, hits, err := searchOpened(ctx, h, q)
+	if ctx.Err() != nil {
+		return Output{}, ctx.Err()
+	}
 	out := Output{Query: q.Text, Method: string(q.Method), IndexStatus: &st}
 	if out.Method == "" {
 		out.Method = string(search.Hybrid)
 	}
 	empty := []Hit{}
-	switch st.State {
-	case StateFailed:
+	switch {
+	case st.State == StateFailed:
 		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic,
 			"the %s index is unavailable: %s. Fix the cause (the server log has details); it is retried when the configuration changes or the server restarts", name, st.Detail).
 			WithDetails(map[string]any{"index_status": st})
-	case StateDisabled:
+	case st.State == StateDisabled:
 		out.Results = &empty
 		out.Notice = fmt.Sprintf("The %s index is disabled: %s.", name, st.Detail)
 		return out, nil
-	}
-	var hits []Hit
-	err := search.ErrNotReady
-	if searchable(st.State) {
-		hits, err = runSearch(ctx, h.ix, q)
-	}
-	switch {
 	case errors.Is(err, search.ErrNotReady):
 		out.Results = &empty
-		out.Notice = fmt.Sprintf("The %s index is still being opened (%s)", name, st.State)
+		out.Notice = fmt.Sprintf("The %s index is still being opened (%s) after a wait of %s", name, st.State, openWait)
 		if st.FilesTotal > 0 {
 			out.Notice += fmt.Sprintf(": %d of %d files indexed", st.FilesDone, st.FilesTotal)
 		}
@@ -261,15 +309,15 @@ func (s *Service) search(ctx context.Context, name string, q search.Query) (Outp
 }
 
 // graph asks the code index's call graph.
-func (s *Service) graph(q graphQuery) (Output, error) {
+func (s *Service) graph(ctx context.Context, q graphQuery) (Output, error) {
 	h := s.index(Code)
-	st := h.Status()
+	st := waitOpened(ctx, h)
 	switch {
 	case st.State == StateFailed || st.State == StateDisabled:
 		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic, "the code index is %s: %s", st.State, st.Detail).
 			WithDetails(map[string]any{"index_status": st})
 	case !searchable(st.State):
-		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic, "the code index is still being opened (%s); ask again in a few seconds", st.State).
+		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic, "the code index is still being opened (%s) after a wait of %s; ask again in a few seconds", st.State, openWait).
 			WithDetails(map[string]any{"index_status": st})
 	}
 	out, err := runGraph(h.ix, q)

@@ -129,7 +129,8 @@ func testElicitation(t *testing.T, terminalOnly bool) {
 	lib, _ := workflow.LoadLibrary(builtin, nil)
 	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state"), TerminalApprovalOnly: terminalOnly})
 	tool := New(e, slog.New(slog.DiscardHandler))
-	s := mcpserver.NewMCPServer("t", "1", mcpserver.WithElicitation())
+	// No server capability: elicitation is the client's, declared below.
+	s := mcpserver.NewMCPServer("t", "1")
 	s.AddTool(tool.Def, tool.Handler)
 	user := &answer{}
 	c, err := client.NewInProcessClientWithOptions(s, client.WithElicitationHandler(user))

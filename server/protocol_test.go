@@ -1,0 +1,232 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+func httpSession(t *testing.T, url, name string) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-06-18"
+	init.Params.ClientInfo = mcp.Implementation{Name: name}
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, res
+}
+
+// The server advertises its own capabilities only: tools, and resources
+// one may subscribe to. Elicitation is a client's capability.
+func TestOnlyServerCapabilitiesAdvertised(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	_, res := httpSession(t, r.status.URL, "caps")
+	data, _ := json.Marshal(res.Capabilities)
+	var caps map[string]json.RawMessage
+	json.Unmarshal(data, &caps)
+	for name := range caps {
+		switch name {
+		case "tools", "resources":
+		default:
+			t.Errorf("capability %q advertised: %s", name, data)
+		}
+	}
+	if res.Capabilities.Resources == nil || !res.Capabilities.Resources.Subscribe {
+		t.Errorf("resources/subscribe is served but not advertised: %s", data)
+	}
+}
+
+// connected_clients counts live sessions: a client that ends its session
+// with DELETE is gone at once.
+func TestConnectedClientsDropsEndedSessions(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	watcher, _ := httpSession(t, r.status.URL, "watcher")
+	leaver, _ := httpSession(t, r.status.URL, "leaver")
+	count := func() (int, []string) {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "get_server_info"
+		res, err := watcher.CallTool(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			ConnectedClients int `json:"connected_clients"`
+			Clients          []struct {
+				Name string `json:"name"`
+			} `json:"clients"`
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(data, &out)
+		var names []string
+		for _, c := range out.Clients {
+			names = append(names, c.Name)
+		}
+		return out.ConnectedClients, names
+	}
+	if n, names := count(); n != 2 {
+		t.Fatalf("connected_clients = %d %v, want 2", n, names)
+	}
+	leaver.Close() // mcp-go's HTTP client ends its session with DELETE
+	if n, names := count(); n != 1 || names[0] != "watcher" {
+		t.Errorf("after the leaver's DELETE: connected_clients = %d %v, want only the watcher", n, names)
+	}
+}
+
+// A session id is good at any primary of the project (so HTTP clients carry
+// on across a failover) and at no other project's server.
+func TestSessionIDsSignedPerProject(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	q, cfgQ := testProject(t)
+	other := start(t, Options{Project: q, Config: cfgQ, Transport: TransportHTTP})
+
+	c, _ := httpSession(t, r.status.URL, "mover")
+	id := c.GetSessionId()
+	ping := func(url, session string) int {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := ping(r.status.URL, id); code != http.StatusOK {
+		t.Fatalf("own session: %d", code)
+	}
+	if code := ping(other.status.URL, id); code != http.StatusNotFound {
+		t.Errorf("another project's server accepted the session: %d", code)
+	}
+	forged := id[:len(id)-1] + map[bool]string{true: "1", false: "0"}[id[len(id)-1] == '0']
+	if code := ping(r.status.URL, forged); code != http.StatusNotFound {
+		t.Errorf("a forged session id was accepted: %d", code)
+	}
+	// The same project's next primary accepts it.
+	r.cancel()
+	<-r.done
+	r.done <- nil
+	next := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	if code := ping(next.status.URL, id); code != http.StatusOK {
+		t.Errorf("the next primary refused the session: %d", code)
+	}
+}
+
+// A client that held an event stream open (as the stdio bridge does) and
+// vanished without DELETE stops counting once the stream has stayed closed
+// a moment; one that keeps its stream open keeps counting.
+func TestConnectedClientsDropsVanishedStreams(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	watcher, _ := httpSession(t, r.status.URL, "watcher")
+	names := func() []string {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "get_server_info"
+		res, err := watcher.CallTool(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Clients []struct {
+				Name string `json:"name"`
+			} `json:"clients"`
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(data, &out)
+		var ns []string
+		for _, c := range out.Clients {
+			ns = append(ns, c.Name)
+		}
+		return ns
+	}
+	listen := func(name string) context.CancelFunc {
+		c, _ := httpSession(t, r.status.URL, name)
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.status.URL, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", c.GetSessionId())
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		opened := make(chan struct{})
+		go func() {
+			resp, err := http.DefaultClient.Do(req)
+			close(opened)
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		<-opened
+		return cancel
+	}
+	stays := listen("stays")
+	defer stays()
+	vanish := listen("vanishes")
+	if ns := names(); len(ns) != 3 {
+		t.Fatalf("clients = %v, want watcher, stays, vanishes", ns)
+	}
+	vanish() // the process died: its connection closed, no DELETE
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ns := names()
+		if len(ns) == 2 && !slices.Contains(ns, "vanishes") && slices.Contains(ns, "stays") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("clients = %v 10 s after one vanished, want watcher and stays", ns)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// listen takes the recorded port when free, else the next free one after
+// it, wrapping round to the start of the range.
+func TestListenPrefersTheRecordedPort(t *testing.T) {
+	t.Parallel()
+	const lo, hi = 45890, 45893
+	take := func(recorded int) int {
+		ln, port, err := listen(recorded, lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		return port
+	}
+	if got := take(hi); got != hi {
+		t.Fatalf("free recorded port %d: got %d", hi, got)
+	}
+	if got := take(hi); got != lo { // hi is held now: wrap round
+		t.Errorf("recorded %d held: got %d, want %d", hi, got, lo)
+	}
+	if got := take(0); got != lo+1 { // none recorded: the first free one
+		t.Errorf("no recorded port: got %d, want %d", got, lo+1)
+	}
+}
