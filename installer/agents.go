@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/state"
 )
@@ -233,7 +235,8 @@ func userEnv(opts Options) agentconfig.Env {
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's
 // URL, from a state file state.Verify trusts (or, before it first runs, the
-// port the config records, else the first port of the configured range), or
+// port the config records — on a first install, the one it will record —
+// else the first port of the configured range), or
 // for a stdio-only client a stdio command running binary that bridges.
 func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
 	if !c.CanHTTP() {
@@ -245,7 +248,13 @@ func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, 
 	if err == nil {
 		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."
 	}
-	if port := cfg.Server.Port; port != 0 {
+	port := cfg.Server.Port
+	if _, statErr := os.Stat(p.Config()); errors.Is(statErr, fs.ErrNotExist) {
+		// A first install: the port its config will record (planConfig).
+		lo, hi, _ := cfg.Ports()
+		port, _ = ports.Propose(ctx, p.Root, lo, hi)
+	}
+	if port != 0 {
 		url := fmt.Sprintf("http://%s:%d%s", state.Host, port, state.EndpointPath)
 		return agentconfig.HTTPEntry(url), "Points at the project's recorded port (server.port in .agentos/config/mcp.yaml), " + url + ", where the server listens when it runs."
 	}

@@ -60,21 +60,24 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	if data, err = withCoverageThreshold(data, opts.CoverageThreshold); err != nil {
 		return change{}, nil, err
 	}
+	// The port is chosen when the install is planned, so the secondary
+	// entries planned with it name it, and recorded machine-wide when it
+	// is applied, so a dry run records nothing.
+	lo, hi, _ := config.Default().Ports()
+	port, err := ports.Propose(ctx, p.Root, lo, hi)
+	if err != nil {
+		return change{}, nil, fmt.Errorf("install: choose the server's port: %w", err)
+	}
+	if data, err = config.SetPort(data, port); err != nil {
+		return change{}, nil, fmt.Errorf("install: %w", err)
+	}
 	step.Action = Created
 	step.Detail = describeDetection(detected)
 	return change{step: step, apply: func() error {
-		// The port is chosen when the install is applied, not planned, so a
-		// dry run records nothing.
-		lo, hi, _ := config.Default().Ports()
-		port, err := ports.Choose(ctx, p.Root, lo, hi)
-		if err != nil {
-			return fmt.Errorf("install: choose the server's port: %w", err)
+		if err := ports.Record(ctx, p.Root, port); err != nil {
+			return fmt.Errorf("install: record the server's port: %w", err)
 		}
-		withPort, err := config.SetPort(data, port)
-		if err != nil {
-			return fmt.Errorf("install: %w", err)
-		}
-		return writeFile(path, withPort, 0o644)
+		return writeFile(path, data, 0o644)
 	}}, &detected, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,8 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/state"
 )
@@ -75,4 +78,69 @@ func TestSecondaryEntryTrustsOnlyAVerifiedStateFile(t *testing.T) {
 	if entry.URL != url || !strings.Contains(note, "outside this project's server.port_range") {
 		t.Errorf("forged: %+v, %q", entry, note)
 	}
+}
+
+// A first install chooses the project's port once: the config records it,
+// the secondary entries planned beside it name it (not the first port of the
+// range, which another project recorded here), and uninstall gives it back.
+func TestFirstInstallSecondariesUseTheRecordedPort(t *testing.T) {
+	ctx := context.Background()
+	root, binary := newProject(t, nil)
+	lo, hi, _ := config.Default().Ports()
+	taken, err := ports.Propose(ctx, root, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir() // another project on this machine, which recorded that port
+	if err := ports.Record(ctx, other, taken); err != nil {
+		t.Fatal(err)
+	}
+	defer ports.Forget(ctx, other)
+
+	installWith(t, Options{Dir: root, BinaryPath: binary, Secondary: []string{"opencode"}, Env: testEnv(t)})
+	p, _ := project.At(root)
+	cfg, err := config.Load(p.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Server.Port == 0 || cfg.Server.Port == taken {
+		t.Fatalf("server.port = %d; another project recorded %d", cfg.Server.Port, taken)
+	}
+	want := fmt.Sprintf("http://127.0.0.1:%d/mcp", cfg.Server.Port)
+	if entry := readTestFile(t, filepath.Join(root, "opencode.json")); !strings.Contains(entry, want) {
+		t.Errorf("opencode's entry does not name the recorded port %s:\n%s", want, entry)
+	}
+	if !recorded(t, root) {
+		t.Error("the install did not record its port machine-wide")
+	}
+
+	pl, err := PlanUninstall(UninstallOptions{Dir: root, Purge: true, BackupDir: t.TempDir(), Env: testEnv(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if recorded(t, root) {
+		t.Error("uninstall left the project's port recorded")
+	}
+}
+
+// recorded reports whether the machine-wide port record names root.
+func recorded(t *testing.T, root string) bool {
+	t.Helper()
+	path, err := ports.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Projects map[string]int }
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	_, ok := r.Projects[root]
+	return ok
 }

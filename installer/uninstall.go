@@ -2,6 +2,7 @@ package installer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/markedblock"
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -226,6 +228,12 @@ func (pl *UninstallPlan) Apply() error {
 		if err := os.RemoveAll(path); err != nil {
 			return fmt.Errorf("uninstall: %w", err)
 		}
+	}
+	if _, err := os.Stat(project.Paths{Root: pl.Root}.Config()); errors.Is(err, fs.ErrNotExist) {
+		// The port is free for other projects again. The record only steers
+		// choices, and drops projects whose folder is gone by itself, so a
+		// failure here is not the uninstall's.
+		_ = ports.Forget(context.Background(), pl.Root)
 	}
 	return nil
 }

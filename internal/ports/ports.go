@@ -49,26 +49,46 @@ func Path() (string, error) {
 func Choose(ctx context.Context, root string, lo, hi int) (int, error) {
 	var chosen int
 	err := update(ctx, func(r *record) error {
-		if p, ok := r.Projects[root]; ok && p >= lo && p <= hi {
-			chosen = p
-			return nil
+		var err error
+		if chosen, err = pick(r, root, lo, hi); err == nil {
+			r.Projects[root] = chosen
 		}
-		taken := map[int]bool{}
-		for other, p := range r.Projects {
-			if other != root {
-				taken[p] = true
-			}
-		}
-		for p := lo; p <= hi; p++ {
-			if !taken[p] && Free(p) {
-				chosen = p
-				r.Projects[root] = p
-				return nil
-			}
-		}
-		return fmt.Errorf("no port of %d-%d is free and unrecorded by another project; widen server.port_range or uninstall agentos from projects you no longer use", lo, hi)
+		return err
 	})
 	return chosen, err
+}
+
+// Propose returns the port Choose would return now, recording nothing: what
+// an install plans (and shows in a dry run) before it records the port with
+// Record.
+func Propose(ctx context.Context, root string, lo, hi int) (int, error) {
+	var chosen int
+	err := update(ctx, func(r *record) error {
+		var err error
+		chosen, err = pick(r, root, lo, hi)
+		return err
+	})
+	return chosen, err
+}
+
+// pick is the one rule for a project's port: its recorded one when in
+// range, else the first free port of the range no other project records.
+func pick(r *record, root string, lo, hi int) (int, error) {
+	if p, ok := r.Projects[root]; ok && p >= lo && p <= hi {
+		return p, nil
+	}
+	taken := map[int]bool{}
+	for other, p := range r.Projects {
+		if other != root {
+			taken[p] = true
+		}
+	}
+	for p := lo; p <= hi; p++ {
+		if !taken[p] && Free(p) {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("no port of %d-%d is free and unrecorded by another project; widen server.port_range or uninstall agentos from projects you no longer use", lo, hi)
 }
 
 // Record notes that the project at root uses port (one its config already
