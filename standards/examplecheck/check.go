@@ -16,8 +16,10 @@ type Options struct {
 	// GoMod and GoSum, a module's go.mod and go.sum, let Go blocks import
 	// the third-party modules it requires (at its versions).
 	GoMod, GoSum []byte
-	// Python and TSC are the interpreter and the TypeScript compiler; empty
-	// means python3 and tsc on PATH.
+	// Python is the interpreter; empty means the first of python3 on PATH
+	// and /usr/bin/python3 that has pyflakes.
+	// TSC is the TypeScript compiler; empty means $AGENTOS_TSC, then the one
+	// scripts/install-checkers.sh installs, then tsc on PATH.
 	Python, TSC string
 	// TypeScriptFiles are written, by name, beside the TypeScript blocks and
 	// compiled with them: declarations (.d.ts) of the third-party modules

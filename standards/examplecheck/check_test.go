@@ -64,13 +64,9 @@ func TestCheckFindsBrokenExamples(t *testing.T) {
 	blocks := examplecheck.Extract("broken.md", []byte(md))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := examplecheck.Options{TSC: os.Getenv("AGENTOS_TSC"), TypeScriptFiles: map[string][]byte{
+	opts := examplecheck.Options{TypeScriptFiles: map[string][]byte{
 		"greeter.d.ts": []byte(`declare module "greeter" { export function greet(name: string): string; }`),
 	}}
-	if opts.TSC == "" {
-		dir, _ := os.UserCacheDir()
-		opts.TSC = dir + "/agentos-standards/node_modules/.bin/tsc"
-	}
 	r, err := examplecheck.Check(ctx, blocks, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -198,17 +198,35 @@ func runTSC(ctx context.Context, dir string, blocks []Block, opts Options, ext s
 	return problems, nil
 }
 
-// findTSC returns the configured TypeScript compiler, or tsc on PATH.
+// findTSC returns the configured TypeScript compiler or, when none is
+// configured, the first of $AGENTOS_TSC, the one scripts/install-checkers.sh
+// installs (in $AGENTOS_STANDARDS_CACHE, default <user cache>/agentos-standards)
+// and tsc on PATH.
 func findTSC(configured string) (string, error) {
 	if configured == "" {
+		configured = os.Getenv("AGENTOS_TSC")
+	}
+	if configured == "" {
+		cache := os.Getenv("AGENTOS_STANDARDS_CACHE")
+		if dir, err := os.UserCacheDir(); cache == "" && err == nil {
+			cache = filepath.Join(dir, "agentos-standards")
+		}
+		if p := filepath.Join(cache, "node_modules", ".bin", "tsc"); cache != "" && fileExists(p) {
+			return p, nil
+		}
 		p, err := exec.LookPath("tsc")
 		if err != nil {
 			return "", skipError{"tsc is not installed; run scripts/install-checkers.sh"}
 		}
 		return p, nil
 	}
-	if _, err := os.Stat(configured); err != nil {
+	if !fileExists(configured) {
 		return "", skipError{"tsc is not installed at " + configured + "; run scripts/install-checkers.sh"}
 	}
 	return configured, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
