@@ -139,7 +139,7 @@ func findPython(ctx context.Context, dir, configured string) (string, error) {
 
 // checkTypeScript type-checks every block, each a module, in one tsc run.
 func checkTypeScript(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
-	return runTSC(ctx, dir, blocks, opts, ".ts", map[string]any{"strict": true})
+	return runTSC(ctx, dir, blocks, opts.TSC, opts.TypeScriptFiles, ".ts", map[string]any{"strict": true})
 }
 
 // checkJavaScript checks the syntax of every block, each an ES module, in
@@ -148,14 +148,14 @@ func checkTypeScript(ctx context.Context, dir string, blocks []Block, opts Optio
 // that show JavaScript render the same examples as TypeScript, which are
 // type-checked.
 func checkJavaScript(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
-	return runTSC(ctx, dir, blocks, opts, ".mjs", map[string]any{"allowJs": true, "checkJs": false})
+	return runTSC(ctx, dir, blocks, opts.TSC, nil, ".mjs", map[string]any{"allowJs": true, "checkJs": false})
 }
 
-// runTSC writes the blocks with the extension ext, and Options.TypeScriptFiles
+// runTSC writes the blocks with the extension ext, and the extra files
 // beside them, and runs tsc over them with Node's types and the given
 // compiler options added to the common ones.
-func runTSC(ctx context.Context, dir string, blocks []Block, opts Options, ext string, options map[string]any) ([]Problem, error) {
-	tsc, err := findTSC(opts.TSC)
+func runTSC(ctx context.Context, dir string, blocks []Block, tscPath string, extra map[string][]byte, ext string, options map[string]any) ([]Problem, error) {
+	tsc, err := findTSC(tscPath)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func runTSC(ctx context.Context, dir string, blocks []Block, opts Options, ext s
 	if err != nil {
 		return nil, err
 	}
-	for name, data := range opts.TypeScriptFiles {
+	for name, data := range extra {
 		if filepath.Base(name) != name || files[name].block.Doc != "" {
 			return nil, fmt.Errorf("TypeScriptFiles: %q must be a plain file name that no block uses", name)
 		}
