@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/standards/examplecheck"
 )
 
 // renderSample writes a sample project, detects lang's toolchain in it and
@@ -358,8 +359,11 @@ func TestLanguageMatrix(t *testing.T) {
 	all = append(all, pythonMatrix...)
 	all = append(all, nodeMatrix...)
 	all = append(all, jvmRustMatrix...)
+	var examples []examplecheck.Block // every sample's, checked together below
+	ran := 0                          // samples not filtered out by -run
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
+			ran++
 			rendered := renderSample(t, c.lang, c.files)
 			if len(rendered) != len(LanguageTopics) {
 				t.Fatalf("rendered %d topics, want %d", len(rendered), len(LanguageTopics))
@@ -389,6 +393,8 @@ func TestLanguageMatrix(t *testing.T) {
 			if c.pyVersion != "" {
 				checkPythonExamples(t, c.pyVersion, rendered)
 			}
+			examples = append(examples, matrixExamples(c.name, c.lang, rendered)...)
 		})
 	}
+	t.Run("examples", func(t *testing.T) { checkAllMatrixExamples(t, examples, ran == len(all)) })
 }

@@ -3,6 +3,7 @@ package installer
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -14,6 +15,13 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
+	}
+	// The example checks find tsc in the user's cache, where
+	// scripts/install-checkers.sh puts it: keep that cache reachable.
+	if os.Getenv("AGENTOS_STANDARDS_CACHE") == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			os.Setenv("AGENTOS_STANDARDS_CACHE", filepath.Join(dir, "agentos-standards"))
+		}
 	}
 	os.Setenv("HOME", home)
 	for _, v := range []string{"XDG_CONFIG_HOME", "CODEX_HOME", "CLINE_DATA_DIR", "APPDATA"} {

@@ -16,9 +16,16 @@ type Options struct {
 	// GoMod and GoSum, a module's go.mod and go.sum, let Go blocks import
 	// the third-party modules it requires (at its versions).
 	GoMod, GoSum []byte
-	// Python and TSC are the interpreter and the TypeScript compiler; empty
-	// means python3 and tsc on PATH.
+	// Python is the interpreter; empty means the first of python3 on PATH
+	// and /usr/bin/python3 that has pyflakes.
+	// TSC is the TypeScript compiler; empty means $AGENTOS_TSC, then the one
+	// scripts/install-checkers.sh installs, then tsc on PATH.
 	Python, TSC string
+	// TypeScriptFiles are written, by name, beside the TypeScript blocks and
+	// compiled with them: declarations (.d.ts) of the third-party modules
+	// ("declare module \"express\"") and of the project's own modules
+	// ("duration.d.ts" for "./duration.js") the examples import.
+	TypeScriptFiles map[string][]byte
 	// PostgresBin is the folder holding initdb, pg_ctl and psql; empty means
 	// PATH, then /usr/lib/postgresql/<newest>/bin.
 	PostgresBin string
@@ -52,6 +59,7 @@ var checkers = map[string]checker{
 	"go":         checkGo,
 	"python":     checkPython,
 	"typescript": checkTypeScript,
+	"javascript": checkJavaScript,
 	"sql":        checkSQL,
 	"json":       checkJSON,
 }

@@ -56,15 +56,17 @@ func TestCheckFindsBrokenExamples(t *testing.T) {
 		"```sql\nSELEC 1;\n```\n" + // 39: syntax
 		"```sql\nBEGIN;\nCREATE INDEX CONCURRENTLY i ON t (c);\nCOMMIT;\n```\n" + // 42: not in a transaction
 		"```sql\nSELECT id FROM missing_table WHERE id = $1;\n```\n" + // 47: parses
-		"```json\n{\"a\": 1,}\n```\n" // 50
+		"```json\n{\"a\": 1,}\n```\n" + // 50
+		"```js\nexport function f(a) {\n  return a +;\n}\n```\n" + // 53: syntax
+		"```js\nexport const twice = (n) => n * 2;\n```\n" + // 58: sound (JavaScript is not type-checked)
+		"```ts\nimport { greet } from \"greeter\";\nexport const s: string = greet(\"x\");\n```\n" + // 61: sound, with its declaration
+		"```ts\nimport { greet } from \"greeter\";\nexport const n: number = greet(\"x\");\n```\n" // 65: the declaration says string
 	blocks := examplecheck.Extract("broken.md", []byte(md))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := examplecheck.Options{TSC: os.Getenv("AGENTOS_TSC")}
-	if opts.TSC == "" {
-		dir, _ := os.UserCacheDir()
-		opts.TSC = dir + "/agentos-standards/node_modules/.bin/tsc"
-	}
+	opts := examplecheck.Options{TypeScriptFiles: map[string][]byte{
+		"greeter.d.ts": []byte(`declare module "greeter" { export function greet(name: string): string; }`),
+	}}
 	r, err := examplecheck.Check(ctx, blocks, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -74,9 +76,9 @@ func TestCheckFindsBrokenExamples(t *testing.T) {
 		got[p.Block.Line] += p.Message + "; "
 	}
 	want := map[string][]int{ // language → lines of the blocks that must fail
-		"go": {5, 8, 11}, "python": {18, 24}, "typescript": {32}, "sql": {39, 42}, "json": {50},
+		"go": {5, 8, 11}, "python": {18, 24}, "typescript": {32, 65}, "sql": {39, 42}, "json": {50}, "javascript": {53},
 	}
-	sound := []int{2, 15, 28, 35, 47}
+	sound := []int{2, 15, 28, 35, 47, 58, 61}
 	for lang, lines := range want {
 		if why, skipped := r.Skipped[lang]; skipped {
 			if os.Getenv("CI") == "true" {

@@ -22,7 +22,8 @@
 //     Third-party imports resolve against the modules of Options.GoMod.
 //   - python: `python3 -m py_compile`, then pyflakes.
 //   - typescript: `tsc --strict --noEmit` over all blocks at once, each a
-//     module, with Node's types.
+//     module, with Node's types and Options.TypeScriptFiles.
+//   - javascript: syntax only, each block an ES module, in one tsc run.
 //   - sql: run, one psql session per block, against a throwaway PostgreSQL
 //     server; syntax errors and every failure other than a missing table,
 //     column, function, type or parameter (the examples run against an
@@ -52,8 +53,8 @@ import (
 type Block struct {
 	Doc  string // the document's name, as given to Extract
 	Line int    // the line of the opening fence, 1-based
-	// Lang is the normalised language: go, python, typescript, sql, json, or
-	// the info string's first word as written ("" when none).
+	// Lang is the normalised language: go, python, typescript, javascript,
+	// sql, json, or the info string's first word as written ("" when none).
 	Lang      string
 	Code      string
 	Fragment  bool   // marked <!-- check: fragment -->
@@ -68,6 +69,7 @@ var languages = map[string]string{
 	"go": "go", "golang": "go",
 	"python": "python", "py": "python", "python3": "python",
 	"typescript": "typescript", "ts": "typescript",
+	"javascript": "javascript", "js": "javascript", "mjs": "javascript",
 	"sql": "sql", "postgresql": "sql", "postgres": "sql",
 	"json": "json",
 }

@@ -139,42 +139,94 @@ func findPython(ctx context.Context, dir, configured string) (string, error) {
 
 // checkTypeScript type-checks every block, each a module, in one tsc run.
 func checkTypeScript(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
-	tsc := opts.TSC
-	if tsc == "" {
-		p, err := exec.LookPath("tsc")
-		if err != nil {
-			return nil, skipError{"tsc is not installed; run scripts/install-checkers.sh"}
-		}
-		tsc = p
-	}
-	if _, err := os.Stat(tsc); err != nil {
-		return nil, skipError{"tsc is not installed at " + tsc + "; run scripts/install-checkers.sh"}
-	}
-	files, names, err := writeSources(dir, blocks, ".ts", "")
+	return runTSC(ctx, dir, blocks, opts.TSC, opts.TypeScriptFiles, ".ts", map[string]any{"strict": true})
+}
+
+// checkJavaScript checks the syntax of every block, each an ES module, in
+// one tsc run. It does not type-check: a JavaScript example is meant to be
+// read without the declarations a type check would need, and the standards
+// that show JavaScript render the same examples as TypeScript, which are
+// type-checked.
+func checkJavaScript(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
+	return runTSC(ctx, dir, blocks, opts.TSC, nil, ".mjs", map[string]any{"allowJs": true, "checkJs": false})
+}
+
+// runTSC writes the blocks with the extension ext, and the extra files
+// beside them, and runs tsc over them with Node's types and the given
+// compiler options added to the common ones.
+func runTSC(ctx context.Context, dir string, blocks []Block, tscPath string, extra map[string][]byte, ext string, options map[string]any) ([]Problem, error) {
+	tsc, err := findTSC(tscPath)
 	if err != nil {
 		return nil, err
+	}
+	files, names, err := writeSources(dir, blocks, ext, "")
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range extra {
+		if filepath.Base(name) != name || files[name].block.Doc != "" {
+			return nil, fmt.Errorf("TypeScriptFiles: %q must be a plain file name that no block uses", name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
 	}
 	// Node's types sit beside the compiler, in the same node_modules.
 	real, err := filepath.EvalSymlinks(tsc)
 	if err != nil {
 		return nil, err
 	}
-	typeRoots := filepath.Join(filepath.Dir(real), "..", "..", "@types")
-	config, _ := json.Marshal(map[string]any{
-		"compilerOptions": map[string]any{
-			"strict": true, "noEmit": true, "target": "ES2022", "lib": []string{"ES2022", "DOM"},
-			"module": "nodenext", "moduleResolution": "nodenext", "moduleDetection": "force",
-			"typeRoots": []string{typeRoots}, "types": []string{"node"}, "skipLibCheck": true,
-		},
-		"files": names,
-	})
+	compilerOptions := map[string]any{
+		"noEmit": true, "target": "ES2022", "lib": []string{"ES2022", "DOM"},
+		"module": "nodenext", "moduleResolution": "nodenext", "moduleDetection": "force",
+		"typeRoots": []string{filepath.Join(filepath.Dir(real), "..", "..", "@types")}, "types": []string{"node"}, "skipLibCheck": true,
+	}
+	for k, v := range options {
+		compilerOptions[k] = v
+	}
+	config, _ := json.Marshal(map[string]any{"compilerOptions": compilerOptions, "files": names})
 	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), config, 0o644); err != nil {
 		return nil, err
 	}
 	out, err := run(ctx, dir, nil, tsc, "-p", "tsconfig.json", "--pretty", "false")
-	problems := mapDiagnostics(out, regexp.MustCompile(`(?m)^(b\d{3}\.ts)\((\d+),\d+\): (error .*)$`), files)
+	problems := mapDiagnostics(out, regexp.MustCompile(`(?m)^(b\d{3}\.m?[jt]s)\((\d+),\d+\): (error .*)$`), files)
 	if err != nil && len(problems) == 0 {
+		// An error in a declaration file, or one tsc could not place.
 		return nil, fmt.Errorf("tsc: %v: %s", err, bytes.TrimSpace(out))
 	}
 	return problems, nil
+}
+
+// findTSC returns the configured TypeScript compiler or, when none is
+// configured, the first of $AGENTOS_TSC, the one scripts/install-checkers.sh
+// installs (in $AGENTOS_STANDARDS_CACHE, default <user cache>/agentos-standards)
+// and tsc on PATH.
+func findTSC(configured string) (string, error) {
+	if configured == "" {
+		configured = os.Getenv("AGENTOS_TSC")
+	}
+	if configured == "" {
+		cache := os.Getenv("AGENTOS_STANDARDS_CACHE")
+		if dir, err := os.UserCacheDir(); cache == "" && err == nil {
+			cache = filepath.Join(dir, "agentos-standards")
+		}
+		if p := filepath.Join(cache, "node_modules", ".bin", "tsc"); cache != "" && fileExists(p) {
+			return p, nil
+		}
+		p, err := exec.LookPath("tsc")
+		if err != nil {
+			return "", skipError{"tsc is not installed; run scripts/install-checkers.sh"}
+		}
+		return p, nil
+	}
+	if !fileExists(configured) {
+		return "", skipError{"tsc is not installed at " + configured + "; run scripts/install-checkers.sh"}
+	}
+	return configured, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

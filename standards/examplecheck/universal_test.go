@@ -64,7 +64,7 @@ func TestUniversalStandardsExamples(t *testing.T) {
 }
 
 // checkOptions lets Go examples import the modules agentos itself
-// requires, and finds tsc where scripts/install-checkers.sh puts it.
+// requires.
 func checkOptions(t *testing.T) examplecheck.Options {
 	t.Helper()
 	root := filepath.Join("..", "..")
@@ -76,17 +76,5 @@ func checkOptions(t *testing.T) examplecheck.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := examplecheck.Options{GoMod: mod, GoSum: sum, TSC: os.Getenv("AGENTOS_TSC")}
-	if opts.TSC == "" {
-		cache := os.Getenv("AGENTOS_STANDARDS_CACHE")
-		if cache == "" {
-			dir, err := os.UserCacheDir()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cache = filepath.Join(dir, "agentos-standards")
-		}
-		opts.TSC = filepath.Join(cache, "node_modules", ".bin", "tsc")
-	}
-	return opts
+	return examplecheck.Options{GoMod: mod, GoSum: sum}
 }
