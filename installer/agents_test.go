@@ -2,12 +2,14 @@ package installer
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentos-dev/agentos/agentconfig"
+	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -147,7 +149,11 @@ func TestAddingAnAgentRemovesNothing(t *testing.T) {
 	}
 	cline := readTestFile(t, filepath.Join(env.Home, ".cline", "data", "settings", "cline_mcp_settings.json"))
 	wantContains(t, cline, `"type": "streamableHttp"`)
-	wantContains(t, cline, `"url": "http://127.0.0.1:4242/mcp"`)
+	cfg, err := config.Load(filepath.Join(root, ".agentos", "config", "mcp.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, cline, fmt.Sprintf(`"url": "http://127.0.0.1:%d/mcp"`, cfg.Server.Port))
 	junie := readTestFile(t, filepath.Join(root, ".junie", "mcp", "mcp.json"))
 	wantContains(t, junie, `"stdio"`)
 }

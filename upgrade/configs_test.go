@@ -78,8 +78,14 @@ func TestUpgradeUnpinnedProject(t *testing.T) {
 	f.env = agentconfig.HomeEnv(f.home)
 	f.newBinary = filepath.Join(base, "agentos-new")
 	write(t, f.newBinary, "#!/bin/sh\n")
-	exe, _ := os.Executable()
-	if _, err := installer.Install(context.Background(), installer.Options{Dir: f.root, Yes: true, NoPin: true, BinaryPath: exe, Env: &f.env}); err != nil {
+	// Another installed agentos (--no-pin refuses a temporary build such as
+	// this test's own binary).
+	installed := filepath.Join(base, "bin", "agentos")
+	write(t, installed, "#!/bin/sh\n")
+	if err := os.Chmod(installed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := installer.Install(context.Background(), installer.Options{Dir: f.root, Yes: true, NoPin: true, BinaryPath: installed, Env: &f.env}); err != nil {
 		t.Fatal(err)
 	}
 	rel := f.shipped(t)[0]
@@ -89,11 +95,16 @@ func TestUpgradeUnpinnedProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Binary != Unchanged || len(r.Configs) != 0 {
-		t.Errorf("binary %s, configs %v", r.Binary, r.Configs)
+	if r.Binary != Unchanged {
+		t.Errorf("binary %s", r.Binary)
 	}
 	if _, err := os.Stat(installer.PinnedBinary(f.p)); err == nil {
 		t.Error("an unpinned project got a pinned binary")
+	}
+	// The agents now run the agentos that upgraded the project, where it is.
+	exe, _ := os.Executable()
+	if got := read(t, filepath.Join(f.home, ".claude.json")); !strings.Contains(got, exe) || strings.Contains(got, installed) {
+		t.Errorf("the entry does not launch the upgrading agentos %s:\n%s", exe, got)
 	}
 }
 
