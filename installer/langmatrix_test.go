@@ -212,11 +212,12 @@ var nodeMatrix = []matrixCase{
 		},
 		want: map[string][]string{
 			"testing":        {"Package manager: npm.", "Test script: `vitest run`; run it with `npm run test`.", "import request from \"supertest\";", "with `supertest`."},
-			"concurrency":    {"ESLint is configured, without type information (not detected", "projectService: true, tsconfigRootDir: import.meta.dirname", "`AbortSignal.any` needs Node.js 20.3 (or 18.17), and Node.js >=18 allows older versions"},
+			"concurrency":    {"ESLint is configured, without type information (not detected", "projectService: true, tsconfigRootDir: import.meta.dirname", "`AbortSignal.any` needs Node.js 20.3 (or 18.17), and Node.js >=18 allows older versions", "const controller = new AbortController();"},
 			"error-handling": {"### One mapping at the edge (Express)\n", "app.use((err: unknown"},
 			"code-quality":   {"Lint script: `eslint .` (`npm run lint`).", "npx eslint --max-warnings=0 ."},
+			"architecture":   {"app.post(\"/api/users\", async (req, res) => {"},
 		},
-		absent: map[string][]string{"testing": {"app.inject"}, "error-handling": {"setErrorHandler"}},
+		absent: map[string][]string{"testing": {"app.inject"}, "error-handling": {"setErrorHandler"}, "concurrency": {"AbortSignal.any(["}, "architecture": {"reply.status"}},
 	},
 	{
 		name: "typescript fastify with pnpm and typed linting", lang: "typescript",
@@ -230,11 +231,13 @@ var nodeMatrix = []matrixCase{
 			"concurrency":    {"with type information (typescript-eslint's `parserOptions.projectService` or `project`); enable `@typescript-eslint/no-floating-promises`"},
 			"error-handling": {"app.setErrorHandler((err, request, reply) => {"},
 			"code-quality":   {"pnpm exec eslint --max-warnings=0 .", "pnpm exec tsc --noEmit"},
+			"architecture":   {"return reply.status(201).send(await users.create(parsed.data));"},
 		},
 		absent: map[string][]string{
 			"testing":        {"supertest"},
-			"concurrency":    {"Without it ESLint stops", "AbortSignal.any` needs"},
+			"concurrency":    {"Without it ESLint stops", "AbortSignal.any` needs", "new AbortController()"},
 			"error-handling": {"app.use((err"},
+			"architecture":   {"res.status(201).json"},
 		},
 	},
 	{

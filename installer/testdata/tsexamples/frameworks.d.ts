@@ -103,6 +103,7 @@ declare module "fastify" {
   }
   export interface FastifyRequest {
     id: string;
+    body: unknown;
     log: { error(obj: object, msg: string): void };
   }
   export interface FastifyReply {
@@ -111,6 +112,7 @@ declare module "fastify" {
   }
   export interface FastifyInstance {
     setErrorHandler(handler: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown): FastifyInstance;
+    post(path: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown): FastifyInstance;
     inject(opts: { method: string; url: string; payload?: unknown }): Promise<{ statusCode: number; body: string; json(): any }>;
     close(): Promise<void>;
   }
