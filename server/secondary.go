@@ -35,7 +35,7 @@ func runSecondary(ctx context.Context, opts Options) error {
 	}
 	st, err := waitForPrimary(ctx, opts.Project, opts.Config)
 	if err != nil {
-		running := &AlreadyRunningError{PID: pid}
+		running := &AlreadyRunningError{PID: pid, NoStateFile: errors.Is(err, state.ErrMissing) && ctx.Err() == nil}
 		if !errors.Is(err, state.ErrMissing) && ctx.Err() == nil {
 			// The message asks the person to stop the holder: name the one
 			// the kernel names, where it can, not the owner record's.

@@ -89,11 +89,17 @@ type AlreadyRunningError struct {
 	// Untrusted, when set, says why the state file was not trusted: nothing
 	// was sent to the URL it names.
 	Untrusted string
+	// NoStateFile says the holder wrote no state file in the time a
+	// starting server takes (primaryWait).
+	NoStateFile bool
 }
 
 func (e *AlreadyRunningError) Error() string {
 	if e.Untrusted != "" {
 		return fmt.Sprintf("another agentos process (pid %d) holds this project's lock, but its state file cannot be trusted (%s), so nothing was sent to the URL it names; stop that process (or restart the agent that launched it) and try again", e.PID, e.Untrusted)
+	}
+	if e.NoStateFile {
+		return fmt.Sprintf("another agentos process (pid %d) holds this project's lock but wrote no state file within %s; if it is still starting, try again, otherwise stop it (or restart the agent that launched it)", e.PID, primaryWait)
 	}
 	if e.URL == "" {
 		return fmt.Sprintf("an agentos server (pid %d) already serves this project over stdio only; stop it, or start it with --transport dual so other agents can share it", e.PID)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -237,6 +238,26 @@ func TestSecondPrimaryRefused(t *testing.T) {
 	st, _ := state.Read(p.StateFile())
 	if st.URL != first.status.URL {
 		t.Error("second server touched the state file")
+	}
+}
+
+// A process that holds the lock but never writes a state file is named as
+// such, not as a stdio-only server.
+func TestLockHolderWithoutStateFile(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	if err := os.MkdirAll(filepath.Dir(p.Lock()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock := flock.New(p.Lock())
+	if ok, err := lock.TryLock(); !ok || err != nil {
+		t.Fatalf("lock: %v %v", ok, err)
+	}
+	defer lock.Unlock()
+	err := Run(context.Background(), Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	var running *AlreadyRunningError
+	if !errors.As(err, &running) || !running.NoStateFile || !strings.Contains(err.Error(), "wrote no state file") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
