@@ -21,8 +21,13 @@ import (
 )
 
 // askTimeout bounds one command's talk with the running server: a search
-// takes milliseconds, and an index still opening is waited for two seconds.
-const askTimeout = 60 * time.Second
+// takes milliseconds, and an index still opening is waited for two seconds;
+// the rest is room for a loaded machine. initTimeout bounds the handshake,
+// so that a server that hangs costs seconds before the saved indexes answer.
+const (
+	askTimeout  = 30 * time.Second
+	initTimeout = 5 * time.Second
+)
 
 // running is the project's running server, asked through svc_search_project
 // as an agent asks it. `agentos search` and `agentos graph` use it so that
@@ -65,7 +70,9 @@ func dialRunning(ctx context.Context, p project.Paths, cfg config.Config) (*runn
 		c.Close()
 		return nil, "cannot reach the server at " + st.URL + ": " + err.Error()
 	}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	ictx, cancel := context.WithTimeout(ctx, initTimeout)
+	defer cancel()
+	if _, err := c.Initialize(ictx, init); err != nil {
 		c.Close()
 		return nil, "the server at " + st.URL + " refused to start a session: " + err.Error()
 	}
