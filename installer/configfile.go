@@ -167,7 +167,26 @@ func describeDetection(d Detection) string {
 	}
 	s := fmt.Sprintf("Detected %s in %s.", strings.Join(langs, ", "), strings.Join(d.SourcePaths, ", "))
 	if d.Truncated {
-		s += fmt.Sprintf(" The scan stopped after %d files; check the result.", d.FilesScanned)
+		s += fmt.Sprintf(" The scan stopped reading after %d files; the top-level folders it had not read were looked into briefly", d.FilesScanned)
+		if len(d.Peeked) > 0 {
+			s += " (" + strings.Join(d.Peeked, ", ") + " hold source)"
+		}
+		s += "; check the result."
+	}
+	if len(d.LeftOut) > 0 {
+		var order []string
+		byReason := map[string][]string{}
+		for _, l := range d.LeftOut {
+			if byReason[l.Reason] == nil {
+				order = append(order, l.Reason)
+			}
+			byReason[l.Reason] = append(byReason[l.Reason], l.Path)
+		}
+		parts := make([]string, len(order))
+		for i, r := range order {
+			parts[i] = strings.Join(byReason[r], ", ") + " (" + r + ")"
+		}
+		s += " Left out: " + strings.Join(parts, "; ") + "."
 	}
 	return s
 }

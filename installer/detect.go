@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,8 +16,14 @@ import (
 )
 
 // maxScannedFiles caps the detection walk so that installing into a huge
-// repository stays fast; the files seen by then are a fair sample.
+// repository stays fast. The cap stops the reading of files, never the
+// listing of top-level folders: each folder the walk did not reach still
+// gets a quick look (see peekFiles).
 var maxScannedFiles = 20000 // a variable so tests can lower it
+
+// peekFiles is how many files the quick look at a top-level folder the
+// capped walk did not reach reads before it concludes there is no source.
+var peekFiles = 200 // a variable so tests can lower it
 
 // Detection is what Detect found in a project.
 type Detection struct {
@@ -25,6 +32,28 @@ type Detection struct {
 	FileCounts   map[string]int `json:"file_counts"`         // source files per language; 0 when only a marker file names it
 	FilesScanned int            `json:"files_scanned"`       // files the walk looked at
 	Truncated    bool           `json:"truncated,omitempty"` // the walk stopped at its cap
+	// Peeked are the source folders found by a quick look after the cap.
+	Peeked []string `json:"peeked,omitempty"`
+	// LeftOut are the top-level folders not in SourcePaths, and why; hidden
+	// ones are not listed. Empty when SourcePaths is ".".
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+}
+
+// LeftOut is a top-level folder detection did not take as source.
+type LeftOut struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Why a top-level folder is left out.
+const (
+	reasonIgnored  = "ignored by .gitignore"
+	reasonDeps     = "dependencies or build output"
+	reasonNoSource = "no source files"
+)
+
+func reasonNotSeen(n int) string {
+	return fmt.Sprintf("no source or build file among the first %d files looked at after the cap", n)
 }
 
 // Found reports whether any language was detected.
@@ -103,6 +132,8 @@ type scan struct {
 	markers  map[string]bool // languages named by marker files
 	files    int
 	capped   bool
+	lastTop  string // the top-level entry the walk was in when it stopped
+	peeked   []string
 	ignore   gitignore.Matcher
 	rootPath string
 }
@@ -135,7 +166,120 @@ func Detect(ctx context.Context, root string) (Detection, error) {
 	if err != nil && !errors.Is(err, errWalkCapped) {
 		return Detection{}, fmt.Errorf("install: detect languages in %s: %w", root, err)
 	}
-	return s.result(), nil
+	leftOut, err := s.listTop(ctx)
+	if err != nil {
+		return Detection{}, err
+	}
+	d := s.result()
+	if !slices.Equal(d.SourcePaths, []string{"."}) {
+		d.LeftOut = leftOut
+	}
+	return d, nil
+}
+
+// listTop lists every top-level entry, however early the walk stopped. When
+// it stopped at the cap, a source file or build file at the root, which the
+// walk may not have reached, still counts, and each folder it did not read
+// to the end gets a quick look. It returns the folders not taken as source,
+// with why.
+func (s *scan) listTop(ctx context.Context) ([]LeftOut, error) {
+	entries, err := os.ReadDir(s.rootPath)
+	if err != nil {
+		return nil, fmt.Errorf("install: list %s: %w", s.rootPath, err)
+	}
+	var out []LeftOut
+	for _, e := range entries {
+		name := e.Name()
+		// WalkDir visits entries in this order: those before lastTop were
+		// read to the end, lastTop in part, those after not at all.
+		unread := s.capped && name >= s.lastTop
+		if !e.IsDir() {
+			if unread && e.Type().IsRegular() && !s.ignore.Match([]string{name}, false) {
+				s.noteMarker(filepath.Join(s.rootPath, name), name)
+				if lang, ok := languageByExt[strings.ToLower(filepath.Ext(name))]; ok {
+					s.counts[lang]++
+					s.inRoot = true
+				}
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "."):
+			continue // tool state (.git, .agentos, .vscode): not worth a line
+		case s.ignore.Match([]string{name}, true):
+			out = append(out, LeftOut{name, reasonIgnored})
+		case skippedDirs[name]:
+			out = append(out, LeftOut{name, reasonDeps})
+		case s.topDirs[name]:
+		case !unread:
+			out = append(out, LeftOut{name, reasonNoSource})
+		default:
+			found, err := s.peek(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				s.topDirs[name] = true
+				s.peeked = append(s.peeked, name)
+			} else {
+				out = append(out, LeftOut{name, reasonNotSeen(peekFiles)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// errPeekDone ends a quick look.
+var errPeekDone = errors.New("peek done")
+
+// peek reads files of the top-level folder dir, by the walk's rules, until
+// one is source or a build file (counted, and reported) or peekFiles were
+// read.
+func (s *scan) peek(ctx context.Context, dir string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	seen, found := 0, false
+	err := filepath.WalkDir(filepath.Join(s.rootPath, dir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, err := filepath.Rel(s.rootPath, path)
+		if err != nil {
+			return nil
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		name := d.Name()
+		if d.IsDir() {
+			if len(parts) > 1 && (skippedDirs[name] || strings.HasPrefix(name, ".") || s.ignore.Match(parts, true)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || s.ignore.Match(parts, false) {
+			return nil
+		}
+		if seen >= peekFiles {
+			return errPeekDone
+		}
+		seen++
+		if _, ok := languageByMarker[name]; ok {
+			s.noteMarker(path, name)
+			found = true
+		}
+		if lang, ok := languageByExt[strings.ToLower(filepath.Ext(name))]; ok {
+			s.counts[lang]++
+			found = true
+		}
+		if found {
+			return errPeekDone
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPeekDone) {
+		return false, fmt.Errorf("install: look into %s: %w", dir, err)
+	}
+	return found, nil
 }
 
 // visit handles one walk entry.
@@ -148,6 +292,7 @@ func (s *scan) visit(ctx context.Context, path string, d fs.DirEntry) error {
 		return nil
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
+	s.lastTop = parts[0]
 	name := d.Name()
 	if d.IsDir() {
 		if skippedDirs[name] || strings.HasPrefix(name, ".") || s.ignore.Match(parts, true) {
@@ -196,7 +341,7 @@ func (s *scan) noteMarker(path, name string) {
 
 // result ranks the languages and picks the source paths.
 func (s *scan) result() Detection {
-	d := Detection{FileCounts: map[string]int{}, FilesScanned: s.files, Truncated: s.capped}
+	d := Detection{FileCounts: map[string]int{}, FilesScanned: s.files, Truncated: s.capped, Peeked: s.peeked}
 	for lang, n := range s.counts {
 		d.FileCounts[lang] = n
 	}

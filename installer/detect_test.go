@@ -2,6 +2,7 @@ package installer
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -66,5 +67,76 @@ func TestDetectCap(t *testing.T) {
 	if !d.Truncated || d.FilesScanned != 3 || d.FileCounts["go"] != 3 {
 		t.Errorf("detected %+v", d)
 	}
-	wantContains(t, describeDetection(d), "stopped after 3 files")
+	wantContains(t, describeDetection(d), "stopped reading after 3 files")
+}
+
+// Over the cap, detection stops reading files but still lists every
+// top-level folder: each one the walk did not reach gets a quick look, and
+// the report says what was left out and why.
+func TestDetectCapListsEveryTopLevelFolder(t *testing.T) {
+	oldCap, oldPeek := maxScannedFiles, peekFiles
+	maxScannedFiles, peekFiles = 40, 5
+	t.Cleanup(func() { maxScannedFiles, peekFiles = oldCap, oldPeek })
+	files := map[string]string{
+		".gitignore":              "gen/\n",
+		"assets/a.md":             "",
+		"gen/g.go":                "",
+		"node_modules/x/index.js": "",
+		"rust/Cargo.toml":         "",
+		"web/src/app.ts":          "",
+		"zz/notes.txt":            "",
+		".github/ci.yml":          "",
+	}
+	for i := range 60 { // more than the cap: the walk stops in "core"
+		files[fmt.Sprintf("core/f%02d.go", i)] = ""
+	}
+	for i := range 10 { // the quick look gives up before the .py file
+		files[fmt.Sprintf("tail/n%02d.txt", i)] = ""
+	}
+	files["tail/zz.py"] = ""
+	root, _ := newProject(t, files)
+	d, err := Detect(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Truncated || d.FilesScanned != 40 {
+		t.Errorf("truncated %v after %d files", d.Truncated, d.FilesScanned)
+	}
+	if !slices.Equal(d.SourcePaths, []string{"core", "rust", "web"}) || !slices.Equal(d.Peeked, []string{"rust", "web"}) {
+		t.Errorf("source paths %v, peeked %v", d.SourcePaths, d.Peeked)
+	}
+	if !slices.Contains(d.Languages, "typescript") || !slices.Contains(d.Languages, "rust") {
+		t.Errorf("languages %v", d.Languages)
+	}
+	want := []LeftOut{
+		{"assets", reasonNoSource}, // read to the end: before "core"
+		{"gen", reasonIgnored},
+		{"node_modules", reasonDeps},
+		{"tail", reasonNotSeen(5)},
+		{"zz", reasonNotSeen(5)},
+	}
+	if !slices.Equal(d.LeftOut, want) {
+		t.Errorf("left out %+v, want %+v", d.LeftOut, want)
+	}
+	desc := describeDetection(d)
+	for _, s := range []string{"stopped reading after 40 files", "(rust, web hold source)",
+		"Left out: assets (no source files); gen (ignored by .gitignore); node_modules (dependencies or build output); tail, zz (no source or build file among the first 5 files looked at after the cap)."} {
+		wantContains(t, desc, s)
+	}
+}
+
+// A source file at the root the capped walk never reached still makes the
+// root the source path.
+func TestDetectCapSeesRootFiles(t *testing.T) {
+	old := maxScannedFiles
+	maxScannedFiles = 3
+	t.Cleanup(func() { maxScannedFiles = old })
+	root, _ := newProject(t, map[string]string{"a/1.txt": "", "a/2.txt": "", "a/3.txt": "", "a/4.txt": "", "main.go": ""})
+	d, err := Detect(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.SourcePaths, []string{"."}) || d.FileCounts["go"] != 1 || d.LeftOut != nil {
+		t.Errorf("detected %+v", d)
+	}
 }

@@ -6,23 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/search"
-	"github.com/agentos-dev/agentos/search/codegraph"
 	"github.com/agentos-dev/agentos/server/searchtool"
 )
 
-// openIndexes finds the project and opens the asked indexes in this process.
-func openIndexes(ctx context.Context, s *streams, dir string, o searchtool.LocalOptions) (*searchtool.Local, error) {
-	p, cfg, _, err := openProject(dir)
-	if err != nil {
-		return nil, err
-	}
+// openIndexes opens project p's asked indexes in this process.
+func openIndexes(ctx context.Context, s *streams, p project.Paths, cfg config.Config, o searchtool.LocalOptions) (*searchtool.Local, error) {
 	pr := newProgress(s.Err)
 	o.Progress = pr.report
 	l, err := searchtool.OpenLocal(ctx, p, cfg, o)
@@ -50,7 +48,11 @@ A running server keeps the indexes current itself; while it runs, index works on
 in-memory copy and writes nothing, and --rebuild is refused (exit 4).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := openIndexes(cmd.Context(), s, dir, searchtool.LocalOptions{Standards: true, Code: true, Rebuild: rebuild})
+			p, cfg, _, err := openProject(dir)
+			if err != nil {
+				return err
+			}
+			l, err := openIndexes(cmd.Context(), s, p, cfg, searchtool.LocalOptions{Standards: true, Code: true, Rebuild: rebuild})
 			if err != nil {
 				return err
 			}
@@ -98,14 +100,15 @@ func printIndexSummary(w io.Writer, li *searchtool.LocalIndex) {
 
 func newSearchCmd(s *streams) *cobra.Command {
 	var dir, method string
-	var code, standards, asJSON bool
+	var code, standards, asJSON, verbose bool
 	var n int
 	cmd := &cobra.Command{
 		Use:   "search QUERY…",
 		Short: "Search this project's standards and code",
 		Long: `Search ranks the chunks of the standards and the code for a question in plain words or
-identifiers (both indexes unless --code or --standards). It uses the saved indexes, updated
-for files changed since, as the server's svc_search_project tool does.`,
+identifiers (both indexes unless --code or --standards). When this project's server runs, it
+asks the server (its svc_search_project tool), which holds the indexes in memory; otherwise
+it loads the saved indexes, updated for files changed since. The answer is the same either way.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if code && standards {
@@ -123,30 +126,32 @@ for files changed since, as the server's svc_search_project tool does.`,
 			if query == "" {
 				return withCode(exitUsage, errors.New("the query is empty"))
 			}
-			o := searchtool.LocalOptions{Standards: !code, Code: !standards}
-			l, err := openIndexes(cmd.Context(), s, dir, o)
+			p, cfg, _, err := openProject(dir)
 			if err != nil {
 				return err
 			}
-			defer l.Close()
+			var names []string
+			if !code {
+				names = append(names, searchtool.Standards)
+			}
+			if !standards {
+				names = append(names, searchtool.Code)
+			}
 			answers := map[string]searchtool.Output{}
-			for _, idx := range []string{searchtool.Standards, searchtool.Code} {
-				if idx == searchtool.Standards && !o.Standards || idx == searchtool.Code && !o.Code {
-					continue
-				}
-				hits, err := l.Search(cmd.Context(), idx, search.Query{Text: query, Method: search.Method(method), Limit: n})
-				if err != nil {
-					return err
-				}
-				answers[idx] = searchtool.Output{Action: "search_" + idx, Query: query, Method: method, Results: &hits}
+			ask := func(ctx context.Context, r *running) (bool, string, error) {
+				return searchRunning(ctx, s, r, names, query, method, n, answers)
+			}
+			local := func() error {
+				return searchLocally(cmd.Context(), s, p, cfg, names, query, method, n, answers)
+			}
+			if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
+				return err
 			}
 			if asJSON {
 				return printJSON(s, answers)
 			}
-			for _, idx := range []string{searchtool.Standards, searchtool.Code} {
-				if a, ok := answers[idx]; ok {
-					printHits(s.Out, idx, *a.Results)
-				}
+			for _, idx := range names {
+				printHits(s.Out, idx, *answers[idx].Results)
 			}
 			return nil
 		},
@@ -157,8 +162,61 @@ for files changed since, as the server's svc_search_project tool does.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().StringVar(&method, "method", "hybrid", "hybrid, lexical or vector")
 	cmd.Flags().IntVarP(&n, "n", "n", 5, "results per index (at most 50)")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say on stderr whether the running server answered or the saved indexes were loaded, and why")
 	cmd.RegisterFlagCompletionFunc("method", fixedCompletion("hybrid", "lexical", "vector"))
 	return cmd
+}
+
+// searchLocally loads the named indexes in this process and searches them.
+func searchLocally(ctx context.Context, s *streams, p project.Paths, cfg config.Config, names []string, query, method string, n int, answers map[string]searchtool.Output) error {
+	o := searchtool.LocalOptions{Standards: slices.Contains(names, searchtool.Standards), Code: slices.Contains(names, searchtool.Code)}
+	l, err := openIndexes(ctx, s, p, cfg, o)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	for _, idx := range names {
+		hits, err := l.Search(ctx, idx, search.Query{Text: query, Method: search.Method(method), Limit: n})
+		if err != nil {
+			return err
+		}
+		answers[idx] = searchOutput(idx, query, method, hits)
+	}
+	return nil
+}
+
+// searchOutput is what the command prints of one index's answer, whichever
+// way it came.
+func searchOutput(idx, query, method string, hits []searchtool.Hit) searchtool.Output {
+	return searchtool.Output{Action: "search_" + idx, Query: query, Method: method, Results: &hits}
+}
+
+// searchRunning asks the running server. It declines (false, why) when the
+// server's answer would not be the one the saved indexes give: the server
+// cut it to the size an agent gets, or the index is still being opened.
+func searchRunning(ctx context.Context, s *streams, r *running, names []string, query, method string, n int, answers map[string]searchtool.Output) (bool, string, error) {
+	for _, idx := range names {
+		out, err := r.search(ctx, map[string]any{"action": "search_" + idx, "query": query, "method": method, "n_results": n})
+		if err != nil {
+			return false, "", err
+		}
+		st := out.IndexStatus
+		switch {
+		case out.Truncated:
+			return false, "the server's answer was cut to the size an agent gets", nil
+		case st == nil || out.Results == nil:
+			return false, "the server's answer carries no index status", nil
+		case st.State == searchtool.StateDisabled:
+			return false, "", fmt.Errorf("the %s index is disabled: %s", idx, st.Detail)
+		case openingState(st.State):
+			return false, fmt.Sprintf("the server's %s index is still being opened", idx), nil
+		case st.State != searchtool.StateReady && out.Notice != "":
+			// Building or refreshing: the answer covers what is indexed so far.
+			fmt.Fprintf(s.Err, "agentos: %s\n", out.Notice)
+		}
+		answers[idx] = searchOutput(idx, query, method, *out.Results)
+	}
+	return true, "", nil
 }
 
 // printHits lists results with the first lines of each.
@@ -184,159 +242,6 @@ func printHits(w io.Writer, idx string, hits []searchtool.Hit) {
 		}
 	}
 }
-
-func newGraphCmd(s *streams) *cobra.Command {
-	var dir string
-	var depth, n int
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "graph callers|deps|path SYMBOL [TO]",
-		Short: "Ask the code's call graph: callers, dependencies, call paths",
-		Long: `Graph answers from the code index's call graph:
-
-  agentos graph callers SYMBOL     who calls SYMBOL (--depth levels up, default 1)
-  agentos graph deps SYMBOL        what SYMBOL calls (--depth levels down, default 1)
-  agentos graph path FROM TO       chains of calls from FROM to TO, shortest first (--depth: longest, default 4)
-
-A symbol is named plainly (Parse), qualified (url.Parse, Server.Shutdown) or by file
-(net/url/url.go:Parse). An unknown name lists close ones; an ambiguous one lists the candidates.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return errors.New("requires at least 2 arg(s): callers|deps|path and a symbol")
-			}
-			want := 2
-			switch args[0] {
-			case "callers", "deps":
-			case "path":
-				want = 3
-			default:
-				return fmt.Errorf("invalid argument %q: use callers, deps or path", args[0])
-			}
-			if len(args) != want {
-				return fmt.Errorf("accepts %d arg(s) for %s, received %d", want, args[0], len(args))
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			action, to := map[string]string{"callers": "find_callers", "deps": "find_dependencies", "path": "find_call_paths"}[args[0]], ""
-			if args[0] == "path" {
-				to = args[2]
-			}
-			if !cmd.Flags().Changed("depth") {
-				depth = searchtool.DefaultWalkDepth
-				if args[0] == "path" {
-					depth = searchtool.DefaultPathDepth
-				}
-			}
-			if depth < 1 || depth > searchtool.MaxDepth {
-				return withCode(exitUsage, fmt.Errorf("--depth must be between 1 and %d", searchtool.MaxDepth))
-			}
-			maxN := searchtool.MaxResults
-			if args[0] == "path" {
-				maxN = searchtool.MaxPaths
-			}
-			if !cmd.Flags().Changed("n") {
-				n = searchtool.DefaultGraphNodes
-				if args[0] == "path" {
-					n = searchtool.DefaultPaths
-				}
-			}
-			if n < 1 || n > maxN {
-				return withCode(exitUsage, fmt.Errorf("-n must be between 1 and %d", maxN))
-			}
-			l, err := openIndexes(cmd.Context(), s, dir, searchtool.LocalOptions{Code: true})
-			if err != nil {
-				return err
-			}
-			defer l.Close()
-			out, err := l.Graph(action, args[1], to, depth, n)
-			if err != nil {
-				return graphCLIError(s, err)
-			}
-			if asJSON {
-				return printJSON(s, out)
-			}
-			printGraph(s.Out, out)
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
-	// Registered with no default: each action has its own, which the usage
-	// text names (cobra would print a second, single one).
-	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("levels to follow (callers, deps; default %d) or longest chain (path; default %d); at most %d",
-		searchtool.DefaultWalkDepth, searchtool.DefaultPathDepth, searchtool.MaxDepth))
-	cmd.Flags().IntVarP(&n, "n", "n", 0, fmt.Sprintf("at most this many symbols (default %d) or paths (default %d)", searchtool.DefaultGraphNodes, searchtool.DefaultPaths))
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
-	cmd.ValidArgs = []string{"callers", "deps", "path"}
-	return cmd
-}
-
-// graphCLIError explains an unknown or ambiguous symbol.
-func graphCLIError(s *streams, err error) error {
-	var amb *codegraph.AmbiguousError
-	if errors.As(err, &amb) {
-		fmt.Fprintf(s.Err, "%s. Candidates:\n", strings.TrimSuffix(amb.Error(), "."))
-		for _, c := range amb.Candidates {
-			fmt.Fprintf(s.Err, "  %s  %s:%d\n", c.Display(), c.Path, c.Line)
-		}
-		return silentExit(exitFailure)
-	}
-	return err
-}
-
-func printGraph(w io.Writer, out searchtool.Output) {
-	sym := func(g *searchtool.GraphSymbol) string {
-		if g.Path == "" {
-			return g.Symbol + " (" + g.Kind + ")"
-		}
-		return fmt.Sprintf("%s (%s:%d)", g.Symbol, g.Path, g.StartLine)
-	}
-	nodes, what := out.Callers, "callers of"
-	if out.Dependencies != nil {
-		nodes, what = out.Dependencies, "dependencies of"
-	}
-	if nodes != nil {
-		fmt.Fprintf(w, "%s %s:\n", what, sym(out.Symbol))
-		for _, n := range *nodes {
-			loc := n.Path
-			if n.StartLine > 0 {
-				loc = fmt.Sprintf("%s:%d", n.Path, n.StartLine)
-			}
-			fmt.Fprintf(w, "  %d  %s  %s", n.Depth, n.Symbol, loc)
-			switch {
-			case n.Embeds:
-				fmt.Fprintf(w, "  (embedding or inheritance, with %s at line %d)", n.Via, n.CallLine)
-			case n.CallLine > 0:
-				fmt.Fprintf(w, "  (via %s, call at line %d)", n.Via, n.CallLine)
-			}
-			if n.Loose {
-				fmt.Fprint(w, "  [by name]")
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	if out.Paths != nil {
-		fmt.Fprintf(w, "call paths from %s to %s:\n", sym(out.Symbol), sym(out.ToSymbol))
-		for i, p := range *out.Paths {
-			var parts []string
-			for _, st := range p.Steps {
-				part := st.Symbol
-				if st.CallLine > 0 {
-					part += fmt.Sprintf(" (%s:%d)", st.Path, st.CallLine)
-				}
-				parts = append(parts, part)
-			}
-			fmt.Fprintf(w, "  %d. %s\n", i+1, strings.Join(parts, " → "))
-		}
-	}
-	if out.Notice != "" {
-		fmt.Fprintln(w, toolWords.Replace(out.Notice))
-	}
-}
-
-// toolWords turns the search tool's parameter names, which its notices
-// name for agents, into this command's flags.
-var toolWords = strings.NewReplacer("n_results", "-n", "max_depth", "--depth")
 
 // progress shows what OpenLocal is doing on a terminal: a redrawn line with
 // an activity bar. Without a terminal (a log, a CI job) it shows nothing:

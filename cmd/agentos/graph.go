@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentos-dev/agentos/search/codegraph"
+	"github.com/agentos-dev/agentos/server/searchtool"
+)
+
+func newGraphCmd(s *streams) *cobra.Command {
+	var dir string
+	var depth, n int
+	var asJSON, verbose bool
+	cmd := &cobra.Command{
+		Use:   "graph callers|deps|path SYMBOL [TO]",
+		Short: "Ask the code's call graph: callers, dependencies, call paths",
+		Long: `Graph answers from the code index's call graph:
+
+  agentos graph callers SYMBOL     who calls SYMBOL (--depth levels up, default 1)
+  agentos graph deps SYMBOL        what SYMBOL calls (--depth levels down, default 1)
+  agentos graph path FROM TO       chains of calls from FROM to TO, shortest first (--depth: longest, default 4)
+
+A symbol is named plainly (Parse), qualified (url.Parse, Server.Shutdown) or by file
+(net/url/url.go:Parse). An unknown name lists close ones; an ambiguous one lists the candidates.
+
+When this project's server runs, graph asks it (its svc_search_project tool), which holds the
+code index in memory; otherwise it loads the saved code index. The answer is the same either way.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return errors.New("requires at least 2 arg(s): callers|deps|path and a symbol")
+			}
+			want := 2
+			switch args[0] {
+			case "callers", "deps":
+			case "path":
+				want = 3
+			default:
+				return fmt.Errorf("invalid argument %q: use callers, deps or path", args[0])
+			}
+			if len(args) != want {
+				return fmt.Errorf("accepts %d arg(s) for %s, received %d", want, args[0], len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			action, to := map[string]string{"callers": "find_callers", "deps": "find_dependencies", "path": "find_call_paths"}[args[0]], ""
+			if args[0] == "path" {
+				to = args[2]
+			}
+			if !cmd.Flags().Changed("depth") {
+				depth = searchtool.DefaultWalkDepth
+				if args[0] == "path" {
+					depth = searchtool.DefaultPathDepth
+				}
+			}
+			if depth < 1 || depth > searchtool.MaxDepth {
+				return withCode(exitUsage, fmt.Errorf("--depth must be between 1 and %d", searchtool.MaxDepth))
+			}
+			maxN := searchtool.MaxResults
+			if args[0] == "path" {
+				maxN = searchtool.MaxPaths
+			}
+			if !cmd.Flags().Changed("n") {
+				n = searchtool.DefaultGraphNodes
+				if args[0] == "path" {
+					n = searchtool.DefaultPaths
+				}
+			}
+			if n < 1 || n > maxN {
+				return withCode(exitUsage, fmt.Errorf("-n must be between 1 and %d", maxN))
+			}
+			p, cfg, _, err := openProject(dir)
+			if err != nil {
+				return err
+			}
+			var out searchtool.Output
+			ask := func(ctx context.Context, r *running) (bool, string, error) {
+				args := map[string]any{"action": action, "query": args[1], "max_depth": depth, "n_results": n}
+				if to != "" {
+					args["to_symbol"] = to
+				}
+				o, err := r.search(ctx, args)
+				var te *toolError
+				switch {
+				case errors.As(err, &te) && te.opening():
+					return false, "the server's code index is still being opened", nil
+				case te != nil:
+					return true, "", graphToolError(te)
+				case err != nil:
+					return false, "", err
+				case o.IndexStatus == nil:
+					return false, "the server's answer carries no index status", nil
+				}
+				// The index's status is the server's; the saved indexes have none.
+				o.IndexStatus = nil
+				out = o
+				return true, "", nil
+			}
+			local := func() error {
+				l, err := openIndexes(cmd.Context(), s, p, cfg, searchtool.LocalOptions{Code: true})
+				if err != nil {
+					return err
+				}
+				defer l.Close()
+				out, err = l.Graph(action, args[1], to, depth, n)
+				if err != nil {
+					return graphCLIError(err)
+				}
+				return nil
+			}
+			if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
+				return printCandidates(s, err)
+			}
+			if asJSON {
+				return printJSON(s, out)
+			}
+			printGraph(s.Out, out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
+	// Registered with no default: each action has its own, which the usage
+	// text names (cobra would print a second, single one).
+	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("levels to follow (callers, deps; default %d) or longest chain (path; default %d); at most %d",
+		searchtool.DefaultWalkDepth, searchtool.DefaultPathDepth, searchtool.MaxDepth))
+	cmd.Flags().IntVarP(&n, "n", "n", 0, fmt.Sprintf("at most this many symbols (default %d) or paths (default %d)", searchtool.DefaultGraphNodes, searchtool.DefaultPaths))
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say on stderr whether the running server answered or the saved code index was loaded, and why")
+	cmd.ValidArgs = []string{"callers", "deps", "path"}
+	return cmd
+}
+
+// candidatesError is an ambiguous symbol with the symbols it matches;
+// the command lists them on stderr after anything else it says.
+type candidatesError struct {
+	msg   string
+	cands []searchtool.GraphSymbol
+}
+
+func (e *candidatesError) Error() string { return e.msg }
+
+// graphCLIError turns the saved index's ambiguous-name error into a
+// *candidatesError.
+func graphCLIError(err error) error {
+	var amb *codegraph.AmbiguousError
+	if errors.As(err, &amb) {
+		cands := make([]searchtool.GraphSymbol, len(amb.Candidates))
+		for i, c := range amb.Candidates {
+			cands[i] = searchtool.GraphSymbol{Symbol: c.Display(), Path: c.Path, StartLine: c.Line}
+		}
+		return &candidatesError{amb.Error(), cands}
+	}
+	return err
+}
+
+// graphToolError is graphCLIError for the server's answer: an ambiguous
+// name is a tool error whose details list the candidates.
+func graphToolError(te *toolError) error {
+	var d struct {
+		Candidates []searchtool.GraphSymbol `json:"candidates"`
+	}
+	if json.Unmarshal(te.Details, &d) == nil && len(d.Candidates) > 0 {
+		return &candidatesError{te.Message, d.Candidates}
+	}
+	return te
+}
+
+// printCandidates lists the symbols an ambiguous name matches, when err
+// is a *candidatesError, and ends the command with exit 1.
+func printCandidates(s *streams, err error) error {
+	var ce *candidatesError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	fmt.Fprintf(s.Err, "%s. Candidates:\n", strings.TrimSuffix(ce.msg, "."))
+	for _, c := range ce.cands {
+		fmt.Fprintf(s.Err, "  %s  %s:%d\n", c.Symbol, c.Path, c.StartLine)
+	}
+	return silentExit(exitFailure)
+}
+
+func printGraph(w io.Writer, out searchtool.Output) {
+	sym := func(g *searchtool.GraphSymbol) string {
+		if g.Path == "" {
+			return g.Symbol + " (" + g.Kind + ")"
+		}
+		return fmt.Sprintf("%s (%s:%d)", g.Symbol, g.Path, g.StartLine)
+	}
+	nodes, what := out.Callers, "callers of"
+	if out.Dependencies != nil {
+		nodes, what = out.Dependencies, "dependencies of"
+	}
+	if nodes != nil {
+		fmt.Fprintf(w, "%s %s:\n", what, sym(out.Symbol))
+		for _, n := range *nodes {
+			loc := n.Path
+			if n.StartLine > 0 {
+				loc = fmt.Sprintf("%s:%d", n.Path, n.StartLine)
+			}
+			fmt.Fprintf(w, "  %d  %s  %s", n.Depth, n.Symbol, loc)
+			switch {
+			case n.Embeds:
+				fmt.Fprintf(w, "  (embedding or inheritance, with %s at line %d)", n.Via, n.CallLine)
+			case n.CallLine > 0:
+				fmt.Fprintf(w, "  (via %s, call at line %d)", n.Via, n.CallLine)
+			}
+			if n.Loose {
+				fmt.Fprint(w, "  [by name]")
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if out.Paths != nil {
+		fmt.Fprintf(w, "call paths from %s to %s:\n", sym(out.Symbol), sym(out.ToSymbol))
+		for i, p := range *out.Paths {
+			var parts []string
+			for _, st := range p.Steps {
+				part := st.Symbol
+				if st.CallLine > 0 {
+					part += fmt.Sprintf(" (%s:%d)", st.Path, st.CallLine)
+				}
+				parts = append(parts, part)
+			}
+			fmt.Fprintf(w, "  %d. %s\n", i+1, strings.Join(parts, " → "))
+		}
+	}
+	if out.Notice != "" {
+		fmt.Fprintln(w, toolWords.Replace(out.Notice))
+	}
+}
+
+// toolWords turns the search tool's parameter names, which its notices
+// name for agents, into this command's flags.
+var toolWords = strings.NewReplacer("n_results", "-n", "max_depth", "--depth")
