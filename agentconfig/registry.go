@@ -300,10 +300,10 @@ var clients = []Client{
 	},
 	{
 		ID: "augment", Name: "Augment", Aliases: []string{"augment", "augment code", "auggie"},
-		Format: JSON, ProjectFile: ".augment/settings.json", UserFile: same("~/.augment/settings.json"), Key: []string{"mcpServers"},
-		Shape:      Shape{HTTP: true, HTTPType: "http"},
-		Rules:      []RulesFile{{Path: ".augment/rules/agentos.md", Frontmatter: "type: always_apply\ndescription: agentos rules: standards, search and workflows"}},
-		Unverified: []string{"project file", "HTTP entry"},
+		Format: JSONC, ProjectFile: ".augment/settings.json", UserFile: same("~/.augment/settings.json"), Key: []string{"mcpServers"},
+		Shape: Shape{HTTP: true, HTTPType: "http"},
+		Rules: []RulesFile{{Path: ".augment/rules/agentos.md", Frontmatter: "type: always_apply\ndescription: agentos rules: standards, search and workflows"}},
+		Note:  "settings files take comments and trailing commas; Auggie also reads .augment/settings.local.json",
 	},
 	{
 		ID: "droid", Name: "Factory Droid", Aliases: []string{"droid", "factory", "factory droid"},
