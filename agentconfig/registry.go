@@ -308,9 +308,9 @@ var clients = []Client{
 	{
 		ID: "droid", Name: "Factory Droid", Aliases: []string{"droid", "factory", "factory droid"},
 		Format: JSON, ProjectFile: ".factory/mcp.json", UserFile: same("~/.factory/mcp.json"), Key: []string{"mcpServers"},
-		Shape:      Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
-		Rules:      []RulesFile{agentsMD},
-		Unverified: []string{"project file", "entry shape"},
+		Shape: Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
+		Rules: []RulesFile{agentsMD},
+		Note:  "the project file is read at the git root (else the working folder)",
 	},
 }
 
