@@ -181,12 +181,12 @@ var clients = []Client{
 	},
 	{
 		ID: "devin", Name: "Devin Desktop / CLI", Aliases: []string{"devin", "devin desktop", "devin cli"},
-		Format: JSON, ProjectFile: ".devin/config.json", Key: []string{"mcpServers"},
+		Format: JSONC, ProjectFile: ".devin/config.json", Key: []string{"mcpServers"},
 		UserFile:  map[string]string{"linux": "$XDG_CONFIG_HOME/devin/config.json", "darwin": "~/.config/devin/config.json", "windows": "%APPDATA%/devin/config.json"},
 		LocalFile: ".devin/config.local.json",
 		Shape:     Shape{HTTP: true, HTTPType: "http", HTTPTypeKey: "transport"},
 		Rules:     []RulesFile{agentsMD},
-		Note:      "Windsurf's successor; .devin/config.local.json holds machine-specific settings",
+		Note:      "Windsurf's successor; config files take comments; .devin/config.local.json holds machine-specific settings",
 	},
 	{
 		ID: "cline", Name: "Cline", Aliases: []string{"cline"},
