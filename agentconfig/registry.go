@@ -258,7 +258,7 @@ var clients = []Client{
 		Format: JSON, ProjectFile: ".amazonq/mcp.json", UserFile: same("~/.aws/amazonq/mcp.json"), Key: []string{"mcpServers"},
 		Shape: Shape{StdioExtra: map[string]any{"disabled": false}, HTTP: true, HTTPType: "http"},
 		Rules: []RulesFile{{Path: ".amazonq/rules/agentos.md"}},
-		Note:  "auto-approval lives in agent files (allowedTools)",
+		Note:  "mcp.json is the legacy file, read while useLegacyMcpJson is on (the default); auto-approval lives in agent files (allowedTools)",
 	},
 	{
 		ID: "kiro", Name: "Kiro", Aliases: []string{"kiro"},
