@@ -181,12 +181,12 @@ var clients = []Client{
 	},
 	{
 		ID: "devin", Name: "Devin Desktop / CLI", Aliases: []string{"devin", "devin desktop", "devin cli"},
-		Format: JSON, ProjectFile: ".devin/config.json", Key: []string{"mcpServers"},
+		Format: JSONC, ProjectFile: ".devin/config.json", Key: []string{"mcpServers"},
 		UserFile:  map[string]string{"linux": "$XDG_CONFIG_HOME/devin/config.json", "darwin": "~/.config/devin/config.json", "windows": "%APPDATA%/devin/config.json"},
 		LocalFile: ".devin/config.local.json",
 		Shape:     Shape{HTTP: true, HTTPType: "http", HTTPTypeKey: "transport"},
 		Rules:     []RulesFile{agentsMD},
-		Note:      "Windsurf's successor; .devin/config.local.json holds machine-specific settings",
+		Note:      "Windsurf's successor; config files take comments; .devin/config.local.json holds machine-specific settings",
 	},
 	{
 		ID: "cline", Name: "Cline", Aliases: []string{"cline"},
@@ -258,7 +258,7 @@ var clients = []Client{
 		Format: JSON, ProjectFile: ".amazonq/mcp.json", UserFile: same("~/.aws/amazonq/mcp.json"), Key: []string{"mcpServers"},
 		Shape: Shape{StdioExtra: map[string]any{"disabled": false}, HTTP: true, HTTPType: "http"},
 		Rules: []RulesFile{{Path: ".amazonq/rules/agentos.md"}},
-		Note:  "auto-approval lives in agent files (allowedTools)",
+		Note:  "mcp.json is the legacy file, read while useLegacyMcpJson is on (the default); auto-approval lives in agent files (allowedTools)",
 	},
 	{
 		ID: "kiro", Name: "Kiro", Aliases: []string{"kiro"},
@@ -300,17 +300,17 @@ var clients = []Client{
 	},
 	{
 		ID: "augment", Name: "Augment", Aliases: []string{"augment", "augment code", "auggie"},
-		Format: JSON, ProjectFile: ".augment/settings.json", UserFile: same("~/.augment/settings.json"), Key: []string{"mcpServers"},
-		Shape:      Shape{HTTP: true, HTTPType: "http"},
-		Rules:      []RulesFile{{Path: ".augment/rules/agentos.md", Frontmatter: "type: always_apply\ndescription: agentos rules: standards, search and workflows"}},
-		Unverified: []string{"project file", "HTTP entry"},
+		Format: JSONC, ProjectFile: ".augment/settings.json", UserFile: same("~/.augment/settings.json"), Key: []string{"mcpServers"},
+		Shape: Shape{HTTP: true, HTTPType: "http"},
+		Rules: []RulesFile{{Path: ".augment/rules/agentos.md", Frontmatter: "type: always_apply\ndescription: agentos rules: standards, search and workflows"}},
+		Note:  "settings files take comments and trailing commas; Auggie also reads .augment/settings.local.json",
 	},
 	{
 		ID: "droid", Name: "Factory Droid", Aliases: []string{"droid", "factory", "factory droid"},
 		Format: JSON, ProjectFile: ".factory/mcp.json", UserFile: same("~/.factory/mcp.json"), Key: []string{"mcpServers"},
-		Shape:      Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
-		Rules:      []RulesFile{agentsMD},
-		Unverified: []string{"project file", "entry shape"},
+		Shape: Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
+		Rules: []RulesFile{agentsMD},
+		Note:  "the project file is read at the git root (else the working folder)",
 	},
 }
 
