@@ -366,6 +366,11 @@ var notCalls = map[string]bool{
 	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
 }
 
+// selfNames are the receivers naming the enclosing class or its instance:
+// this (TypeScript, JavaScript, Java), self and cls (Python), self and Self
+// (Rust).
+var selfNames = map[string]bool{"this": true, "self": true, "cls": true, "Self": true}
+
 // FromChunks extracts the facts of a file in a language without a Go parser
 // from its chunks: its definitions are its symbol chunks, its call sites the
 // "name(" patterns in each definition's body, resolved later by name.
@@ -443,15 +448,16 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			r := Ref{From: from, Name: name, Line: int32(bodyLine + strings.Count(body[:m[0]], "\n"))}
 			if m[2] >= 0 {
 				recv := body[m[2]:m[3]]
-				switch recv {
-				case "self", "this":
-					r.Recv = s.Recv
-				case "Self":
-					r.Recv = s.Recv
-				default:
+				if selfNames[recv] && s.Recv != "" {
+					r.Recv = s.Recv // the enclosing class's (or a base's) method
+				} else {
 					r.Loose = true
 					r.Recv = recv // a module, class or variable: a hint only
 				}
+			} else if lang == "java" && s.Recv != "" {
+				// In Java a bare call inside a class is a call on this (or
+				// a static method of the class or a base).
+				r.Recv = s.Recv
 			} else {
 				r.Loose = true
 			}

@@ -273,9 +273,14 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
-	if r.Recv != "" {
+	switch {
+	case r.Recv != "" && !r.Loose: // this.m(), self.m()
+		if i, ok := d.classMethod(f, r.Recv, r.Name, 0); ok {
+			return i, false, true
+		}
+	case r.Recv != "": // x.m(): a hint, matching a class or a module name
 		if i, ok := d.one(cands, want, func(s sym) bool { return s.def().Recv == r.Recv || s.f.PkgName == r.Recv }); ok {
-			return i, !(!r.Loose && d.syms[i].f.Path == f.Path), true
+			return i, true, true
 		}
 	}
 	sameFile := func(s sym) bool { return s.f.Path == f.Path }
@@ -289,6 +294,48 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		}
 	}
 	return 0, false, false
+}
+
+// maxBaseDepth bounds the walk up a class's bases, against cycles.
+const maxBaseDepth = 8
+
+// classMethod returns the method name of class as seen from file f: the
+// class's own (in f first), else its bases' (class A(B), extends), nearest
+// first, else the only method of a class so named in the project.
+func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int32, bool) {
+	cands := d.withName(name)
+	ofClass := func(s sym) bool { return s.def().Recv == class }
+	if i, ok := d.one(cands, isCallable, func(s sym) bool { return ofClass(s) && s.f.Path == f.Path }); ok {
+		return i, true
+	}
+	if depth < maxBaseDepth {
+		if c, ok := d.class(f, class); ok {
+			cs := d.syms[c]
+			if cs.f != f {
+				if i, ok := d.one(cands, isCallable, func(s sym) bool { return ofClass(s) && s.f == cs.f }); ok {
+					return i, true
+				}
+			}
+			for _, r := range cs.f.Calls {
+				if r.Embeds && r.From == cs.i {
+					if i, ok := d.classMethod(cs.f, r.Name, name, depth+1); ok {
+						return i, true
+					}
+				}
+			}
+		}
+	}
+	return d.one(cands, isCallable, ofClass)
+}
+
+// class returns the class (a type) named name as seen from file f: the one
+// in f, else the project's only one.
+func (d *derived) class(f *FileFacts, name string) (int32, bool) {
+	cands := d.withName(name)
+	if i, ok := d.one(cands, isType, func(s sym) bool { return s.f == f }); ok {
+		return i, true
+	}
+	return d.one(cands, isType, nil)
 }
 
 // Stats counts the graph's symbols, call sites and packages.
