@@ -50,6 +50,14 @@ type Def struct {
 	EndLine  int32
 	Exported bool
 	Test     bool
+	// Iface marks a Go interface type and the methods it declares: an
+	// interface method has callers but no body, and its implementations are
+	// found by method sets (Graph.Implementations).
+	Iface bool
+	// Arity is a Go function's number of parameters plus one, 0 when not
+	// known: matching an interface's methods by name and parameter count is
+	// the cheap part of a signature check that needs no type checker.
+	Arity int16
 }
 
 // Ref is a call site not yet resolved to a symbol, or, with Embeds, a type
@@ -157,8 +165,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		ff.Symbols = append(ff.Symbols, s)
 		return int32(len(ff.Symbols) - 1)
 	}
-	// calls records the call sites in node n as made by symbol from.
-	calls := func(from int32, n ast.Node, recvVar, recvType string) {
+	// calls records the call sites in node n as made by symbol from; vars
+	// are the function's receiver and parameters whose type is named.
+	calls := func(from int32, n ast.Node, vars map[string]typeRef) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			ce, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -190,8 +199,8 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						r.Pkg = pkg
 						break
 					}
-					if id.Name == recvVar && recvVar != "" {
-						r.Recv = recvType
+					if t, ok := vars[id.Name]; ok {
+						r.Recv, r.Pkg = t.name, t.pkg
 						break
 					}
 				}
@@ -206,25 +215,47 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported()}
-			recvVar := ""
+			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported(),
+				Arity: arity(d.Type)}
+			vars := map[string]typeRef{}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				s.Recv = chunk.RecvTypeName(d.Recv.List[0].Type)
 				s.Kind = "method"
 				s.Exported = s.Exported && ast.IsExported(s.Recv)
 				if names := d.Recv.List[0].Names; len(names) > 0 {
-					recvVar = names[0].Name
+					vars[names[0].Name] = typeRef{name: s.Recv}
+				}
+			}
+			for _, p := range d.Type.Params.List {
+				t, ok := namedType(p.Type, imports)
+				for _, n := range p.Names {
+					if _, isRecv := vars[n.Name]; ok && !isRecv {
+						vars[n.Name] = t
+					}
 				}
 			}
 			idx := add(s)
 			if d.Body != nil {
-				calls(idx, d.Body, recvVar, s.Recv)
+				calls(idx, d.Body, vars)
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.TypeSpec:
-					idx := add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
+					it, iface := sp.Type.(*ast.InterfaceType)
+					idx := add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported(), Iface: iface})
+					if iface {
+						for _, m := range it.Methods.List {
+							ft, ok := m.Type.(*ast.FuncType)
+							if !ok {
+								continue // an embedded interface or a type constraint
+							}
+							for _, n := range m.Names {
+								add(Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
+									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft)})
+							}
+						}
+					}
 					for _, e := range embeddedTypes(sp.Type) {
 						r := Ref{From: idx, Name: e.name, Line: line(e.pos), Embeds: true}
 						if e.pkg != "" {
@@ -253,7 +284,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 					}
 					if first >= 0 {
 						for _, v := range sp.Values {
-							calls(first, v, "", "")
+							calls(first, v, nil)
 						}
 					}
 				}
@@ -261,6 +292,47 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		}
 	}
 	return ff
+}
+
+// typeRef is the named type of a variable: name in the caller's package
+// (pkg 0) or in an imported one (1 + its index in FileFacts.Imports).
+type typeRef struct {
+	name string
+	pkg  uint16
+}
+
+// namedType returns the type a parameter's type expression names: T, *T,
+// pkg.T or a generic T[X]; false for any other type (func, map, slice…).
+func namedType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	switch ix := t.(type) {
+	case *ast.IndexExpr:
+		t = ix.X
+	case *ast.IndexListExpr:
+		t = ix.X
+	}
+	switch t := t.(type) {
+	case *ast.Ident:
+		return typeRef{name: t.Name}, true
+	case *ast.SelectorExpr:
+		if id, ok := t.X.(*ast.Ident); ok {
+			if pkg, ok := imports[id.Name]; ok {
+				return typeRef{name: t.Sel.Name, pkg: pkg}, true
+			}
+		}
+	}
+	return typeRef{}, false
+}
+
+// arity returns a function type's parameter count plus one (see Def.Arity).
+func arity(ft *ast.FuncType) int16 {
+	n := 0
+	for _, p := range ft.Params.List {
+		n += max(len(p.Names), 1)
+	}
+	return int16(min(n, math.MaxInt16-1) + 1)
 }
 
 // embedded is a type a struct or interface embeds: pkg.name, or name of

@@ -4,14 +4,19 @@
 // who calls this, what does it call (to a depth), how does A reach B.
 //
 // Go is read from its syntax tree: calls to functions of the same package, to
-// imported packages' functions and, through the receiver variable, to the
-// receiver type's own methods are resolved exactly; a method call on a value of
-// unknown type (x.Close()) is linked only when one method of that name exists
-// in the package, and marked loose. No type checking is done, so calls through
-// interfaces and function values are not seen. Other languages are read from
-// their chunks (package chunk): a "name(" in a definition's body is a call to a
-// definition of that name in the same file, else the same folder, else the
-// only one in the project; these edges are loose too.
+// imported packages' functions and, through the receiver or a parameter of a
+// named type, to that type's own methods are resolved exactly; a parameter of
+// interface type links to the interface's method, whose implementations are
+// the project's types having its methods (Implementations). A method call on a
+// value of unknown type (x.Close()) is linked only when one method of that
+// name with a body exists in the package, and marked loose. No type checking
+// is done, so calls through local variables of interface type, struct fields
+// and function values are not seen exactly. Other languages are read from
+// their chunks (package chunk): a call through this, self or cls goes to the
+// enclosing class's method, else its base class's; any other "name(" in a
+// definition's body is a call to a definition of that name in the same file,
+// else the same folder, else the only one in the project; these edges are
+// loose.
 //
 // Symbols are named plainly ("Parse"), qualified by package or receiver
 // ("render.Page", "Cache.Evict", "store.Cache.Evict", "example.com/app/render.Page"),
@@ -251,20 +256,25 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		want = isType
 	}
 	if f.Language == "go" {
+		pkg := f.Package
+		if r.Pkg != 0 {
+			pkg = f.pkgOf(r)
+		}
 		if r.Pkg != 0 || r.Recv != "" || !r.Loose {
-			// The function of that package, or the method of that
-			// receiver type in the caller's package.
-			pkg, recv := f.Package, r.Recv
-			if r.Pkg != 0 {
-				pkg, recv = f.pkgOf(r), ""
+			// The function of that package, or the method of that type
+			// (the receiver's or a parameter's; an interface's method too).
+			i, ok := d.one(cands, want, func(s sym) bool { return s.f.Package == pkg && s.def().Recv == r.Recv })
+			if ok || r.Recv == "" {
+				return i, false, ok
 			}
-			i, ok := d.one(cands, want, func(s sym) bool { return s.f.Package == pkg && s.def().Recv == recv })
-			return i, false, ok
+			// Not the type's own: a method it gets from a type it embeds,
+			// or a method of a type parameter's constraint. By name, loosely.
 		}
 		// x.Name() with x of unknown type: the package's only method so
-		// named, else the project's only one.
-		method := func(s sym) bool { return s.def().Kind == "method" }
-		inPkg := func(s sym) bool { return method(s) && s.f.Package == f.Package }
+		// named, else the project's only one. An interface's method has no
+		// body: a call whose receiver is unknown goes to one that has.
+		method := func(s sym) bool { return s.def().Kind == "method" && !s.def().Iface }
+		inPkg := func(s sym) bool { return method(s) && s.f.Package == pkg }
 		keep := method
 		if slices.ContainsFunc(cands, func(i int32) bool { return inPkg(d.syms[i]) }) {
 			keep = inPkg
