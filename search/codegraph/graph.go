@@ -73,10 +73,13 @@ func (s sym) symbol() Symbol { return s.f.symbol(int(s.i)) }
 type derived struct {
 	syms    []sym
 	out, in edges
-	// byName holds the symbols of each name as a run of named, in
-	// increasing order: one map entry a name and no slice of its own.
-	// Resolving a call looks its name up and keeps the candidates of the
-	// right package and receiver (about ten for a call in the Go standard library).
+	// byName holds the symbols of each name as a run of named, by package
+	// then in increasing order: one map entry a name and no slice of its
+	// own. Resolving a call looks its name up and keeps the candidates of
+	// the right package and receiver, found by a binary search of the run:
+	// scanning the whole run would make each call cost as much as the
+	// project has symbols of that name, and the graph of a project twice
+	// as big take four times as long to resolve.
 	byName    map[string][2]int32 // name -> [start, end) in named
 	named     []int32
 	byFile    map[string]int32    // file -> its first symbol; a file's symbols are consecutive
@@ -122,6 +125,17 @@ func (g *Graph) Files() []FileFacts {
 func (d *derived) withName(n string) []int32 {
 	r := d.byName[n]
 	return d.named[r[0]:r[1]:r[1]]
+}
+
+// withNameIn returns the symbols named n in package pkg.
+func (d *derived) withNameIn(n, pkg string) []int32 {
+	run := d.withName(n)
+	lo, _ := slices.BinarySearchFunc(run, pkg, func(i int32, pkg string) int { return strings.Compare(d.syms[i].f.Package, pkg) })
+	hi := lo
+	for hi < len(run) && d.syms[run[hi]].f.Package == pkg {
+		hi++
+	}
+	return run[lo:hi:hi]
 }
 
 // link is a resolved call while the graph is derived.
@@ -209,6 +223,16 @@ func (g *Graph) get() *derived {
 		r[1]++
 		d.byName[name] = r
 	}
+	for _, r := range d.byName {
+		if run := d.named[r[0]:r[1]]; len(run) > 1 {
+			slices.SortFunc(run, func(a, b int32) int {
+				if c := strings.Compare(d.syms[a].f.Package, d.syms[b].f.Package); c != 0 {
+					return c
+				}
+				return int(a - b)
+			})
+		}
+	}
 	var links []link
 	seen := map[[2]int32]bool{} // a file's calls already linked: its own symbols call
 	for _, p := range paths {
@@ -263,7 +287,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		if r.Pkg != 0 || r.Recv != "" || !r.Loose {
 			// The function of that package, or the method of that type
 			// (the receiver's or a parameter's; an interface's method too).
-			i, ok := d.one(cands, want, func(s sym) bool { return s.f.Package == pkg && s.def().Recv == r.Recv })
+			i, ok := d.one(d.withNameIn(r.Name, pkg), want, func(s sym) bool { return s.def().Recv == r.Recv })
 			if ok || r.Recv == "" {
 				return i, false, ok
 			}
@@ -274,12 +298,10 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		// named, else the project's only one. An interface's method has no
 		// body: a call whose receiver is unknown goes to one that has.
 		method := func(s sym) bool { return s.def().Kind == "method" && !s.def().Iface }
-		inPkg := func(s sym) bool { return method(s) && s.f.Package == pkg }
-		keep := method
-		if slices.ContainsFunc(cands, func(i int32) bool { return inPkg(d.syms[i]) }) {
-			keep = inPkg
+		if inPkg := d.withNameIn(r.Name, pkg); slices.ContainsFunc(inPkg, func(i int32) bool { return method(d.syms[i]) }) {
+			cands = inPkg
 		}
-		i, ok := d.one(cands, want, keep)
+		i, ok := d.one(cands, want, method)
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
@@ -293,17 +315,19 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			return i, true, true
 		}
 	}
+	inPkg := d.withNameIn(r.Name, f.Package)
 	sameFile := func(s sym) bool { return s.f.Path == f.Path }
-	samePkg := func(s sym) bool { return s.f.Path != f.Path && s.f.Package == f.Package }
-	for _, keep := range []func(sym) bool{sameFile, samePkg, nil} {
-		if i, ok := d.one(cands, want, keep); ok {
+	otherFile := func(s sym) bool { return s.f.Path != f.Path }
+	for _, keep := range []func(sym) bool{sameFile, otherFile} {
+		if i, ok := d.one(inPkg, want, keep); ok {
 			return i, true, true
 		}
-		if keep == nil || slices.ContainsFunc(cands, func(i int32) bool { return keep(d.syms[i]) }) {
-			break
+		if slices.ContainsFunc(inPkg, func(i int32) bool { return keep(d.syms[i]) }) {
+			return 0, false, false
 		}
 	}
-	return 0, false, false
+	i, ok := d.one(cands, want, nil)
+	return i, true, ok
 }
 
 // maxBaseDepth bounds the walk up a class's bases, against cycles.
@@ -315,14 +339,14 @@ const maxBaseDepth = 8
 func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int32, bool) {
 	cands := d.withName(name)
 	ofClass := func(s sym) bool { return s.def().Recv == class }
-	if i, ok := d.one(cands, isCallable, func(s sym) bool { return ofClass(s) && s.f.Path == f.Path }); ok {
+	if i, ok := d.one(d.withNameIn(name, f.Package), isCallable, func(s sym) bool { return ofClass(s) && s.f == f }); ok {
 		return i, true
 	}
 	if depth < maxBaseDepth {
 		if c, ok := d.class(f, class); ok {
 			cs := d.syms[c]
 			if cs.f != f {
-				if i, ok := d.one(cands, isCallable, func(s sym) bool { return ofClass(s) && s.f == cs.f }); ok {
+				if i, ok := d.one(d.withNameIn(name, cs.f.Package), isCallable, func(s sym) bool { return ofClass(s) && s.f == cs.f }); ok {
 					return i, true
 				}
 			}
@@ -341,11 +365,10 @@ func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int3
 // class returns the class (a type) named name as seen from file f: the one
 // in f, else the project's only one.
 func (d *derived) class(f *FileFacts, name string) (int32, bool) {
-	cands := d.withName(name)
-	if i, ok := d.one(cands, isType, func(s sym) bool { return s.f == f }); ok {
+	if i, ok := d.one(d.withNameIn(name, f.Package), isType, func(s sym) bool { return s.f == f }); ok {
 		return i, true
 	}
-	return d.one(cands, isType, nil)
+	return d.one(d.withName(name), isType, nil)
 }
 
 // Stats counts the graph's symbols, call sites and packages.
