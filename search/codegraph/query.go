@@ -323,7 +323,7 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 	}
 	via := root.Display()
 	for _, i := range found {
-		w.Nodes = append(w.Nodes, Node{Symbol: d.syms[i].symbol(), Depth: 1, Via: via, Line: int(d.syms[i].def().Line)})
+		w.Nodes = append(w.Nodes, Node{Symbol: d.syms[i].symbol(), Depth: 1, Via: via}) // no call, so no call line
 	}
 	return w, nil
 }
