@@ -49,9 +49,11 @@ var stdFacts = sync.OnceValues(func() ([]FileFacts, error) {
 })
 
 // copies returns n copies of the facts, each under its own top-level
-// folder and importing its own copy of the packages (as n Go modules side
-// by side would): n times the symbols and call sites of one.
-func copies(facts []FileFacts, n int) []FileFacts {
+// folder: n times the symbols and call sites of one. As modules, each copy
+// imports its own copy of the packages, as n Go modules side by side
+// would; else its imports name packages no copy is (what indexing n copies
+// of GOROOT/src in plain folders gives: "fmt" is now "copy1/fmt").
+func copies(facts []FileFacts, n int, modules bool) []FileFacts {
 	if n == 1 {
 		return facts
 	}
@@ -66,7 +68,7 @@ func copies(facts []FileFacts, n int) []FileFacts {
 			f.Path, f.Package = prefix+f.Path, prefix+f.Package
 			imports := make([]string, len(f.Imports))
 			for i, im := range f.Imports {
-				if pkgs[im] {
+				if modules && pkgs[im] {
 					im = prefix + im
 				}
 				imports[i] = im
@@ -79,17 +81,22 @@ func copies(facts []FileFacts, n int) []FileFacts {
 }
 
 // BenchmarkUses resolves the graph of the Go standard library, once and
-// eight times over, and counts every symbol's callers (what indexing does
-// after a build). ns/call, the time per call site, stays about the same
-// from x1 to x8 when the cost grows linearly.
+// eight times over (as modules, and as plain folders), and counts every
+// symbol's callers (what indexing does after a build). ns/call, the time
+// per call site, stays about the same from x1 to x8 when the cost grows
+// linearly.
 func BenchmarkUses(b *testing.B) {
 	facts, err := stdFacts()
 	if err != nil || len(facts) == 0 {
 		b.Skipf("no Go standard library to read in %s: %v", build.Default.GOROOT, err)
 	}
-	for _, n := range []int{1, 8} {
-		b.Run(fmt.Sprintf("x%d", n), func(b *testing.B) {
-			fs := copies(facts, n)
+	for _, c := range []struct {
+		name    string
+		n       int
+		modules bool
+	}{{"x1", 1, true}, {"x8", 8, true}, {"x8-folders", 8, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			fs := copies(facts, c.n, c.modules)
 			calls := 0
 			for _, f := range fs {
 				calls += len(f.Calls)
