@@ -165,6 +165,35 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		ff.Symbols = append(ff.Symbols, s)
 		return int32(len(ff.Symbols) - 1)
 	}
+	// The named types of the fields of the file's structs, by struct and
+	// field: a call through a field (s.db.Get()) goes to the field type's
+	// method, an interface's when the field is one. Structs of the package
+	// declared in other files are not known here.
+	fields := map[string]map[string]typeRef{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			ts := sp.(*ast.TypeSpec)
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				continue
+			}
+			for _, fl := range st.Fields.List {
+				t, ok := namedType(fl.Type, imports)
+				for _, n := range fl.Names {
+					if ok {
+						if fields[ts.Name.Name] == nil {
+							fields[ts.Name.Name] = map[string]typeRef{}
+						}
+						fields[ts.Name.Name][n.Name] = t
+					}
+				}
+			}
+		}
+	}
 	// calls records the call sites in node n as made by symbol from; vars
 	// are the function's receiver and parameters whose type is named.
 	calls := func(from int32, n ast.Node, vars map[string]typeRef) {
@@ -202,6 +231,16 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 					if t, ok := vars[id.Name]; ok {
 						r.Recv, r.Pkg = t.name, t.pkg
 						break
+					}
+				}
+				if sel, ok := x.X.(*ast.SelectorExpr); ok { // v.field.Name()
+					if id, ok := sel.X.(*ast.Ident); ok {
+						if t, ok := vars[id.Name]; ok && t.pkg == 0 {
+							if ft, ok := fields[t.name][sel.Sel.Name]; ok {
+								r.Recv, r.Pkg = ft.name, ft.pkg
+								break
+							}
+						}
 					}
 				}
 				r.Loose = true

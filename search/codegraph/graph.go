@@ -4,15 +4,16 @@
 // who calls this, what does it call (to a depth), how does A reach B.
 //
 // Go is read from its syntax tree: calls to functions of the same package, to
-// imported packages' functions and, through the receiver or a parameter of a
-// named type, to that type's own methods are resolved exactly; a parameter of
-// interface type links to the interface's method, whose implementations are
-// the project's types having its methods (Implementations). A method call on a
-// value of unknown type (x.Close()) is linked only when one method of that
-// name with a body exists in the package, and marked loose. No type checking
-// is done, so calls through local variables of interface type, struct fields
-// and function values are not seen exactly. Other languages are read from
-// their chunks (package chunk): a call through this, self or cls goes to the
+// imported packages' functions and, through the receiver, a parameter of a
+// named type or a field of the receiver's struct (declared in the same file),
+// to that type's own methods are resolved exactly; through an interface, to
+// the interface's method, whose implementations are the project's types
+// having its methods (Implementations). A method call on a value of unknown
+// type (x.Close()) is linked only when one method of that name with a body
+// exists in the package, and marked loose. No type checking is done, so calls
+// through local variables, fields of structs declared in other files and
+// function values are not seen exactly. Other languages are read from their
+// chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's; any other "name(" in a
 // definition's body is a call to a definition of that name in the same file,
 // else the same folder, else the only one in the project; these edges are

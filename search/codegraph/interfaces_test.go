@@ -51,7 +51,10 @@ func Copy(dst ReadWriter, src Reader, key string) error {
 
 import "example.com/app/store"
 
-type Handler struct{ db *store.Disk }
+type Handler struct {
+	db *store.Disk
+	r  store.Reader
+}
 
 func Serve(r store.Reader) { r.Get("k") }
 
@@ -59,19 +62,26 @@ func Save(rw store.ReadWriter, d *store.Disk) {
 	rw.Put("k", nil)
 	d.Get("k")
 }
+
+func (h *Handler) Load() {
+	h.db.Get("k")
+	h.r.Get("k")
+}
 `))
 	return g
 }
 
-// A call through a parameter of interface type links to the interface's
-// method, exactly; one through a parameter of a concrete type to that
-// type's method.
+// A call through a parameter or a receiver's field of interface type links
+// to the interface's method, exactly; one through a parameter or field of a
+// concrete type to that type's method.
 func TestCallsThroughInterfaces(t *testing.T) {
 	g := interfaceGraph(t)
 	for caller, want := range map[string]string{
 		"Serve":      "store.Reader.Get",
 		"Save":       "store.ReadWriter.Put store.Disk.Get",
 		"store.Copy": "store.Reader.Get store.ReadWriter.Put",
+		// Through the receiver's fields, of a concrete and an interface type.
+		"Handler.Load": "store.Disk.Get store.Reader.Get",
 	} {
 		if got := calls(t, g, caller); got != want {
 			t.Errorf("%s calls %q, want %q", caller, got, want)
@@ -81,7 +91,7 @@ func TestCallsThroughInterfaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(names(w.Nodes), " "); got != "store.Copy web.Serve" {
+	if got := strings.Join(names(w.Nodes), " "); got != "store.Copy web.Serve web.Handler.Load" {
 		t.Errorf("callers of Reader.Get: %q", got)
 	}
 }
