@@ -125,11 +125,31 @@ class Other:
     def build(cls):
         return None
 `, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Base.save", "Repo.create": "repo.Repo.build"}},
-		{"rust", "src/repo.rs", `pub struct Repo {}
+		{"rust", "src/repo.rs", `pub trait Store {
+    fn describe(&self) -> u32 {
+        0
+    }
+}
+
+pub trait Shelf {
+    fn describe(&self) -> u32 {
+        1
+    }
+}
+
+pub struct Repo {}
+
+impl<'a> std::fmt::Debug for Repo {}
+
+impl Store for Repo {}
 
 impl Repo {
     pub fn load(&self) -> u32 {
         self.fetch()
+    }
+
+    fn show(&self) -> u32 {
+        self.describe()
     }
 
     fn fetch(&self) -> u32 {
@@ -152,7 +172,7 @@ impl Other {
         2
     }
 }
-`, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Repo.make"}},
+`, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Repo.make", "Repo.show": "repo.Store.describe"}},
 		{"java", "app/Repo.java", `package app;
 
 class Base {

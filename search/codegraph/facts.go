@@ -509,9 +509,17 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 		}
 	}
+	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	for _, c := range cs {
 		switch c.Kind {
 		case chunk.Func, chunk.Method, chunk.Type:
+		case chunk.Container:
+			if lang == "rust" {
+				if trait, typ, ok := rustTraitImpl(c.Signature); ok {
+					traitImpls = append(traitImpls, [2]string{trait, typ})
+				}
+			}
+			continue
 		default:
 			continue
 		}
@@ -575,5 +583,31 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			ff.Calls = append(ff.Calls, r)
 		}
 	}
+	// A Rust type implementing a trait in this file extends it, as a Java
+	// class implementing an interface does: self.m() in the type's methods
+	// reaches the trait's provided method m.
+	for _, ti := range traitImpls {
+		for k, d := range ff.Symbols {
+			if d.Kind == string(chunk.Type) && d.Recv == "" && d.Name == ti[1] {
+				ff.Calls = append(ff.Calls, Ref{From: int32(k), Name: ti[0], Line: d.Line, Embeds: true})
+				break
+			}
+		}
+	}
 	return ff
+}
+
+var reRustImpl = regexp.MustCompile(`^(?:unsafe\s+)?impl\s+!?(?:[\w:]+::)?(\w+)\s+for\s+&?(?:mut\s+)?(?:[\w:]+::)?(\w+)`)
+
+// rustTraitImpl returns the trait and the type of "impl<T> fmt::Display
+// for Wrapper<T>", without their paths and type arguments.
+func rustTraitImpl(signature string) (trait, typ string, ok bool) {
+	for reTypeArgs.MatchString(signature) {
+		signature = reTypeArgs.ReplaceAllString(signature, "")
+	}
+	m := reRustImpl.FindStringSubmatch(signature)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }
