@@ -30,7 +30,8 @@ func calls(t *testing.T, g *Graph, name string) string {
 }
 
 // Calls through this, self, cls and Self go to the enclosing class's method
-// or, when it has none, to its base class's — never to another class's
+// or, when it has none, to its base class's (super.m() and super().m() to
+// the base's) — never to another class's
 // method of the same name, which matching by name alone would pick or give
 // up on. Each fixture has two classes with the same method names.
 func TestSelfCalls(t *testing.T) {
@@ -42,11 +43,19 @@ func TestSelfCalls(t *testing.T) {
   save(x: number): number {
     return x
   }
+
+  check(x: number): number {
+    return x
+  }
 }
 
 export class Repo extends Base {
   load(): number {
     return this.fetch()
+  }
+
+  check(x: number): number {
+    return super.check(x)
   }
 
   fetch(): number {
@@ -60,11 +69,15 @@ export class Other {
     return 2
   }
 
+  check(x: number): number {
+    return x
+  }
+
   save(x: number): number {
     return x
   }
 }
-`, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Base.save"}},
+`, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Base.save", "Repo.check": "repo.Base.check"}},
 		{"javascript", "app/repo.js", `class Base {
   save(x) {
     return x
@@ -96,10 +109,16 @@ class Other {
     def save(self, x):
         return x
 
+    def check(self, x):
+        return x
+
 
 class Repo(Base):
     def load(self):
         return self.fetch()
+
+    def check(self, x):
+        return super().check(x)
 
     def fetch(self):
         self.save(1)
@@ -118,13 +137,17 @@ class Other:
     def fetch(self):
         return 2
 
+    def check(self, x):
+        return x
+
     def save(self, x):
         return x
 
     @classmethod
     def build(cls):
         return None
-`, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Base.save", "Repo.create": "repo.Repo.build"}},
+`, map[string]string{"Repo.load": "repo.Repo.fetch", "Repo.fetch": "repo.Base.save", "Repo.create": "repo.Repo.build",
+			"Repo.check": "repo.Base.check"}},
 		{"rust", "src/repo.rs", `pub trait Store {
     fn describe(&self) -> u32 {
         0

@@ -76,6 +76,9 @@ type Ref struct {
 	// Embeds marks a type's embedded type (Go) or base class or interface
 	// (class A(B), extends, implements), not a call.
 	Embeds bool
+	// Super marks a call through super (super.m(), super().m()): the
+	// method of a base of Recv, not of Recv itself.
+	Super bool
 }
 
 // FileFacts are the symbols, imports and call sites of one file.
@@ -477,6 +480,10 @@ var notCalls = map[string]bool{
 	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
 }
 
+// rePySuper matches the text before a call through super: super().m(),
+// super(Class, self).m().
+var rePySuper = regexp.MustCompile(`\bsuper\([^()]*\)\s*\.\s*$`)
+
 // selfNames are the receivers naming the enclosing class or its instance:
 // this (TypeScript, JavaScript, Java), self and cls (Python), self and Self
 // (Rust).
@@ -569,10 +576,14 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 				recv := body[m[2]:m[3]]
 				if selfNames[recv] && s.Recv != "" {
 					r.Recv = s.Recv // the enclosing class's (or a base's) method
+				} else if recv == "super" && s.Recv != "" {
+					r.Recv, r.Super = s.Recv, true
 				} else {
 					r.Loose = true
 					r.Recv = recv // a module, class or variable: a hint only
 				}
+			} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
+				r.Recv, r.Super = s.Recv, true // super().m()
 			} else if lang == "java" && s.Recv != "" {
 				// In Java a bare call inside a class is a call on this (or
 				// a static method of the class or a base).

@@ -307,6 +307,10 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	}
 	// Other languages: by name, nearest first.
 	switch {
+	case r.Super: // super.m(), super().m()
+		if i, ok := d.baseMethod(f, r.Recv, r.Name, 0); ok {
+			return i, false, true
+		}
 	case r.Recv != "" && !r.Loose: // this.m(), self.m()
 		if i, ok := d.classMethod(f, r.Recv, r.Name, 0); ok {
 			return i, false, true
@@ -343,24 +347,35 @@ func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int3
 	if i, ok := d.one(d.withNameIn(name, f.Package), isCallable, func(s sym) bool { return ofClass(s) && s.f == f }); ok {
 		return i, true
 	}
-	if depth < maxBaseDepth {
-		if c, ok := d.class(f, class); ok {
-			cs := d.syms[c]
-			if cs.f != f {
-				if i, ok := d.one(d.withNameIn(name, cs.f.Package), isCallable, func(s sym) bool { return ofClass(s) && s.f == cs.f }); ok {
-					return i, true
-				}
-			}
-			for _, r := range cs.f.Calls {
-				if r.Embeds && r.From == cs.i {
-					if i, ok := d.classMethod(cs.f, r.Name, name, depth+1); ok {
-						return i, true
-					}
-				}
+	if c, ok := d.class(f, class); ok {
+		if cs := d.syms[c]; cs.f != f {
+			if i, ok := d.one(d.withNameIn(name, cs.f.Package), isCallable, func(s sym) bool { return ofClass(s) && s.f == cs.f }); ok {
+				return i, true
 			}
 		}
 	}
+	if i, ok := d.baseMethod(f, class, name, depth); ok {
+		return i, true
+	}
 	return d.one(cands, isCallable, ofClass)
+}
+
+// baseMethod returns the method name of the nearest base of class (as seen
+// from file f) that has one.
+func (d *derived) baseMethod(f *FileFacts, class, name string, depth int) (int32, bool) {
+	c, ok := d.class(f, class)
+	if !ok || depth >= maxBaseDepth {
+		return 0, false
+	}
+	cs := d.syms[c]
+	for _, r := range cs.f.Calls {
+		if r.Embeds && r.From == cs.i {
+			if i, ok := d.classMethod(cs.f, r.Name, name, depth+1); ok {
+				return i, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // class returns the class (a type) named name as seen from file f: the one
