@@ -100,13 +100,14 @@ type graphNode struct {
 }
 
 type searchOut struct {
-	Results      []searchHit   `json:"results"`
-	Notice       string        `json:"notice"`
-	IndexStatus  *indexStatus  `json:"index_status"`
-	Indexes      []indexStatus `json:"indexes"`
-	Callers      []graphNode   `json:"callers"`
-	Dependencies []graphNode   `json:"dependencies"`
-	Paths        []struct {
+	Results         []searchHit   `json:"results"`
+	Notice          string        `json:"notice"`
+	IndexStatus     *indexStatus  `json:"index_status"`
+	Indexes         []indexStatus `json:"indexes"`
+	Callers         []graphNode   `json:"callers"`
+	Dependencies    []graphNode   `json:"dependencies"`
+	Implementations []graphNode   `json:"implementations"`
+	Paths           []struct {
 		Steps []graphNode `json:"steps"`
 	} `json:"paths"`
 }

@@ -19,8 +19,9 @@ import (
 // formatVersion changes whenever what is stored, or how files are chunked and
 // tokenized, changes: an index of another version is rebuilt. 2: graph facts
 // keep per-file strings once a file, not once a symbol. 3: and the types a
-// type embeds or extends.
-const formatVersion = 3
+// type embeds or extends. 4: and Go interfaces' methods and arities, calls
+// through typed parameters and fields, through super, and Rust trait impls.
+const formatVersion = 4
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

@@ -50,6 +50,14 @@ type Def struct {
 	EndLine  int32
 	Exported bool
 	Test     bool
+	// Iface marks a Go interface type and the methods it declares: an
+	// interface method has callers but no body, and its implementations are
+	// found by method sets (Graph.Implementations).
+	Iface bool
+	// Arity is a Go function's number of parameters plus one, 0 when not
+	// known: matching an interface's methods by name and parameter count is
+	// the cheap part of a signature check that needs no type checker.
+	Arity int16
 }
 
 // Ref is a call site not yet resolved to a symbol, or, with Embeds, a type
@@ -68,6 +76,9 @@ type Ref struct {
 	// Embeds marks a type's embedded type (Go) or base class or interface
 	// (class A(B), extends, implements), not a call.
 	Embeds bool
+	// Super marks a call through super (super.m(), super().m()): the
+	// method of a base of Recv, not of Recv itself.
+	Super bool
 }
 
 // FileFacts are the symbols, imports and call sites of one file.
@@ -157,8 +168,38 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		ff.Symbols = append(ff.Symbols, s)
 		return int32(len(ff.Symbols) - 1)
 	}
-	// calls records the call sites in node n as made by symbol from.
-	calls := func(from int32, n ast.Node, recvVar, recvType string) {
+	// The named types of the fields of the file's structs, by struct and
+	// field: a call through a field (s.db.Get()) goes to the field type's
+	// method, an interface's when the field is one. Structs of the package
+	// declared in other files are not known here.
+	fields := map[string]map[string]typeRef{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			ts := sp.(*ast.TypeSpec)
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				continue
+			}
+			for _, fl := range st.Fields.List {
+				t, ok := namedType(fl.Type, imports)
+				for _, n := range fl.Names {
+					if ok {
+						if fields[ts.Name.Name] == nil {
+							fields[ts.Name.Name] = map[string]typeRef{}
+						}
+						fields[ts.Name.Name][n.Name] = t
+					}
+				}
+			}
+		}
+	}
+	// calls records the call sites in node n as made by symbol from; vars
+	// are the function's receiver and parameters whose type is named.
+	calls := func(from int32, n ast.Node, vars map[string]typeRef) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			ce, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -190,9 +231,19 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						r.Pkg = pkg
 						break
 					}
-					if id.Name == recvVar && recvVar != "" {
-						r.Recv = recvType
+					if t, ok := vars[id.Name]; ok {
+						r.Recv, r.Pkg = t.name, t.pkg
 						break
+					}
+				}
+				if sel, ok := x.X.(*ast.SelectorExpr); ok { // v.field.Name()
+					if id, ok := sel.X.(*ast.Ident); ok {
+						if t, ok := vars[id.Name]; ok && t.pkg == 0 {
+							if ft, ok := fields[t.name][sel.Sel.Name]; ok {
+								r.Recv, r.Pkg = ft.name, ft.pkg
+								break
+							}
+						}
 					}
 				}
 				r.Loose = true
@@ -206,25 +257,47 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported()}
-			recvVar := ""
+			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported(),
+				Arity: arity(d.Type)}
+			vars := map[string]typeRef{}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				s.Recv = chunk.RecvTypeName(d.Recv.List[0].Type)
 				s.Kind = "method"
 				s.Exported = s.Exported && ast.IsExported(s.Recv)
 				if names := d.Recv.List[0].Names; len(names) > 0 {
-					recvVar = names[0].Name
+					vars[names[0].Name] = typeRef{name: s.Recv}
+				}
+			}
+			for _, p := range d.Type.Params.List {
+				t, ok := namedType(p.Type, imports)
+				for _, n := range p.Names {
+					if _, isRecv := vars[n.Name]; ok && !isRecv {
+						vars[n.Name] = t
+					}
 				}
 			}
 			idx := add(s)
 			if d.Body != nil {
-				calls(idx, d.Body, recvVar, s.Recv)
+				calls(idx, d.Body, vars)
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.TypeSpec:
-					idx := add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported()})
+					it, iface := sp.Type.(*ast.InterfaceType)
+					idx := add(Def{Name: sp.Name.Name, Line: line(sp.Pos()), EndLine: line(sp.End()), Kind: "type", Exported: sp.Name.IsExported(), Iface: iface})
+					if iface {
+						for _, m := range it.Methods.List {
+							ft, ok := m.Type.(*ast.FuncType)
+							if !ok {
+								continue // an embedded interface or a type constraint
+							}
+							for _, n := range m.Names {
+								add(Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
+									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft)})
+							}
+						}
+					}
 					for _, e := range embeddedTypes(sp.Type) {
 						r := Ref{From: idx, Name: e.name, Line: line(e.pos), Embeds: true}
 						if e.pkg != "" {
@@ -253,7 +326,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 					}
 					if first >= 0 {
 						for _, v := range sp.Values {
-							calls(first, v, "", "")
+							calls(first, v, nil)
 						}
 					}
 				}
@@ -261,6 +334,47 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		}
 	}
 	return ff
+}
+
+// typeRef is the named type of a variable: name in the caller's package
+// (pkg 0) or in an imported one (1 + its index in FileFacts.Imports).
+type typeRef struct {
+	name string
+	pkg  uint16
+}
+
+// namedType returns the type a parameter's type expression names: T, *T,
+// pkg.T or a generic T[X]; false for any other type (func, map, slice…).
+func namedType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	switch ix := t.(type) {
+	case *ast.IndexExpr:
+		t = ix.X
+	case *ast.IndexListExpr:
+		t = ix.X
+	}
+	switch t := t.(type) {
+	case *ast.Ident:
+		return typeRef{name: t.Name}, true
+	case *ast.SelectorExpr:
+		if id, ok := t.X.(*ast.Ident); ok {
+			if pkg, ok := imports[id.Name]; ok {
+				return typeRef{name: t.Sel.Name, pkg: pkg}, true
+			}
+		}
+	}
+	return typeRef{}, false
+}
+
+// arity returns a function type's parameter count plus one (see Def.Arity).
+func arity(ft *ast.FuncType) int16 {
+	n := 0
+	for _, p := range ft.Params.List {
+		n += max(len(p.Names), 1)
+	}
+	return int16(min(n, math.MaxInt16-1) + 1)
 }
 
 // embedded is a type a struct or interface embeds: pkg.name, or name of
@@ -366,6 +480,15 @@ var notCalls = map[string]bool{
 	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
 }
 
+// rePySuper matches the text before a call through super: super().m(),
+// super(Class, self).m().
+var rePySuper = regexp.MustCompile(`\bsuper\([^()]*\)\s*\.\s*$`)
+
+// selfNames are the receivers naming the enclosing class or its instance:
+// this (TypeScript, JavaScript, Java), self and cls (Python), self and Self
+// (Rust).
+var selfNames = map[string]bool{"this": true, "self": true, "cls": true, "Self": true}
+
 // FromChunks extracts the facts of a file in a language without a Go parser
 // from its chunks: its definitions are its symbol chunks, its call sites the
 // "name(" patterns in each definition's body, resolved later by name.
@@ -393,9 +516,17 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 		}
 	}
+	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	for _, c := range cs {
 		switch c.Kind {
 		case chunk.Func, chunk.Method, chunk.Type:
+		case chunk.Container:
+			if lang == "rust" {
+				if trait, typ, ok := rustTraitImpl(c.Signature); ok {
+					traitImpls = append(traitImpls, [2]string{trait, typ})
+				}
+			}
+			continue
 		default:
 			continue
 		}
@@ -443,20 +574,51 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			r := Ref{From: from, Name: name, Line: int32(bodyLine + strings.Count(body[:m[0]], "\n"))}
 			if m[2] >= 0 {
 				recv := body[m[2]:m[3]]
-				switch recv {
-				case "self", "this":
-					r.Recv = s.Recv
-				case "Self":
-					r.Recv = s.Recv
-				default:
+				if selfNames[recv] && s.Recv != "" {
+					r.Recv = s.Recv // the enclosing class's (or a base's) method
+				} else if recv == "super" && s.Recv != "" {
+					r.Recv, r.Super = s.Recv, true
+				} else {
 					r.Loose = true
 					r.Recv = recv // a module, class or variable: a hint only
 				}
+			} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
+				r.Recv, r.Super = s.Recv, true // super().m()
+			} else if lang == "java" && s.Recv != "" {
+				// In Java a bare call inside a class is a call on this (or
+				// a static method of the class or a base).
+				r.Recv = s.Recv
 			} else {
 				r.Loose = true
 			}
 			ff.Calls = append(ff.Calls, r)
 		}
 	}
+	// A Rust type implementing a trait in this file extends it, as a Java
+	// class implementing an interface does: self.m() in the type's methods
+	// reaches the trait's provided method m.
+	for _, ti := range traitImpls {
+		for k, d := range ff.Symbols {
+			if d.Kind == string(chunk.Type) && d.Recv == "" && d.Name == ti[1] {
+				ff.Calls = append(ff.Calls, Ref{From: int32(k), Name: ti[0], Line: d.Line, Embeds: true})
+				break
+			}
+		}
+	}
 	return ff
+}
+
+var reRustImpl = regexp.MustCompile(`^(?:unsafe\s+)?impl\s+!?(?:[\w:]+::)?(\w+)\s+for\s+&?(?:mut\s+)?(?:[\w:]+::)?(\w+)`)
+
+// rustTraitImpl returns the trait and the type of "impl<T> fmt::Display
+// for Wrapper<T>", without their paths and type arguments.
+func rustTraitImpl(signature string) (trait, typ string, ok bool) {
+	for reTypeArgs.MatchString(signature) {
+		signature = reTypeArgs.ReplaceAllString(signature, "")
+	}
+	m := reRustImpl.FindStringSubmatch(signature)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }

@@ -98,14 +98,14 @@ func TestCallersAndCallees(t *testing.T) {
 			t.Errorf("callees depth 3 = %q, missing %s", got, want)
 		}
 	}
-	// s.db.Get is a call on a value of unknown type: linked, loosely, to
-	// the project's only method named Get.
+	// s.db.Get is a call through the receiver's field of type *store.DB:
+	// linked exactly to DB.Get.
 	if !strings.Contains(got, "store.DB.Get") {
-		t.Errorf("loose call not resolved: %q", got)
+		t.Errorf("call through a field not resolved: %q", got)
 	}
 	for _, n := range w.Nodes {
-		if n.Symbol.Name == "Get" && !n.Loose {
-			t.Errorf("loose edge not marked")
+		if n.Symbol.Name == "Get" && n.Loose {
+			t.Errorf("call through a field marked loose")
 		}
 	}
 	w, _ = g.Callers("connect", 2, 0)
@@ -205,7 +205,7 @@ func TestUses(t *testing.T) {
 	if got := u["store/store.go"]["Open"]; got != (Use{Callers: 1, CallerPkgs: 1, PkgImporter: 1}) {
 		t.Errorf("use of Open = %+v", got)
 	}
-	if got := u["store/store.go"]["DB.Get"]; got != (Use{Callers: 0, CallerPkgs: 1, PkgImporter: 1}) {
+	if got := u["store/store.go"]["DB.Get"]; got != (Use{Callers: 1, CallerPkgs: 1, PkgImporter: 1}) {
 		t.Errorf("use of DB.Get = %+v", got)
 	}
 	if st := g.Stats(); st.Symbols == 0 || st.Calls == 0 || st.Packages != 2 {

@@ -1,6 +1,7 @@
 package codegraph
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -240,4 +241,130 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 		}
 	}
 	return paths, truncated, nil
+}
+
+// Implementations returns the types of the project that implement a Go
+// interface, at most limit of them: those whose own methods include every
+// method of the interface (and of the interfaces it embeds) by name and
+// parameter count. Given an interface's method, it returns those types'
+// methods of that name. Methods a type gets by embedding another are not
+// counted, and no types are checked: a match is likely, not proven.
+func (g *Graph) Implementations(name string, limit int) (Walk, error) {
+	root, err := g.Lookup(name)
+	if err != nil {
+		return Walk{}, err
+	}
+	limit = clampLimit(limit)
+	d := g.get()
+	w := Walk{Root: root, Nodes: []Node{}}
+	at := d.index(root)
+	if at < 0 || !d.syms[at].def().Iface {
+		return w, &NotInterfaceError{Name: root.Display()}
+	}
+	iface, method := at, ""
+	if root.Kind == "method" {
+		method = root.Name
+		iface = d.declaring(d.syms[at])
+		if iface < 0 {
+			return w, nil
+		}
+	}
+	want := d.methodSet(iface, map[int32]bool{})
+	if len(want) == 0 {
+		return w, nil // every type implements an empty interface: not an answer
+	}
+	// The types having the interface's first method, kept while they have
+	// each of the others.
+	type typeKey struct{ pkg, recv string }
+	var keys []typeKey
+	for k, m := range want {
+		has := map[typeKey]bool{}
+		for _, i := range d.withName(m.Name) {
+			s := d.syms[i]
+			if def := s.def(); def.Kind == "method" && !def.Iface && s.f.Language == "go" &&
+				(def.Arity == 0 || m.Arity == 0 || def.Arity == m.Arity) {
+				has[typeKey{s.f.Package, def.Recv}] = true
+			}
+		}
+		if k == 0 {
+			for t := range has {
+				keys = append(keys, t)
+			}
+			continue
+		}
+		keys = slices.DeleteFunc(keys, func(t typeKey) bool { return !has[t] })
+	}
+	var found []int32
+	for _, t := range keys {
+		n := t.recv
+		if method != "" {
+			n = method
+		}
+		for _, i := range d.withName(n) {
+			s := d.syms[i]
+			def := s.def()
+			if s.f.Package != t.pkg || def.Iface {
+				continue
+			}
+			if method == "" && def.Kind == "type" || method != "" && def.Kind == "method" && def.Recv == t.recv {
+				found = append(found, i)
+				break
+			}
+		}
+	}
+	slices.SortFunc(found, func(a, b int32) int {
+		if c := strings.Compare(d.syms[a].f.Path, d.syms[b].f.Path); c != 0 {
+			return c
+		}
+		return int(d.syms[a].def().Line - d.syms[b].def().Line)
+	})
+	if len(found) > limit {
+		found, w.Truncated = found[:limit], true
+	}
+	via := root.Display()
+	for _, i := range found {
+		w.Nodes = append(w.Nodes, Node{Symbol: d.syms[i].symbol(), Depth: 1, Via: via}) // no call, so no call line
+	}
+	return w, nil
+}
+
+// NotInterfaceError says a symbol is not a Go interface or one of its methods.
+type NotInterfaceError struct{ Name string }
+
+func (e *NotInterfaceError) Error() string {
+	return fmt.Sprintf("%s is not a Go interface or an interface's method", e.Name)
+}
+
+// declaring returns the interface declaring an interface method: the type of
+// its receiver's name in its file.
+func (d *derived) declaring(m sym) int32 {
+	start := d.byFile[m.f.Path]
+	for k, s := range m.f.Symbols {
+		if s.Kind == "type" && s.Iface && s.Name == m.def().Recv {
+			return start + int32(k)
+		}
+	}
+	return -1
+}
+
+// methodSet returns the methods an interface declares and those of the
+// interfaces of the project it embeds.
+func (d *derived) methodSet(iface int32, seen map[int32]bool) []Def {
+	if seen[iface] {
+		return nil
+	}
+	seen[iface] = true
+	s := d.syms[iface]
+	var out []Def
+	for _, m := range s.f.Symbols {
+		if m.Kind == "method" && m.Iface && m.Recv == s.def().Name {
+			out = append(out, m)
+		}
+	}
+	for _, e := range d.out.of(iface) {
+		if e.embeds && d.syms[e.to].def().Iface {
+			out = append(out, d.methodSet(e.to, seen)...)
+		}
+	}
+	return out
 }

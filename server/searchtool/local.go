@@ -212,7 +212,7 @@ func (l *Local) Search(ctx context.Context, name string, q search.Query) ([]Hit,
 }
 
 // Graph asks the code index's call graph: action is find_callers,
-// find_dependencies or find_call_paths. An unknown or ambiguous symbol is a
+// find_dependencies, find_call_paths or find_implementations. An unknown or ambiguous symbol is a
 // *FieldError wrapping *codegraph.NotFoundError or *codegraph.AmbiguousError.
 func (l *Local) Graph(action, symbol, to string, depth, limit int) (Output, error) {
 	li, err := l.index(Code)

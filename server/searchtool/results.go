@@ -30,19 +30,22 @@ const (
 // Output is the answer of svc_search_project and search_standards; which
 // fields are set depends on the action.
 type Output struct {
-	Action       string         `json:"action"`
-	Query        string         `json:"query,omitempty"`
-	Method       string         `json:"method,omitempty" jsonschema:"The ranking used: hybrid, lexical or vector"`
-	Results      *[]Hit         `json:"results,omitempty" jsonschema:"search_standards, search_code: the best matches first"`
-	Symbol       *GraphSymbol   `json:"symbol,omitempty" jsonschema:"find_*: the symbol the query names"`
-	ToSymbol     *GraphSymbol   `json:"to_symbol,omitempty" jsonschema:"find_call_paths: the symbol to_symbol names"`
-	Callers      *[]GraphNode   `json:"callers,omitempty" jsonschema:"find_callers: who calls the symbol, nearest first"`
-	Dependencies *[]GraphNode   `json:"dependencies,omitempty" jsonschema:"find_dependencies: what the symbol calls, nearest first"`
-	Paths        *[]CallPath    `json:"paths,omitempty" jsonschema:"find_call_paths: chains of calls from symbol to to_symbol, shortest first"`
-	Truncated    bool           `json:"truncated,omitempty" jsonschema:"More exists than is shown; the notice says what"`
-	Notice       string         `json:"notice,omitempty" jsonschema:"Read it: the index is still building, the answer was cut, or nothing matched"`
-	IndexStatus  *IndexStatus   `json:"index_status,omitempty" jsonschema:"The state of the index that answered"`
-	Indexes      *[]IndexStatus `json:"indexes,omitempty" jsonschema:"index_status: both indexes"`
+	Action       string       `json:"action"`
+	Query        string       `json:"query,omitempty"`
+	Method       string       `json:"method,omitempty" jsonschema:"The ranking used: hybrid, lexical or vector"`
+	Results      *[]Hit       `json:"results,omitempty" jsonschema:"search_standards, search_code: the best matches first"`
+	Symbol       *GraphSymbol `json:"symbol,omitempty" jsonschema:"find_*: the symbol the query names"`
+	ToSymbol     *GraphSymbol `json:"to_symbol,omitempty" jsonschema:"find_call_paths: the symbol to_symbol names"`
+	Callers      *[]GraphNode `json:"callers,omitempty" jsonschema:"find_callers: who calls the symbol, nearest first"`
+	Dependencies *[]GraphNode `json:"dependencies,omitempty" jsonschema:"find_dependencies: what the symbol calls, nearest first"`
+	// Implementations shares the shape of callers: each is one symbol, at
+	// depth 1, via the interface.
+	Implementations *[]GraphNode   `json:"implementations,omitempty" jsonschema:"find_implementations: the types (or methods) implementing the interface (or its method), by file"`
+	Paths           *[]CallPath    `json:"paths,omitempty" jsonschema:"find_call_paths: chains of calls from symbol to to_symbol, shortest first"`
+	Truncated       bool           `json:"truncated,omitempty" jsonschema:"More exists than is shown; the notice says what"`
+	Notice          string         `json:"notice,omitempty" jsonschema:"Read it: the index is still building, the answer was cut, or nothing matched"`
+	IndexStatus     *IndexStatus   `json:"index_status,omitempty" jsonschema:"The state of the index that answered"`
+	Indexes         *[]IndexStatus `json:"indexes,omitempty" jsonschema:"index_status: both indexes"`
 }
 
 // Hit is one search result.
@@ -185,7 +188,7 @@ func callPaths(ps []codegraph.Path) []CallPath {
 
 // graphQuery is one question to the call graph.
 type graphQuery struct {
-	Action string // find_callers, find_dependencies or find_call_paths
+	Action string // find_callers, find_dependencies, find_call_paths or find_implementations
 	Symbol string
 	To     string
 	Depth  int
@@ -236,9 +239,23 @@ func runGraph(ix *search.Index, q graphQuery) (Output, error) {
 		case w.Truncated:
 			out.Notice = fmt.Sprintf("Only the first %d are shown; raise n_results (up to %d) or lower max_depth.", len(nodes), MaxResults)
 		case len(nodes) == 0 && q.Action == "find_callers":
-			out.Notice = "No callers found. Calls through interfaces and function values are not seen by the graph."
+			out.Notice = "No callers found. Calls through function values, and through interfaces held in local variables or in fields of structs declared in another file, are not seen by the graph."
 		case len(nodes) == 0:
-			out.Notice = "No dependencies found. Calls through interfaces and function values are not seen by the graph."
+			out.Notice = "No dependencies found. Calls through function values, and through interfaces held in local variables or in fields of structs declared in another file, are not seen by the graph."
+		}
+	case "find_implementations":
+		w, err := g.Implementations(q.Symbol, q.Limit)
+		if err != nil {
+			return Output{}, &FieldError{"query", err}
+		}
+		root := graphSymbol(w.Root)
+		nodes := graphNodes(w)
+		out.Symbol, out.Implementations, out.Truncated = &root, &nodes, w.Truncated
+		switch {
+		case w.Truncated:
+			out.Notice = fmt.Sprintf("Only the first %d are shown; raise n_results (up to %d).", len(nodes), MaxResults)
+		case len(nodes) == 0:
+			out.Notice = "No type of the project has all of the interface's methods (methods a type gets by embedding another are not counted)."
 		}
 	case "find_call_paths":
 		from, err := g.Lookup(q.Symbol)
@@ -260,7 +277,7 @@ func runGraph(ix *search.Index, q graphQuery) (Output, error) {
 		case truncated:
 			out.Notice = "More call paths of these lengths may exist; raise n_results (up to 20) to see more."
 		case len(paths) == 0:
-			out.Notice = fmt.Sprintf("No chain of calls of at most %d steps leads from %s to %s (calls through interfaces and function values are not seen).",
+			out.Notice = fmt.Sprintf("No chain of calls of at most %d steps leads from %s to %s (calls through function values, and through interfaces held in local variables or in fields of structs declared in another file, are not seen).",
 				q.Depth, fs.Symbol, ts.Symbol)
 		}
 	default:
@@ -303,10 +320,13 @@ func fit(out *Output) {
 			*out.Results = hits
 		}
 		kept = len(hits)
-	case out.Callers != nil || out.Dependencies != nil:
+	case out.Callers != nil || out.Dependencies != nil || out.Implementations != nil:
 		nodes := out.Callers
 		if nodes == nil {
 			nodes = out.Dependencies
+		}
+		if nodes == nil {
+			nodes = out.Implementations
 		}
 		total = len(*nodes)
 		for len(*nodes) > 0 && size() > limit {

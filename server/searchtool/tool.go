@@ -16,7 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
-var actions = []string{"search_standards", "search_code", "find_callers", "find_dependencies", "find_call_paths", "index_status"}
+var actions = []string{"search_standards", "search_code", "find_callers", "find_dependencies", "find_call_paths", "find_implementations", "index_status"}
 
 var methods = []string{string(search.Hybrid), string(search.Lexical), string(search.Vector)}
 
@@ -43,6 +43,7 @@ func ProjectTool(s *Service) toolkit.Tool {
 		mcp.WithDescription("Search this project's standards and code, and ask its call graph. "+
 			"search_standards / search_code: ranked chunks (path, start_line, end_line, section or symbol, numbered lines) for a question in plain words or identifiers. "+
 			"find_callers / find_dependencies: who calls a symbol, what it calls (to max_depth); for a type, also the types that embed or extend it, or that it embeds or extends (marked embeds). find_call_paths: chains of calls from query to to_symbol. "+
+			"find_implementations: the types whose methods implement a Go interface (by method names and parameter counts), or their methods implementing an interface's method. "+
 			"index_status: whether the indexes are ready. While an index builds, answers cover the files indexed so far and say so in notice and index_status."),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...), mcp.Description("What to do")),
 		mcp.WithString("query", mcp.MaxLength(search.MaxQueryLen), mcp.Description("search_*: what you look for, in words or identifiers. "+
@@ -50,7 +51,7 @@ func ProjectTool(s *Service) toolkit.Tool {
 		mcp.WithString("method", mcp.Enum(methods...), mcp.DefaultString(string(search.Hybrid)),
 			mcp.Description("search_*: ranking — hybrid (lexical and semantic fused), lexical (exact words and identifiers) or vector (semantic)")),
 		mcp.WithInteger("n_results", mcp.Min(1), mcp.Max(MaxResults),
-			mcp.Description("How many: search results (default 5, at most 50), callers or dependencies (default 20, at most 50), call paths (default 5, at most 20)")),
+			mcp.Description("How many: search results (default 5, at most 50), callers, dependencies or implementations (default 20, at most 50), call paths (default 5, at most 20)")),
 		mcp.WithInteger("max_depth", mcp.Min(1), mcp.Max(MaxDepth),
 			mcp.Description("find_callers, find_dependencies: levels to follow (default 1: direct only); find_call_paths: longest chain (default 4); at most 6")),
 		mcp.WithString("to_symbol", mcp.Description("find_call_paths: the symbol the chains end at")),
@@ -117,7 +118,7 @@ func (s *Service) handle(ctx context.Context, in input) (Output, error) {
 	}
 	limit, maxLimit := DefaultResults, MaxResults
 	switch in.Action {
-	case "find_callers", "find_dependencies":
+	case "find_callers", "find_dependencies", "find_implementations":
 		limit = DefaultGraphNodes
 	case "find_call_paths":
 		limit, maxLimit = DefaultPaths, MaxPaths
@@ -345,7 +346,10 @@ func graphError(err error, st IndexStatus) error {
 	}
 	var amb *codegraph.AmbiguousError
 	var nf *codegraph.NotFoundError
+	var ni *codegraph.NotInterfaceError
 	switch {
+	case errors.As(err, &ni):
+		return toolkit.Validation(field, "%s; find_implementations takes an interface (io.Reader) or an interface's method (Reader.Read)", ni.Error())
 	case errors.As(err, &amb):
 		cands := make([]GraphSymbol, len(amb.Candidates))
 		for i, c := range amb.Candidates {

@@ -156,3 +156,33 @@ func TestFitCutsGraphAnswers(t *testing.T) {
 		t.Errorf("%d bytes, truncated %v, %q", len(body), out.Truncated, out.Notice)
 	}
 }
+
+// find_implementations lists the types implementing a Go interface, and
+// find_callers on the interface's method who calls through it.
+func TestFindImplementations(t *testing.T) {
+	p := newProject(t)
+	writeFiles(t, p.Root, map[string]string{
+		"pay/pay.go": "package pay\n\n// Charger takes a payment.\ntype Charger interface {\n\tCharge(cents int) error\n}\n\n" +
+			"// Card charges a card.\ntype Card struct{}\n\nfunc (c Card) Charge(cents int) error { return nil }\n\n" +
+			"// Bill pays through any Charger.\nfunc Bill(c Charger) error { return c.Charge(100) }\n",
+	})
+	e := startService(t, p, config.Default())
+	e.waitReady(t)
+
+	out := e.mustCall(t, "svc_search_project", map[string]any{"action": "find_implementations", "query": "Charger"})
+	if out.Implementations == nil || len(*out.Implementations) != 1 || (*out.Implementations)[0].Symbol != "pay.Card" {
+		t.Errorf("implementations: %+v", out.Implementations)
+	}
+	out = e.mustCall(t, "svc_search_project", map[string]any{"action": "find_implementations", "query": "Charger.Charge"})
+	if out.Implementations == nil || len(*out.Implementations) != 1 || (*out.Implementations)[0].Symbol != "pay.Card.Charge" {
+		t.Errorf("implementations of the method: %+v", out.Implementations)
+	}
+	out = e.mustCall(t, "svc_search_project", map[string]any{"action": "find_callers", "query": "Charger.Charge"})
+	if out.Callers == nil || len(*out.Callers) != 1 || (*out.Callers)[0].Symbol != "pay.Bill" {
+		t.Errorf("callers through the interface: %+v", out.Callers)
+	}
+	_, te := e.call(t, "svc_search_project", map[string]any{"action": "find_implementations", "query": "Card"})
+	if te == nil || te.Code != "VALIDATION_ERROR" || !strings.Contains(te.Message, "not a Go interface") {
+		t.Errorf("not an interface: %+v", te)
+	}
+}

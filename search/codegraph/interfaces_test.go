@@ -1,0 +1,149 @@
+package codegraph
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// interfaceGraph is a store package declaring interfaces, two types that
+// implement them and one that almost does, and a web package calling
+// through them.
+func interfaceGraph(t *testing.T) *Graph {
+	g := New()
+	g.SetFile(goFacts(t, "store/store.go", "example.com/app/store", `package store
+
+// Reader reads a key.
+type Reader interface {
+	Get(key string) ([]byte, error)
+}
+
+// ReadWriter reads and writes keys.
+type ReadWriter interface {
+	Reader
+	Put(key string, v []byte) error
+}
+
+type Mem struct{}
+
+func (m *Mem) Get(key string) ([]byte, error) { return nil, nil }
+func (m *Mem) Put(key string, v []byte) error  { return nil }
+
+// Stub has Put with another parameter count: not a ReadWriter.
+type Stub struct{}
+
+func (s Stub) Get(key string) ([]byte, error) { return nil, nil }
+func (s Stub) Put(key string) error            { return nil }
+`))
+	g.SetFile(goFacts(t, "store/disk.go", "example.com/app/store", `package store
+
+type Disk struct{ path string }
+
+func (d *Disk) Get(key string) ([]byte, error) { return nil, nil }
+func (d *Disk) Put(key string, v []byte) error  { return nil }
+
+func Copy(dst ReadWriter, src Reader, key string) error {
+	v, _ := src.Get(key)
+	return dst.Put(key, v)
+}
+`))
+	g.SetFile(goFacts(t, "web/web.go", "example.com/app/web", `package web
+
+import "example.com/app/store"
+
+type Handler struct {
+	db *store.Disk
+	r  store.Reader
+}
+
+func Serve(r store.Reader) { r.Get("k") }
+
+func Save(rw store.ReadWriter, d *store.Disk) {
+	rw.Put("k", nil)
+	d.Get("k")
+}
+
+func (h *Handler) Load() {
+	h.db.Get("k")
+	h.r.Get("k")
+}
+`))
+	return g
+}
+
+// A call through a parameter or a receiver's field of interface type links
+// to the interface's method, exactly; one through a parameter or field of a
+// concrete type to that type's method.
+func TestCallsThroughInterfaces(t *testing.T) {
+	g := interfaceGraph(t)
+	for caller, want := range map[string]string{
+		"Serve":      "store.Reader.Get",
+		"Save":       "store.ReadWriter.Put store.Disk.Get",
+		"store.Copy": "store.Reader.Get store.ReadWriter.Put",
+		// Through the receiver's fields, of a concrete and an interface type.
+		"Handler.Load": "store.Disk.Get store.Reader.Get",
+	} {
+		if got := calls(t, g, caller); got != want {
+			t.Errorf("%s calls %q, want %q", caller, got, want)
+		}
+	}
+	w, err := g.Callers("Reader.Get", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(names(w.Nodes), " "); got != "store.Copy web.Serve web.Handler.Load" {
+		t.Errorf("callers of Reader.Get: %q", got)
+	}
+}
+
+// The types implementing an interface are those whose methods include the
+// interface's and its embedded interfaces', by name and parameter count.
+func TestImplementations(t *testing.T) {
+	g := interfaceGraph(t)
+	impl := func(name string) string {
+		t.Helper()
+		w, err := g.Implementations(name, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return strings.Join(names(w.Nodes), " ")
+	}
+	if got := impl("Reader"); got != "store.Disk store.Mem store.Stub" {
+		t.Errorf("Reader implemented by %q", got)
+	}
+	if got := impl("ReadWriter"); got != "store.Disk store.Mem" {
+		t.Errorf("ReadWriter implemented by %q", got)
+	}
+	if got := impl("ReadWriter.Put"); got != "store.Disk.Put store.Mem.Put" {
+		t.Errorf("ReadWriter.Put implemented by %q", got)
+	}
+	w, _ := g.Implementations("Reader", 2)
+	if len(w.Nodes) != 2 || !w.Truncated {
+		t.Errorf("limit 2: %d nodes, truncated %v", len(w.Nodes), w.Truncated)
+	}
+	var ni *NotInterfaceError
+	if _, err := g.Implementations("Disk", 0); !errors.As(err, &ni) {
+		t.Errorf("Disk is not an interface: %v", err)
+	}
+}
+
+// A method call on a value of unknown type is matched to a method with a
+// body, never to an interface's declaration of it.
+func TestLooseCallsSkipInterfaceMethods(t *testing.T) {
+	g := New()
+	g.SetFile(goFacts(t, "a/a.go", "example.com/a", `package a
+
+type Closer interface{ Close() error }
+
+type File struct{}
+
+func (f *File) Close() error { return nil }
+
+func Shut() { open().Close() }
+
+func open() *File { return nil }
+`))
+	if got := calls(t, g, "Shut"); got != "a.File.Close(loose) a.open" {
+		t.Errorf("Shut calls %q", got)
+	}
+}

@@ -1,0 +1,96 @@
+package search
+
+import (
+	"strings"
+	"testing"
+)
+
+// The call graph the index builds resolves this, self and cls to the
+// class's methods (or its base's), and Go calls through interface
+// parameters to the interface's method, whose implementations it lists.
+func TestGraphInEveryLanguageThroughIndex(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"go.mod": "module example.com/shop\n\ngo 1.22\n",
+		"store/store.go": `package store
+
+// Saver saves an order.
+type Saver interface{ Save(id string) error }
+
+// Disk saves orders on disk.
+type Disk struct{}
+
+func (d *Disk) Save(id string) error { return nil }
+
+// Record saves through any Saver.
+func Record(s Saver, id string) error { return s.Save(id) }
+`,
+		"ui/cart.ts": `export class Base {
+  clear(): void {}
+}
+
+export class Cart extends Base {
+  empty(): void {
+    this.clear()
+  }
+}
+
+export class Basket {
+  clear(): void {}
+}
+`,
+		"jobs/report.py": `class Job:
+    def run(self):
+        return self.step()
+
+    def step(self):
+        return 1
+
+    @classmethod
+    def make(cls):
+        return cls.default()
+
+    @classmethod
+    def default(cls):
+        return None
+
+
+class Other:
+    def step(self):
+        return 2
+
+    @classmethod
+    def default(cls):
+        return None
+`,
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	g := ix.Graph()
+	callees := func(name string) string {
+		t.Helper()
+		w, err := g.Callees(name, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range w.Nodes {
+			if !n.Embeds {
+				out = append(out, n.Symbol.Display())
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for caller, want := range map[string]string{
+		"store.Record": "store.Saver.Save",
+		"Cart.empty":   "cart.Base.clear",
+		"Job.run":      "report.Job.step",
+		"Job.make":     "report.Job.default",
+	} {
+		if got := callees(caller); got != want {
+			t.Errorf("%s calls %q, want %q", caller, got, want)
+		}
+	}
+	w, err := g.Implementations("Saver", 0)
+	if err != nil || len(w.Nodes) != 1 || w.Nodes[0].Symbol.Display() != "store.Disk" {
+		t.Errorf("implementations of Saver: %+v %v", w.Nodes, err)
+	}
+}
