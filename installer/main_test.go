@@ -3,7 +3,9 @@ package installer
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +25,7 @@ func TestMain(m *testing.M) {
 			os.Setenv("AGENTOS_STANDARDS_CACHE", filepath.Join(dir, "agentos-standards"))
 		}
 	}
+	keepGoCaches()
 	os.Setenv("HOME", home)
 	for _, v := range []string{"XDG_CONFIG_HOME", "CODEX_HOME", "CLINE_DATA_DIR", "APPDATA"} {
 		os.Unsetenv(v)
@@ -30,4 +33,21 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(home)
 	os.Exit(code)
+}
+
+// keepGoCaches pins Go's build and module caches where they are before HOME
+// moves: the language matrix builds its Go examples with the go command,
+// which under a fresh HOME would rebuild the standard library from nothing
+// (20 s of a 50 s package) and look for modules in an empty cache.
+func keepGoCaches() {
+	vars := []string{"GOCACHE", "GOMODCACHE", "GOPATH"}
+	out, err := exec.Command("go", append([]string{"env"}, vars...)...).Output()
+	if err != nil {
+		return // no go command: the tests that need it say so
+	}
+	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if i < len(vars) && v != "" {
+			os.Setenv(vars[i], v)
+		}
+	}
 }
