@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/config"
-	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/state"
 )
@@ -118,7 +116,7 @@ func inIDE(c agentconfig.Client, ide *agentconfig.Client) agentconfig.Client {
 
 // planAgents plans each primary's launch entry and rules, and each
 // secondary's HTTP (or bridging stdio) entry and rules.
-func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, error) {
+func planAgents(ctx context.Context, p project.Paths, opts Options, plannedPort int) ([]change, error) {
 	agents, err := ResolveAgents(opts)
 	if err != nil {
 		return nil, err
@@ -209,7 +207,7 @@ func planAgents(ctx context.Context, p project.Paths, opts Options) ([]change, e
 		if err != nil {
 			return nil, fmt.Errorf("install: secondary %s: %w", c.Name, err)
 		}
-		entry, note := SecondaryEntry(ctx, p, c, binary)
+		entry, note := SecondaryEntry(ctx, p, c, binary, plannedPort)
 		ch, err := agentconfig.PlanEntry(t, entry)
 		if err != nil {
 			return nil, fmt.Errorf("install: %w", err)
@@ -235,10 +233,10 @@ func userEnv(opts Options) agentconfig.Env {
 
 // SecondaryEntry is the entry a secondary agent gets: the running primary's
 // URL, from a state file state.Verify trusts (or, before it first runs, the
-// port the config records — on a first install, the one it will record —
-// else the first port of the configured range), or
+// port the config records — on a first install, plannedPort, the one it
+// will record — else the first port of the configured range), or
 // for a stdio-only client a stdio command running binary that bridges.
-func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, binary string) (agentconfig.Entry, string) {
+func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, binary string, plannedPort int) (agentconfig.Entry, string) {
 	if !c.CanHTTP() {
 		return agentconfig.Bridge(binary, p.Root),
 			c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the primary server."
@@ -249,10 +247,8 @@ func SecondaryEntry(ctx context.Context, p project.Paths, c agentconfig.Client, 
 		return agentconfig.HTTPEntry(st.URL), "Points at the running server, " + st.URL + "."
 	}
 	port := cfg.Server.Port
-	if _, statErr := os.Stat(p.Config()); errors.Is(statErr, fs.ErrNotExist) {
-		// A first install: the port its config will record (planConfig).
-		lo, hi, _ := cfg.Ports()
-		port, _ = ports.Propose(ctx, p.Root, lo, hi)
+	if plannedPort != 0 {
+		port = plannedPort
 	}
 	if port != 0 {
 		url := fmt.Sprintf("http://%s:%d%s", state.Host, port, state.EndpointPath)

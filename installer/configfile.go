@@ -30,22 +30,24 @@ type configData struct {
 // planConfig plans .agentos/config/mcp.yaml. An existing file is the user's:
 // it is never rewritten, only validated, and an invalid one stops the install
 // so that the project is not set up around a config the server will refuse.
-func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *Detection, error) {
+// For a new file it also returns the port the file will record (0 for an
+// existing one), which the secondary entries of the same plan name.
+func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *Detection, int, error) {
 	path := p.Config()
 	step := Step{Kind: StepConfig, Path: p.Rel(path), Action: Unchanged}
 	_, err := os.Stat(path)
 	if err == nil {
 		if _, err := config.Load(path); err != nil {
-			return change{}, nil, fmt.Errorf("install: %w; fix it, or delete it to have agentos write a fresh one", err)
+			return change{}, nil, 0, fmt.Errorf("install: %w; fix it, or delete it to have agentos write a fresh one", err)
 		}
-		return change{step: step}, nil, nil
+		return change{step: step}, nil, 0, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return change{}, nil, fmt.Errorf("install: %w", err)
+		return change{}, nil, 0, fmt.Errorf("install: %w", err)
 	}
 	detected, err := Detect(ctx, p.Root)
 	if err != nil {
-		return change{}, nil, err
+		return change{}, nil, 0, err
 	}
 	if len(opts.SourcePaths) > 0 {
 		detected.SourcePaths = opts.SourcePaths
@@ -55,10 +57,10 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	}
 	data, err := renderConfig(detected)
 	if err != nil {
-		return change{}, nil, err
+		return change{}, nil, 0, err
 	}
 	if data, err = withCoverageThreshold(data, opts.CoverageThreshold); err != nil {
-		return change{}, nil, err
+		return change{}, nil, 0, err
 	}
 	// The port is chosen when the install is planned, so the secondary
 	// entries planned with it name it, and recorded machine-wide when it
@@ -66,19 +68,19 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	lo, hi, _ := config.Default().Ports()
 	port, err := ports.Propose(ctx, p.Root, lo, hi)
 	if err != nil {
-		return change{}, nil, fmt.Errorf("install: choose the server's port: %w", err)
+		return change{}, nil, 0, fmt.Errorf("install: choose the server's port: %w", err)
 	}
 	if data, err = config.SetPort(data, port); err != nil {
-		return change{}, nil, fmt.Errorf("install: %w", err)
+		return change{}, nil, 0, fmt.Errorf("install: %w", err)
 	}
 	step.Action = Created
 	step.Detail = describeDetection(detected)
 	return change{step: step, apply: func() error {
-		if err := ports.Record(ctx, p.Root, port); err != nil {
+		if err := ports.Claim(ctx, p.Root, port); err != nil {
 			return fmt.Errorf("install: record the server's port: %w", err)
 		}
 		return writeFile(path, data, 0o644)
-	}}, &detected, nil
+	}}, &detected, port, nil
 }
 
 // renderConfig fills the embedded template with the detected sources and the

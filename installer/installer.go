@@ -142,7 +142,7 @@ func Preview(ctx context.Context, opts Options) (*Report, error) {
 // applied: the binary is pinned before a client config points at it.
 func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detection, error) {
 	// The user's config is checked first: if it is broken, nothing else matters.
-	cfg, detected, err := planConfig(ctx, p, opts)
+	cfg, detected, port, err := planConfig(ctx, p, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,7 +178,7 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 	if err != nil {
 		return nil, nil, err
 	}
-	agents, err := planAgents(ctx, p, opts)
+	agents, err := planAgents(ctx, p, opts, port)
 	if err != nil {
 		return nil, nil, err
 	}

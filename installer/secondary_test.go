@@ -57,7 +57,7 @@ func TestSecondaryEntryTrustsOnlyAVerifiedStateFile(t *testing.T) {
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 
-	entry, note := SecondaryEntry(context.Background(), p, cline, "/bin/agentos")
+	entry, note := SecondaryEntry(context.Background(), p, cline, "/bin/agentos", 0)
 	if entry.URL != url || !strings.Contains(note, "Points at the running server") {
 		t.Errorf("trusted file: %+v, %q", entry, note)
 	}
@@ -65,7 +65,7 @@ func TestSecondaryEntryTrustsOnlyAVerifiedStateFile(t *testing.T) {
 	// the range, is the same port here: what differs is that the file was not
 	// trusted, and the note says so.
 	impostor.Store(true)
-	entry, note = SecondaryEntry(context.Background(), p, cline, "/bin/agentos")
+	entry, note = SecondaryEntry(context.Background(), p, cline, "/bin/agentos", 0)
 	if entry.URL != url || !strings.Contains(note, "The state file was not used") || !strings.Contains(note, "stale or forged, ignored") {
 		t.Errorf("impostor: %+v, %q", entry, note)
 	}
@@ -74,7 +74,7 @@ func TestSecondaryEntryTrustsOnlyAVerifiedStateFile(t *testing.T) {
 	if err := state.Write(p.StateFile(), forged); err != nil {
 		t.Fatal(err)
 	}
-	entry, note = SecondaryEntry(context.Background(), p, cline, "/bin/agentos")
+	entry, note = SecondaryEntry(context.Background(), p, cline, "/bin/agentos", 0)
 	if entry.URL != url || !strings.Contains(note, "outside this project's server.port_range") {
 		t.Errorf("forged: %+v, %q", entry, note)
 	}
@@ -87,12 +87,9 @@ func TestFirstInstallSecondariesUseTheRecordedPort(t *testing.T) {
 	ctx := context.Background()
 	root, binary := newProject(t, nil)
 	lo, hi, _ := config.Default().Ports()
-	taken, err := ports.Propose(ctx, root, lo, hi)
+	other := t.TempDir() // another project on this machine, installed first
+	taken, err := ports.Choose(ctx, other, lo, hi)
 	if err != nil {
-		t.Fatal(err)
-	}
-	other := t.TempDir() // another project on this machine, which recorded that port
-	if err := ports.Record(ctx, other, taken); err != nil {
 		t.Fatal(err)
 	}
 	defer ports.Forget(ctx, other)

@@ -38,7 +38,10 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 			if !strings.HasPrefix(got, tc.want) {
 				t.Errorf("answer to a trickled body: %s", got)
 			}
-			if took < deadline || took > 10*time.Second || complete {
+			// The server's clock starts before the client's (at the
+			// headers): it may cut a little before the client counts the
+			// full deadline, never long before.
+			if took < deadline/2 || took > 10*time.Second || complete {
 				t.Errorf("cut off after %s (deadline %s), whole body sent: %v", took, deadline, complete)
 			}
 		})

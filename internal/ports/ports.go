@@ -30,7 +30,21 @@ const Host = "127.0.0.1"
 type record struct {
 	Version  int            `json:"version"`
 	Projects map[string]int `json:"projects"` // absolute project root -> port
+	// Proposed holds the ports proposed to installs not yet applied, so
+	// two installs planned at once are proposed different ports. A
+	// proposal lapses after proposalLife (a dry run, or a plan never
+	// applied).
+	Proposed map[string]proposal `json:"proposed,omitempty"`
 }
+
+// proposal is a port proposed to a project's install, and when.
+type proposal struct {
+	Port int       `json:"port"`
+	At   time.Time `json:"at"`
+}
+
+// proposalLife is how long a proposed port stays reserved.
+const proposalLife = 10 * time.Minute
 
 // Path is where the record lives: ports.json beside the machine key
 // ($AGENTOS_CONFIG_HOME, else agentos/ in the user's config folder).
@@ -58,14 +72,16 @@ func Choose(ctx context.Context, root string, lo, hi int) (int, error) {
 	return chosen, err
 }
 
-// Propose returns the port Choose would return now, recording nothing: what
-// an install plans (and shows in a dry run) before it records the port with
-// Record.
+// Propose returns the port Choose would return now, and reserves it for a
+// while rather than recording it: what an install plans (and shows in a dry
+// run) before it claims the port with Claim.
 func Propose(ctx context.Context, root string, lo, hi int) (int, error) {
 	var chosen int
 	err := update(ctx, func(r *record) error {
 		var err error
-		chosen, err = pick(r, root, lo, hi)
+		if chosen, err = pick(r, root, lo, hi); err == nil {
+			r.Proposed[root] = proposal{Port: chosen, At: time.Now()}
+		}
 		return err
 	})
 	return chosen, err
@@ -77,10 +93,18 @@ func pick(r *record, root string, lo, hi int) (int, error) {
 	if p, ok := r.Projects[root]; ok && p >= lo && p <= hi {
 		return p, nil
 	}
+	if p, ok := r.Proposed[root]; ok && p.Port >= lo && p.Port <= hi && Free(p.Port) {
+		return p.Port, nil // the same plan made again
+	}
 	taken := map[int]bool{}
 	for other, p := range r.Projects {
 		if other != root {
 			taken[p] = true
+		}
+	}
+	for other, p := range r.Proposed {
+		if other != root {
+			taken[p.Port] = true
 		}
 	}
 	for p := lo; p <= hi; p++ {
@@ -89,6 +113,22 @@ func pick(r *record, root string, lo, hi int) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("no port of %d-%d is free and unrecorded by another project; widen server.port_range or uninstall agentos from projects you no longer use", lo, hi)
+}
+
+// Claim records port for the project at root, as Record does, unless
+// another project recorded it since it was proposed (two installs at once):
+// then it records nothing and says so.
+func Claim(ctx context.Context, root string, port int) error {
+	return update(ctx, func(r *record) error {
+		for other, p := range r.Projects {
+			if p == port && other != root {
+				return fmt.Errorf("port %d was just recorded by %s, installed at the same time; run the install again", port, other)
+			}
+		}
+		r.Projects[root] = port
+		delete(r.Proposed, root)
+		return nil
+	})
 }
 
 // Record notes that the project at root uses port (one its config already
@@ -104,6 +144,7 @@ func Record(ctx context.Context, root string, port int) error {
 func Forget(ctx context.Context, root string) error {
 	return update(ctx, func(r *record) error {
 		delete(r.Projects, root)
+		delete(r.Proposed, root)
 		return nil
 	})
 }
@@ -145,6 +186,14 @@ func update(ctx context.Context, change func(*record) error) error {
 	for root := range r.Projects {
 		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
 			delete(r.Projects, root)
+		}
+	}
+	if r.Proposed == nil {
+		r.Proposed = map[string]proposal{}
+	}
+	for root, p := range r.Proposed {
+		if time.Since(p.At) > proposalLife {
+			delete(r.Proposed, root)
 		}
 	}
 	if err := change(&r); err != nil {

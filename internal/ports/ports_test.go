@@ -128,3 +128,40 @@ func TestDamagedRecordIsRepaired(t *testing.T) {
 		t.Errorf("record = %+v, %v", r, err)
 	}
 }
+
+// Two installs planned at once are proposed different ports (a proposal
+// reserves its port), and a port another project claimed cannot be claimed.
+func TestProposalsReserveAndClaimsDoNotCollide(t *testing.T) {
+	dir := setup(t)
+	lo, hi := freeRange(t, 3)
+	ctx := context.Background()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pa, err := Propose(ctx, a, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := Propose(ctx, b, lo, hi)
+	if err != nil || pb == pa {
+		t.Fatalf("proposals %d and %d (%v): a proposal must reserve its port", pa, pb, err)
+	}
+	if again, err := Propose(ctx, a, lo, hi); err != nil || again != pa {
+		t.Errorf("the same plan made again got %d (%v), want %d", again, err, pa)
+	}
+	if err := Claim(ctx, a, pa); err != nil {
+		t.Fatal(err)
+	}
+	if err := Claim(ctx, b, pa); err == nil {
+		t.Fatal("a second project claimed a claimed port")
+	}
+	if err := Claim(ctx, b, pb); err != nil {
+		t.Errorf("b claiming its own proposal: %v", err)
+	}
+	if err := Claim(ctx, a, pa); err != nil {
+		t.Errorf("claiming one's own port again: %v", err)
+	}
+}
