@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README and CI run exactly this): formatting,
 # vet, then every test, with the race detector (when a C compiler is there)
-# but for the two packages that drive agentos as a process, ending with one
-# line "N passed, N failed[, N skipped]".
+# but for the packages named below, ending with one line
+# "N passed, N failed[, N skipped]".
 #
 #   scripts/test.sh [--long] [go test flags]
 #
@@ -40,14 +40,19 @@ if [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1;
   # threads can still report; every test binary would wait it out. Races
   # are reported when they happen.
   export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
-  # e2e and cmd/agentos run agentos as a separate process, a release build
-  # or the test binary itself, many times over; the code they drive has
-  # its race-checked tests in its own packages. Without -race, at the same
-  # time as the rest: a fifth of the whole run's CPU less.
+  # Without -race, at the same time as the rest (together a third of the
+  # whole run's CPU less):
+  # - e2e and cmd/agentos run agentos as a separate process, a release
+  #   build or the test binary itself, many times over; the code they
+  #   drive has its race-checked tests in its own packages;
+  # - upgrade is sequential by design (one upgrade at a time, under a file
+  #   lock); its code starts no goroutine, and shares only a sync.Once and
+  #   a sync.Map of test hooks; the race detector tripled its CPU time.
   module=$(go list -m)
+  plain=(e2e cmd/agentos upgrade)
   "$tools/testsum" -race -count=1 ${args[@]+"${args[@]}"} \
-    $(go list ./... | grep -vx -e "$module/e2e" -e "$module/cmd/agentos") \
-    --and -count=1 ${args[@]+"${args[@]}"} ./e2e ./cmd/agentos
+    $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
+    --and -count=1 ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
   "$tools/testsum" -count=1 ${args[@]+"${args[@]}"} ./...
 fi
