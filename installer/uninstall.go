@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentos-dev/agentos/agentconfig"
@@ -225,7 +226,7 @@ func (pl *UninstallPlan) Apply() error {
 		}
 	}
 	for _, path := range pl.Remove {
-		if err := os.RemoveAll(path); err != nil {
+		if err := removeAll(path); err != nil {
 			return fmt.Errorf("uninstall: %w", err)
 		}
 	}
@@ -277,4 +278,18 @@ func copyTree(src, dst string) error {
 		}
 		return writeFile(target, data, 0o600)
 	})
+}
+
+// removeAll is os.RemoveAll that tries again for a moment when a folder
+// filled up while it was emptied: a server still running for the project
+// (or one taking over from it) writes its log under .agentos/.cache.
+func removeAll(path string) error {
+	var err error
+	for range 20 {
+		if err = os.RemoveAll(path); err == nil || !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, syscall.EEXIST) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
 }
