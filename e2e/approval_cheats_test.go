@@ -137,7 +137,7 @@ func TestApprovalCheatsMCPOnly(t *testing.T) {
 // namedHTTPClient connects to the server at url over HTTP as client name.
 func namedHTTPClient(t *testing.T, url, name string) *client.Client {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url)
+	c, err := client.NewStreamableHttpClient(url, ownTransport(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -372,13 +373,23 @@ func stdioClientWith(t *testing.T, root, protocol string, args ...string) *clien
 	return c
 }
 
+// ownTransport gives an MCP client an HTTP transport of its own: parallel
+// tests start servers on ports that others just freed, and a kept-alive
+// connection of the shared default transport would reach a server that is
+// gone (EOF).
+func ownTransport(t *testing.T) transport.StreamableHTTPCOption {
+	own := &http.Transport{}
+	t.Cleanup(own.CloseIdleConnections)
+	return transport.WithHTTPBasicClient(&http.Client{Transport: own})
+}
+
 func httpClient(t *testing.T, url string, headers map[string]string) *client.Client {
 	return httpClientWith(t, url, legacyProtocol, headers)
 }
 
 func httpClientWith(t *testing.T, url, protocol string, headers map[string]string) *client.Client {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers), ownTransport(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -235,7 +235,7 @@ func TestWorkflowConcurrencyOwnershipAndNotifications(t *testing.T) {
 
 	// A second agent reads freely but may not change the session. It keeps
 	// an event stream open, as clients that subscribe to resources do.
-	other, err := client.NewStreamableHttpClient(st.URL, transport.WithContinuousListening())
+	other, err := client.NewStreamableHttpClient(st.URL, transport.WithContinuousListening(), ownTransport(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func TestBodyDeadlineSparesLargeBodiesAndSlowAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP, BodyTimeout: 500 * time.Millisecond})
-	c, err := client.NewStreamableHttpClient(r.status.URL)
+	c, err := client.NewStreamableHttpClient(r.status.URL, ownTransport(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func httpSession(t *testing.T, url, name string) (*client.Client, *mcp.InitializeResult) {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient(url)
+	c, err := client.NewStreamableHttpClient(url, ownTransport(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +35,16 @@ func httpSession(t *testing.T, url, name string) (*client.Client, *mcp.Initializ
 		t.Fatal(err)
 	}
 	return c, res
+}
+
+// ownTransport gives an MCP client an HTTP transport of its own: parallel
+// tests start servers on ports that others just freed, and a kept-alive
+// connection of the shared default transport would reach a server that is
+// gone (EOF).
+func ownTransport(t *testing.T) transport.StreamableHTTPCOption {
+	own := &http.Transport{}
+	t.Cleanup(own.CloseIdleConnections)
+	return transport.WithHTTPBasicClient(&http.Client{Transport: own})
 }
 
 // The server advertises its own capabilities only: tools, and resources

@@ -75,7 +75,7 @@ func TestConcurrentClientsShareOneServer(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := client.NewStreamableHttpClient(r.status.URL)
+			c, err := client.NewStreamableHttpClient(r.status.URL, ownTransport(t))
 			if err != nil {
 				t.Error(err)
 				return
