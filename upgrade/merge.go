@@ -12,6 +12,8 @@ package upgrade
 import (
 	"bytes"
 	"strings"
+
+	"github.com/agentos-dev/agentos/internal/linediff"
 )
 
 // MergeResult is the outcome of a three-way merge.
@@ -39,7 +41,7 @@ func Merge3(base, ours, theirs []byte) MergeResult {
 	if len(b)*max(len(o), len(t)) > maxMergeCells {
 		return MergeResult{Text: ours, Conflicts: 1}
 	}
-	mo, mt := matches(b, o), matches(b, t) // base index → index in ours/theirs, or -1
+	mo, mt := linediff.Matches(b, o), linediff.Matches(b, t) // base index → index in ours/theirs, or -1
 	var out []string
 	conflicts := 0
 	bi, oi, ti := 0, 0, 0
@@ -98,39 +100,4 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// matches maps each line of a to the line of b it is paired with in a
-// longest common subsequence, or -1.
-func matches(a, b []string) []int {
-	n, m := len(a), len(b)
-	// lcs[i][j] = LCS length of a[i:], b[j:], in one flat slice.
-	lcs := make([]int32, (n+1)*(m+1))
-	at := func(i, j int) *int32 { return &lcs[i*(m+1)+j] }
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				*at(i, j) = *at(i+1, j+1) + 1
-			} else {
-				*at(i, j) = max(*at(i+1, j), *at(i, j+1))
-			}
-		}
-	}
-	out := make([]int, n)
-	for i := range out {
-		out[i] = -1
-	}
-	for i, j := 0, 0; i < n && j < m; {
-		switch {
-		case a[i] == b[j]:
-			out[i] = j
-			i++
-			j++
-		case *at(i+1, j) >= *at(i, j+1):
-			i++
-		default:
-			j++
-		}
-	}
-	return out
 }

@@ -3,6 +3,8 @@ package review
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentos-dev/agentos/internal/linediff"
 )
 
 // diffLine is one line of a diff: Op is "=" (unchanged), "-" (only in the
@@ -27,27 +29,15 @@ func diffLines(old, now string) ([]diffLine, string) {
 	if len(a)*len(b) > maxDiffCells {
 		return nil, fmt.Sprintf("too large to diff here (%d and %d lines)", len(a), len(b))
 	}
-	// lcs[i][j] is the length of the longest common subsequence of a[i:]
-	// and b[j:], one flat slice.
-	w := len(b) + 1
-	lcs := make([]int32, (len(a)+1)*w)
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			} else {
-				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-			}
-		}
-	}
+	match := linediff.Matches(a, b)
 	var all []diffLine
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
+		case i < len(a) && match[i] == j:
 			all = append(all, diffLine{"=", a[i]})
 			i, j = i+1, j+1
-		case i < len(a) && (j == len(b) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
+		case i < len(a) && match[i] < 0:
 			all = append(all, diffLine{"-", a[i]})
 			i++
 		default:
