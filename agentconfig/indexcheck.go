@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/agentos-dev/agentos/server"
 )
 
 // checkIndexes asks the running server for its search indexes' status
@@ -17,24 +17,11 @@ import (
 func checkIndexes(ctx context.Context, url, token string) (Check, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	var opts []transport.StreamableHTTPCOption
-	if token != "" {
-		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
-	}
-	c, err := client.NewStreamableHttpClient(url, opts...)
+	c, err := server.Dial(ctx, url, token, "agentos-doctor", "1", 0)
 	if err != nil {
 		return Check{Name: "indexes", Detail: err.Error(), Fix: "run `agentos status`"}, true
 	}
 	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		return Check{Name: "indexes", Detail: "cannot reach the server: " + err.Error(), Fix: "run `agentos status`"}, true
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "agentos-doctor", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		return Check{Name: "indexes", Detail: "initialize failed: " + err.Error(), Fix: "run `agentos status`"}, true
-	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "svc_search_project"
 	req.Params.Arguments = map[string]any{"action": "index_status"}

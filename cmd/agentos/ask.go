@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/agentos-dev/agentos/internal/buildinfo"
@@ -53,28 +52,12 @@ func dialRunning(ctx context.Context, p project.Paths, cfg config.Config) (*runn
 	case err != nil:
 		return nil, "the server named by the state file does not answer (" + err.Error() + ")"
 	}
-	var opts []transport.StreamableHTTPCOption
 	// The token goes only to a server the state file check trusts; a server
 	// with server.auth none ignores it.
-	if tok, err := server.ReadToken(p); err == nil {
-		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
-	}
-	c, err := client.NewStreamableHttpClient(st.URL, opts...)
+	token, _ := server.ReadToken(p)
+	c, err := server.Dial(ctx, st.URL, token, "agentos-cli", buildinfo.Get().Version, initTimeout)
 	if err != nil {
 		return nil, err.Error()
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "agentos-cli", Version: buildinfo.Get().Version}
-	if err := c.Start(ctx); err != nil {
-		c.Close()
-		return nil, "cannot reach the server at " + st.URL + ": " + err.Error()
-	}
-	ictx, cancel := context.WithTimeout(ctx, initTimeout)
-	defer cancel()
-	if _, err := c.Initialize(ictx, init); err != nil {
-		c.Close()
-		return nil, "the server at " + st.URL + " refused to start a session: " + err.Error()
 	}
 	return &running{c: c}, "the running server (pid " + fmt.Sprint(st.PID) + ") answered"
 }
