@@ -3,7 +3,6 @@ package chunk
 import (
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -58,33 +57,7 @@ func TypeScript(p, lang string, src []byte) []Chunk {
 	if r.bad {
 		return tsWindows(p, lang, ls)
 	}
-	out := r.out
-	sort.SliceStable(out, func(a, b int) bool { return out[a].StartLine < out[b].StartLine })
-	// Containers hold their head: the lines before their first member.
-	for k := range out {
-		if out[k].Kind != Container && out[k].Kind != Type {
-			continue
-		}
-		for j := k + 1; j < len(out); j++ {
-			if out[j].StartLine > out[k].EndLine {
-				break
-			}
-			if out[j].StartLine > out[k].DeclLine {
-				out[k].EndLine = out[j].StartLine - 1
-				break
-			}
-		}
-	}
-	covered := make([]bool, len(ls)+2)
-	for k := range out {
-		out[k].EndLine = max(out[k].EndLine, out[k].DeclLine)
-		out[k].Text = span(ls, out[k].StartLine, out[k].EndLine)
-		for l := out[k].StartLine; l <= out[k].EndLine && l < len(covered); l++ {
-			covered[l] = true
-		}
-	}
-	mods := moduleChunks(p, lang, ls, covered, importTest(lang))
-	return mergeByLine(out, mods)
+	return finishBlocks(p, lang, ls, r.out, importTest(lang))
 }
 
 type tsRecogniser struct {
