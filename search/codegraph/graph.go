@@ -11,8 +11,9 @@
 // having its methods (Implementations). A method call on a value of unknown
 // type (x.Close()) is linked only when one method of that name with a body
 // exists in the package, and marked loose. No type checking is done, so calls
-// through local variables, fields of structs declared in other files and
-// function values are not seen exactly. Other languages are read from their
+// through local variables whose declaration states no type (v := f()),
+// fields of structs declared in other files and function values are not
+// seen exactly. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's; any other "name(" in a
 // definition's body is a call to a definition of that name in the same file,
