@@ -495,10 +495,8 @@ write: write writer writing output save put store emit
 xml: xml html markup element attribute
 zero: zero zeros empty null initial
 traceback: traceback stacktrace backtrace stack
-generator: generator iterator iterable yield lazy
 coroutine: coroutine async await asynchronous
 pickle: pickle serialize marshal dump
-dataclass: dataclass namedtuple record struct
 `
 
 var (
