@@ -915,39 +915,6 @@ func Serve() {}
 	}
 }
 
-// A Python class takes ClassFactor instead of TypeFactor: it is called to
-// make its objects, and answers "what does …" as a function does.
-func TestPythonClassFactor(t *testing.T) {
-	root := writeProject(t, map[string]string{
-		"srv/srv.py": `class Server:
-    """Serves requests."""
-
-
-def serve():
-    """Serves requests."""
-`,
-		"srv/srv.go": `package srv
-
-// Handler serves requests.
-type Handler struct{}
-`})
-	scores := func(class float64) map[string]float64 {
-		tu := DefaultTuning()
-		tu.TypeFactor, tu.ClassFactor = 0.5, class
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
-		out := map[string]float64{}
-		for _, r := range search(t, build(t, opt), Query{Text: "serve requests", ContentBudget: -1}) {
-			out[r.Symbol] = r.Score
-		}
-		return out
-	}
-	on, off := scores(0.25), scores(1)
-	if on["serve"] != off["serve"] || on["Handler"] != off["Handler"] || math.Abs(on["Server"]-off["Server"]/4) > 1e-5 {
-		t.Errorf("with the class factor %v, without %v", on, off)
-	}
-}
-
 // A query that is only an identifier finds its definitions first, whatever
 // their priors and however many other chunks share its parts.
 func TestExactNameFirst(t *testing.T) {

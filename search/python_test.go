@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -90,5 +91,38 @@ func TestEmbedTextPython(t *testing.T) {
 		Signature: "func Len(s string) int", Doc: "Len returns the length.\n\nArgs:\n    none"}
 	if got := ix.embedText(&golang); !strings.Contains(got, "func Len(s string) int\nLen returns the length.\n\nArgs:\n    none") {
 		t.Errorf("go: %q", got)
+	}
+}
+
+// A Python class takes ClassFactor instead of TypeFactor: it is called to
+// make its objects, and answers "what does …" as a function does.
+func TestPythonClassFactor(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"srv/srv.py": `class Server:
+    """Serves requests."""
+
+
+def serve():
+    """Serves requests."""
+`,
+		"srv/srv.go": `package srv
+
+// Handler serves requests.
+type Handler struct{}
+`})
+	scores := func(class float64) map[string]float64 {
+		tu := DefaultTuning()
+		tu.TypeFactor, tu.ClassFactor = 0.5, class
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		out := map[string]float64{}
+		for _, r := range search(t, build(t, opt), Query{Text: "serve requests", ContentBudget: -1}) {
+			out[r.Symbol] = r.Score
+		}
+		return out
+	}
+	on, off := scores(0.25), scores(1)
+	if on["serve"] != off["serve"] || on["Handler"] != off["Handler"] || math.Abs(on["Server"]-off["Server"]/4) > 1e-5 {
+		t.Errorf("with the class factor %v, without %v", on, off)
 	}
 }
