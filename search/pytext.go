@@ -5,11 +5,13 @@ import "strings"
 // A Python symbol's vector is made of its name, its parameters' names and
 // what its docstring says it does, as a Go symbol's is of its name,
 // signature and doc comment. Python signatures carry annotations and
-// default values, and docstrings a section per parameter, return value and
-// exception (numpydoc, Google style, Sphinx fields) that often outweighs
-// the prose within the few hundred characters embedded: the same type
-// names and "str, optional" recur in most of them and pull unrelated
-// symbols together. The lexical fields keep all of it.
+// default values, and numpydoc and Google-style docstrings a section per
+// parameter, return value and exception that often outweighs the prose
+// within the few hundred characters embedded: the same type names and
+// "str, optional" recur in most of them and pull unrelated symbols
+// together. Sphinx fields (":param host: the server to connect to") stay:
+// they are sentences about the parameters, and leaving them out lowered a
+// code base documented with them. The lexical fields keep all of it.
 
 // pyFieldSections are the docstring sections about parameters, results,
 // exceptions, attributes and literature, by lower-case name.
@@ -21,28 +23,16 @@ var pyFieldSections = map[string]bool{
 }
 
 // pyDocProse returns a docstring without its parameter, result, exception,
-// attribute and reference sections and Sphinx field lines (":param x:"). A
-// section runs from its heading to the next heading; examples, notes and
-// "see also" stay.
+// attribute and reference sections. A section runs from its heading to the
+// next heading; examples, notes and "see also" stay.
 func pyDocProse(doc string) string {
 	if doc == "" {
 		return ""
 	}
 	lines := strings.Split(doc, "\n")
 	var b strings.Builder
-	skip := false     // in a dropped section
-	fieldIndent := -1 // in a Sphinx field indented by this much
+	skip := false // in a dropped section
 	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		t := strings.TrimSpace(l)
-		indent := len(l) - len(strings.TrimLeft(l, " \t"))
-		if fieldIndent >= 0 {
-			if t != "" && indent <= fieldIndent {
-				fieldIndent = -1
-			} else {
-				continue
-			}
-		}
 		if h, ok := pyDocHeading(lines, i); ok {
 			skip = pyFieldSections[h]
 			if skip {
@@ -55,11 +45,7 @@ func pyDocProse(doc string) string {
 		if skip {
 			continue
 		}
-		if pySphinxField(t) {
-			fieldIndent = indent
-			continue
-		}
-		b.WriteString(l)
+		b.WriteString(lines[i])
 		b.WriteByte('\n')
 	}
 	return strings.TrimSpace(b.String())
@@ -93,22 +79,6 @@ func pyDocHeading(lines []string, i int) (string, bool) {
 func isUnderline(l string) bool {
 	l = strings.TrimSpace(l)
 	return len(l) >= 3 && (strings.Trim(l, "-") == "" || strings.Trim(l, "=") == "")
-}
-
-// pySphinxField reports whether a docstring line starts a Sphinx field about
-// a parameter, result or exception (":param x:", ":rtype:").
-func pySphinxField(t string) bool {
-	if !strings.HasPrefix(t, ":") {
-		return false
-	}
-	name, _, _ := strings.Cut(t[1:], " ")
-	name = strings.TrimSuffix(name, ":")
-	switch name {
-	case "param", "parameter", "arg", "argument", "key", "keyword", "kwarg", "type", "returns", "return",
-		"rtype", "raises", "raise", "except", "exception", "var", "ivar", "cvar", "vartype", "yields", "yield", "ytype":
-		return true
-	}
-	return false
 }
 
 // pySignatureNames returns a Python signature with its parameters' names

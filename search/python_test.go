@@ -66,7 +66,7 @@ Follows redirects.`
 		numpy: "Compute shortest paths in the graph.\n\nExamples\n--------\n>>> G = nx.path_graph(5)\n\nNotes\n-----\n" +
 			"There may be more than one shortest path.",
 		google: "Get the number of cells required to display text.",
-		sphinx: "Send a request.\n\nFollows redirects.",
+		sphinx: sphinx, // Sphinx fields are sentences about the parameters: they stay
 		"":     "",
 	} {
 		if got := pyDocProse(doc); got != want {
