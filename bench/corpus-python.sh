@@ -13,6 +13,7 @@
 #   networkx  NetworkX 2.8.8 (python3-networkx 2.8.8-1): 283 files, 100k lines
 #   rich      Rich 13.3.1 (python3-rich 13.3.1-1): 78 files, 26k lines
 #   boltons   boltons 21.0.0 (python3-boltons 21.0.0-2): 30 files, 17k lines
+#   paramiko  Paramiko 2.12.0 (python3-paramiko 2.12.0-2): 46 files, 20k lines
 #
 #   go run ./bench/searcheval -corpus /tmp/rich -languages python \
 #     -questions bench/searcheval/testdata/python-validation-questions.json
@@ -49,8 +50,14 @@ boltons)
   pkg=boltons
   tree=8180c15923db7e7067f6eab820077d5f862fd90ee7941954774a2532937a3dcc
   ;;
+paramiko)
+  pool=pool/main/p/paramiko/python3-paramiko_2.12.0-2_all.deb
+  want=4fdca80fc2e93c58f707146ae2186ad0ed185c6002ff7df1667c50acc3fc5044
+  pkg=paramiko
+  tree=669d84e9e3e0ba20d98b4e916e2eab4d8411b3350258339f04cb375a42729d43
+  ;;
 *)
-  echo "corpus: unknown corpus $corpus (networkx, rich, boltons)" >&2
+  echo "corpus: unknown corpus $corpus (networkx, rich, boltons, paramiko)" >&2
   exit 2
   ;;
 esac
