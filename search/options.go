@@ -147,6 +147,10 @@ type Tuning struct {
 	// several types is one answer, and the rest of the list should offer
 	// others. 1 turns it off.
 	SiblingFactor float64
+	// ClassFactor replaces TypeFactor for a Python class: calling the
+	// class is how its objects are made and its docstring says what they
+	// do, so it answers "what does …" questions as a function does.
+	ClassFactor float64
 }
 
 // DefaultTuning returns the default ranking weights.
@@ -182,6 +186,7 @@ func DefaultTuning() Tuning {
 		CoverageWeight:   0.4,
 		AbbrevWeight:     0.5,
 		SiblingFactor:    0.8,
+		ClassFactor:      1,
 	}
 }
 

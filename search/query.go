@@ -551,6 +551,8 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 		}
 		switch {
 		case asks.declarations:
+		case m.Kind == chunk.Type && m.Language == "python":
+			p *= t.ClassFactor
 		case m.Kind == chunk.Type:
 			p *= t.TypeFactor
 		case m.Kind == chunk.Const || m.Kind == chunk.Var:

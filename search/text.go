@@ -69,11 +69,15 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 		b.WriteString(trimTo(c.Text, 2000))
 		return b.String()
 	}
+	sig, doc := c.Signature, c.Doc
+	if c.Language == "python" {
+		sig, doc = pySignatureNames(sig), pyDocProse(doc)
+	}
 	b.WriteString(c.Symbol)
 	b.WriteString("\n")
-	b.WriteString(c.Signature)
+	b.WriteString(sig)
 	b.WriteString("\n")
-	b.WriteString(trimTo(c.Doc, ix.opt.Tuning.EmbedDocChars))
+	b.WriteString(trimTo(doc, ix.opt.Tuning.EmbedDocChars))
 	b.WriteString("\n")
 	b.WriteString(pathText(c.Path))
 	if n := ix.opt.Tuning.EmbedBodyChars; n > 0 {

@@ -94,6 +94,8 @@ func IsTestFile(p string) bool {
 	case strings.HasSuffix(lb, "_test.go"),
 		strings.HasPrefix(lb, "test_") && strings.HasSuffix(lb, ".py"),
 		strings.HasSuffix(lb, "_test.py"),
+		// pytest's fixtures and hooks, and Django's per-app test module.
+		lb == "conftest.py", lb == "tests.py",
 		strings.Contains(lb, ".test.") || strings.Contains(lb, ".spec."),
 		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java"):
 		return true

@@ -452,7 +452,8 @@ func TestLanguageAndTests(t *testing.T) {
 		}
 	}
 	for p, want := range map[string]bool{"x_test.go": true, "pkg/test_a.py": true, "a.spec.ts": true,
-		"src/__tests__/a.js": true, "FooTest.java": true, "main.go": false, "latest.py": false} {
+		"src/__tests__/a.js": true, "FooTest.java": true, "main.go": false, "latest.py": false,
+		"conftest.py": true, "app/tests.py": true, "contests.py": false} {
 		if IsTestFile(p) != want {
 			t.Errorf("IsTestFile(%q) != %v", p, want)
 		}

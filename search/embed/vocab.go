@@ -494,6 +494,9 @@ wrap: wrap wrapper wrapping decorate encapsulate unwrap
 write: write writer writing output save put store emit
 xml: xml html markup element attribute
 zero: zero zeros empty null initial
+traceback: traceback stacktrace backtrace stack
+coroutine: coroutine async await asynchronous
+pickle: pickle serialize marshal dump
 `
 
 var (
