@@ -324,6 +324,12 @@ func (r *tsRecogniser) emit(d decl) int {
 	end := r.line(max(r.lastEnd()-1, first.Off))
 	if o := r.overload; o >= 0 && o == len(r.out)-1 && r.out[o].Symbol == d.symbol && r.out[o].Kind == d.kind {
 		r.out[o].EndLine = end
+		// The documentation may sit on any of the overloads or on the
+		// implementation, the others often carrying only a deprecation
+		// note: the chunk keeps the longest.
+		if _, doc := r.docBefore(first.Off); len(doc) > len(r.out[o].Doc) {
+			r.out[o].Doc = doc
+		}
 		r.overload = -1
 		if d.bodiless {
 			r.overload = o
@@ -370,12 +376,34 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 			break
 		}
 		start = r.line(c.Off)
-		parts = append(parts, commentText(r.src[c.Off:c.End]))
+		if t := commentText(r.src[c.Off:c.End]); !isDirective(t) {
+			parts = append(parts, t)
+		}
 	}
 	for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {
 		parts[a], parts[b] = parts[b], parts[a]
 	}
 	return start, strings.TrimSpace(strings.Join(parts, "\n"))
+}
+
+// directives are the prefixes of comments that speak to a tool (a linter,
+// the compiler, a formatter, a coverage counter), not to the reader.
+var directives = []string{"tslint:", "eslint-disable", "eslint-enable", "eslint ", "@ts-ignore",
+	"@ts-expect-error", "@ts-nocheck", "@ts-check", "prettier-ignore", "istanbul ignore", "c8 ignore",
+	"biome-ignore", "jshint ", "global "}
+
+// isDirective reports whether a comment's text is only a tool directive:
+// such a comment stays in the chunk's lines but is no documentation.
+func isDirective(t string) bool {
+	if strings.Contains(t, "\n") {
+		return false
+	}
+	for _, d := range directives {
+		if strings.HasPrefix(t, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // commentLimit is where the text after comment k ends: the next comment or

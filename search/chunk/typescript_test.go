@@ -310,6 +310,36 @@ class C {
 	}
 }
 
+// TestTypeScriptOverloadDoc checks that overloads merged with their
+// implementation keep the documentation wherever it sits (here on the
+// implementation, after a deprecated overload), and that a linter's
+// directive is no documentation.
+func TestTypeScriptOverloadDoc(t *testing.T) {
+	src := `/* tslint:disable:max-line-length */
+/** @deprecated Pass an options object. */
+export function retry(count?: number): Op;
+export function retry(config: Config): Op;
+
+/**
+ * Resubscribes to the source when it errors, at most count times.
+ */
+export function retry(configOrCount: any = Infinity): Op {
+  return op
+}
+
+// eslint-disable-next-line no-console
+export function log(x: string) { console.log(x) }
+`
+	cs := Code("retry.ts", "typescript", []byte(src))
+	r := find(t, cs, "retry")
+	if r.StartLine != 1 || r.EndLine != 11 || r.Doc != "Resubscribes to the source when it errors, at most count times." {
+		t.Errorf("retry %+v", r)
+	}
+	if l := find(t, cs, "log"); l.StartLine != 13 || l.Doc != "" {
+		t.Errorf("log %+v", l)
+	}
+}
+
 // TestTypeScriptUnreadable checks that a file the lexer cannot follow is
 // cut into windows that start where declarations begin.
 func TestTypeScriptUnreadable(t *testing.T) {
