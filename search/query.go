@@ -557,6 +557,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 			p *= t.TypeFactor
 		case m.Kind == chunk.Const || m.Kind == chunk.Var:
 			p *= t.ValueFactor
+			if strings.Contains(m.Symbol, ".") {
+				p *= t.MemberFactor
+			}
 		}
 	}
 	if m.Internal {
