@@ -376,7 +376,7 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 			break
 		}
 		start = r.line(c.Off)
-		if t := commentText(r.src[c.Off:c.End]); !isDirective(t) {
+		if t := jsdocProse(commentText(r.src[c.Off:c.End])); !isDirective(t) && t != "" {
 			parts = append(parts, t)
 		}
 	}
@@ -414,6 +414,49 @@ func (r *tsRecogniser) commentLimit(k, off int) int {
 	}
 	return off
 }
+
+// jsdocProse keeps what a JSDoc comment says in words: its fenced code
+// examples, @example sections and @see lists name other symbols (every
+// operator of a library shows pipe, map and subscribe in its examples), and
+// would make the comment match questions about those; HTML tags and
+// markdown images are markup. {@link X} keeps X.
+func jsdocProse(doc string) string {
+	if !strings.ContainsAny(doc, "`@<!{") {
+		return doc
+	}
+	var out []string
+	fence, example := false, false
+	for _, l := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			fence = !fence
+			continue
+		case fence:
+			continue
+		case strings.HasPrefix(t, "@"):
+			tag, _, _ := strings.Cut(t, " ")
+			example = tag == "@example"
+			if example || tag == "@see" {
+				continue
+			}
+		case example:
+			continue
+		case strings.HasPrefix(t, "!["):
+			continue
+		}
+		out = append(out, l)
+	}
+	doc = strings.Join(out, "\n")
+	doc = jsdocLink.ReplaceAllString(doc, "$1")
+	doc = htmlTag.ReplaceAllString(doc, "")
+	return strings.TrimSpace(doc)
+}
+
+var (
+	jsdocLink = regexp.MustCompile(`\{@(?:link|linkcode|linkplain)\s+([^}|\s]+)[^}]*\}`)
+	htmlTag   = regexp.MustCompile(`</?[a-zA-Z][^<>]*>`)
+)
 
 // commentText strips comment markers.
 func commentText(c string) string {

@@ -340,6 +340,31 @@ export function log(x: string) { console.log(x) }
 	}
 }
 
+// TestJSDocProse checks that a JSDoc comment's code examples, @see lists,
+// markup and images are left out of the documentation the index reads.
+func TestJSDocProse(t *testing.T) {
+	src := "/**\n" +
+		" * Emits the latest value after a <b>quiet</b> period, like {@link delay}.\n" +
+		" *\n" +
+		" * ![](debounce.png)\n" +
+		" *\n" +
+		" * ```ts\n" +
+		" * clicks.pipe(map(x => x)).subscribe()\n" +
+		" * ```\n" +
+		" * @see {@link throttle}\n" +
+		" * @param due how long to wait\n" +
+		" * @example\n" +
+		" * debounce(10).subscribe()\n" +
+		" * @returns the operator\n" +
+		" */\n" +
+		"export function debounce(due: number) {}\n"
+	d := find(t, Code("d.ts", "typescript", []byte(src)), "debounce")
+	want := "Emits the latest value after a quiet period, like delay.\n@param due how long to wait\n@returns the operator"
+	if d.Doc != want || d.StartLine != 1 {
+		t.Errorf("doc %q (from line %d), want %q from line 1", d.Doc, d.StartLine, want)
+	}
+}
+
 // TestTypeScriptUnreadable checks that a file the lexer cannot follow is
 // cut into windows that start where declarations begin.
 func TestTypeScriptUnreadable(t *testing.T) {
