@@ -1,6 +1,10 @@
 package search
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentos-dev/agentos/search/chunk"
+)
 
 // TestTypeScriptWithoutSemicolons indexes code written without semicolons
 // and finds a class member, an interface option and an arrow-function
@@ -44,5 +48,24 @@ export const formatSeconds = (ms: number) => (ms / 1000).toFixed(1) + ' s'
 		if len(rs) == 0 || rs[0].Symbol != tc.symbol || rs[0].Kind != tc.kind || rs[0].StartLine != tc.start {
 			t.Errorf("%q: got %v, want %s (%s) starting at line %d first", tc.query, symbols(rs), tc.symbol, tc.kind, tc.start)
 		}
+	}
+}
+
+// TestIndexSignatureWithoutTypeParameters checks that the lexical index reads
+// a TypeScript signature without its type arguments and parameters.
+func TestIndexSignatureWithoutTypeParameters(t *testing.T) {
+	for sig, want := range map[string]string{
+		"fetchQuery< TQueryFnData, TError = DefaultError, TQueryKey extends QueryKey = QueryKey >( options: FetchQueryOptions<TQueryFnData, TError, TQueryKey>, ): Promise<TData>": "fetchQuery( options: FetchQueryOptions, ): Promise",
+		"export function map<T, R>(project: (value: T, index: number) => R): OperatorFunction<T, R>":                                                                               "export function map(project: (value: T, index: number) => R): OperatorFunction",
+		"export function f(x = a < b)":    "export function f(x = a < b)",
+		"export const g = (x: number) =>": "export const g = (x: number) =>",
+	} {
+		c := chunk.Chunk{Language: "typescript", Signature: sig}
+		if got := indexSignature(&c); got != want {
+			t.Errorf("%q: got %q, want %q", sig, got, want)
+		}
+	}
+	if c := (chunk.Chunk{Language: "go", Signature: "func Map[S ~[]E, E any](s S) S"}); indexSignature(&c) != c.Signature {
+		t.Error("a Go signature changed")
 	}
 }
