@@ -261,7 +261,6 @@ kill: kill terminate stop signal abort
 language: language lang locale
 last: last tail final end trailing
 latency: latency delay lag
-latest: latest newest recent current
 layout: layout format template arrangement
 leak: leak leaks leaking
 length: length len size count
