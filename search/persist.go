@@ -21,7 +21,9 @@ import (
 // keep per-file strings once a file, not once a symbol. 3: and the types a
 // type embeds or extends. 4: and Go interfaces' methods and arities, calls
 // through typed parameters and fields, through super, and Rust trait impls.
-const formatVersion = 4
+// 5: TypeScript doc comments as the index reads them (overloads, JSDoc
+// prose) and TypeScript signatures without their type parameters.
+const formatVersion = 5
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"
