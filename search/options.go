@@ -157,6 +157,10 @@ type Tuning struct {
 	// class is how its objects are made and its docstring says what they
 	// do, so it answers "what does …" questions as a function does.
 	ClassFactor float64
+	// ConstructorFactor multiplies a TypeScript or JavaScript class's
+	// constructor: it borrows its class's summary as context and so matches
+	// the questions about what the class does, which the class answers.
+	ConstructorFactor float64
 }
 
 // DefaultTuning returns the default ranking weights.
@@ -194,6 +198,8 @@ func DefaultTuning() Tuning {
 		AbbrevWeight:     0.5,
 		SiblingFactor:    0.8,
 		ClassFactor:      1,
+
+		ConstructorFactor: 0.8,
 	}
 }
 

@@ -562,6 +562,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 			}
 		}
 	}
+	if strings.HasSuffix(m.Symbol, ".constructor") {
+		p *= t.ConstructorFactor
+	}
 	if m.Internal {
 		p *= t.InternalFactor
 	}

@@ -69,3 +69,23 @@ func TestIndexSignatureWithoutTypeParameters(t *testing.T) {
 		t.Error("a Go signature changed")
 	}
 }
+
+// TestConstructorRanksBelowItsClass checks that a class's constructor, which
+// borrows the class's summary, ranks below the class for a question about
+// what the class does.
+func TestConstructorRanksBelowItsClass(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"src/replay.ts": `/** A subject that replays old values to new subscribers. */
+export class ReplaySubject<T> {
+  /**
+   * Makes a subject that replays old values to new subscribers.
+   * @param bufferSize how many values to replay
+   */
+  constructor(private bufferSize = 10) {}
+}
+`})
+	rs := search(t, build(t, CodeOptions(root, nil, nil)), Query{Text: "subject that replays old values to new subscribers", Limit: 2})
+	if len(rs) != 2 || rs[0].Symbol != "ReplaySubject" || rs[1].Symbol != "ReplaySubject.constructor" {
+		t.Errorf("got %v, want the class, then its constructor", symbols(rs))
+	}
+}
