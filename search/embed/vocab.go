@@ -340,7 +340,6 @@ permission: permission permissions perm mode access privilege
 pipe: pipe pipeline stream channel chain
 plugin: plugin plugins extension addon
 pointer: pointer ptr reference ref address
-poll: poll polling periodic interval refetch
 pool: pool pooling reuse recycle
 port: port ports socket listen
 position: position pos offset location index coordinate
