@@ -390,7 +390,7 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 // the compiler, a formatter, a coverage counter), not to the reader.
 var directives = []string{"tslint:", "eslint-disable", "eslint-enable", "eslint ", "@ts-ignore",
 	"@ts-expect-error", "@ts-nocheck", "@ts-check", "prettier-ignore", "istanbul ignore", "c8 ignore",
-	"biome-ignore", "jshint ", "global "}
+	"biome-ignore", "jshint "}
 
 // isDirective reports whether a comment's text is only a tool directive:
 // such a comment stays in the chunk's lines but is no documentation.
