@@ -55,6 +55,7 @@ type meta struct {
 	HasDoc    bool
 	Internal  bool
 	Generated bool
+	Example   bool // code beside the project's own (chunk.IsExampleFile)
 }
 
 // fileRec is what the index knows of an indexed file.

@@ -167,7 +167,7 @@ var scorePool sync.Pool
 // queryTerms turns the query into lexical terms: one group per word, each
 // word's vocabulary relations added to its group with weight expand, except
 // those in more than maxDF documents (common words cost much and say little).
-func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF int) []lexical.QueryTerm {
+func queryTerms(text string, expand, abbrev float64, dfOf func(string) int, maxDF int) []lexical.QueryTerm {
 	var out []lexical.QueryTerm
 	seen := map[string]bool{}
 	group := 0
@@ -179,7 +179,7 @@ func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF i
 		out = append(out, lexical.QueryTerm{Term: t.Text, Weight: 1, Group: group})
 		if expand > 0 && !t.Whole {
 			add := func(r string, w float64) {
-				if df := lex.DF(r); !seen[r] && df > 0 && df <= maxDF {
+				if df := dfOf(r); !seen[r] && df > 0 && df <= maxDF {
 					out = append(out, lexical.QueryTerm{Term: r, Weight: w, Group: group})
 				}
 			}
@@ -256,7 +256,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		if q.Method == Lexical {
 			abbrev = 0
 		}
-		qts := queryTerms(q.Text, expand, abbrev, st.lex, maxDF)
+		qts := queryTerms(q.Text, expand, abbrev, st.lex.DF, maxDF)
 		if len(qts) > 0 {
 			nGroups = qts[len(qts)-1].Group + 1
 		}
@@ -495,6 +495,7 @@ type kinds struct {
 	declarations bool // types, constants or variables ("the struct that …")
 	tests        bool // tests ("the tests of the parser")
 	imports      bool // import blocks ("where is net/http imported")
+	examples     bool // examples or demos ("an example of a progress bar")
 }
 
 func init() {
@@ -502,6 +503,7 @@ func init() {
 		"type types struct interface class enum trait constant const variable var field": {declarations: true},
 		"test tests testing unittest spec specs benchmark":                               {tests: true},
 		"import imports imported importing":                                              {imports: true},
+		"example examples demo demos sample samples":                                     {examples: true},
 	} {
 		for _, w := range tokenize.Terms(words) {
 			kindWords[w] = k
@@ -518,6 +520,7 @@ func askedKinds(q Query) kinds {
 		k.declarations = k.declarations || w.declarations
 		k.tests = k.tests || w.tests
 		k.imports = k.imports || w.imports
+		k.examples = k.examples || w.examples
 	})
 	k.imports = k.imports || q.Kind == string(chunk.Imports)
 	return k
@@ -567,6 +570,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 	}
 	if m.Internal {
 		p *= t.InternalFactor
+	}
+	if m.Example && !asks.examples {
+		p *= t.ExampleFactor
 	}
 	if m.Generated {
 		p *= t.GeneratedFactor

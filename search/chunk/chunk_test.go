@@ -459,3 +459,18 @@ func TestLanguageAndTests(t *testing.T) {
 		}
 	}
 }
+
+func TestIsExampleFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"examples/table.py": true, "packages/core/examples/a.ts": true, "docs/source/conf.py": true,
+		"benchmarks/bench_text.py": true, "scripts/release.sh": true, "tests/fixtures/a.json": true,
+		"src/__mocks__/fs.ts": true, "demo/app.tsx": true, "doc/conf.py": true, "tools/gen.py": true,
+		// Further down, doc/ and tools/ are packages of the code itself.
+		"go/doc/reader.go": false, "pkg/tools/run.go": false,
+		"rich/console.py": false, "src/examplesParser.ts": false, "example.go": false,
+	} {
+		if IsExampleFile(p) != want {
+			t.Errorf("IsExampleFile(%q) != %v", p, want)
+		}
+	}
+}
