@@ -1,6 +1,11 @@
 package search
 
-import "testing"
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // A repository's checkout: the library, its tests and an example that
 // repeats the library's words.
@@ -46,5 +51,50 @@ func TestExamplesRankBelowTheLibrary(t *testing.T) {
 	rs := search(t, build(t, CodeOptions(root, nil, []string{"python"})), Query{Text: "draw a table with borders", ContentBudget: -1})
 	if len(rs) == 0 || rs[0].Symbol != "draw_table" {
 		t.Errorf("first result %v, want the library's draw_table", symbols(rs))
+	}
+}
+
+// The count of test and example chunks follows updates, removals and a
+// reload of the snapshot.
+func TestAsideCount(t *testing.T) {
+	root := writeProject(t, checkout)
+	opt := CodeOptions(root, nil, []string{"python"})
+	opt.Dir = filepath.Join(root, ".agentos", "index")
+	ctx := context.Background()
+	ix, _, err := Open(ctx, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(ix *Index) (aside, want int) {
+		ix.mu.RLock()
+		defer ix.mu.RUnlock()
+		for _, m := range ix.st.metas {
+			if m != nil && m.aside() {
+				want++
+			}
+		}
+		return ix.st.aside, want
+	}
+	if got, want := count(ix); got != want || want != 2 {
+		t.Errorf("aside %d, counted %d, want 2", got, want)
+	}
+	if err := ix.Save(); err != nil {
+		t.Fatal(err)
+	}
+	ix2, rep, err := Open(ctx, opt)
+	if err != nil || !rep.Loaded {
+		t.Fatalf("reopen: %+v %v", rep, err)
+	}
+	if got, want := count(ix2); got != want || want != 2 {
+		t.Errorf("after load: aside %d, counted %d, want 2", got, want)
+	}
+	if err := os.Remove(filepath.Join(root, "examples", "table_demo.py")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix2.UpdateFile(ctx, "examples/table_demo.py"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := count(ix2); got != want || want != 1 {
+		t.Errorf("after removal: aside %d, counted %d, want 1", got, want)
 	}
 }

@@ -58,6 +58,10 @@ type meta struct {
 	Example   bool // code beside the project's own (chunk.IsExampleFile)
 }
 
+// aside reports whether a chunk is from a test, an example or the like: the
+// code beside the project's own.
+func (m *meta) aside() bool { return m.Test || m.Example }
+
 // fileRec is what the index knows of an indexed file.
 type fileRec struct {
 	Size    int64
@@ -76,6 +80,8 @@ type state struct {
 	graph *codegraph.Graph
 	use   []use // by chunk id
 	dead  int
+	// aside counts the live chunks of tests, examples and the like.
+	aside int
 	// contexts holds the summaries chunks borrow as context: a type's by
 	// "folder\x00Type", a package's by "folder\x00" (Go) or
 	// "file\x00" (other languages).
@@ -211,6 +217,9 @@ func (st *state) apply(p *prepared) {
 	for i, m := range p.metas {
 		id := uint32(len(st.metas))
 		st.metas = append(st.metas, m)
+		if m.aside() {
+			st.aside++
+		}
 		st.use = append(st.use, old[m.Symbol])
 		st.names.add(id, m)
 		st.lex.Add(id, p.docs[i])
@@ -232,6 +241,9 @@ func (st *state) remove(rel string) bool {
 		return false
 	}
 	for _, id := range rec.IDs {
+		if m := st.metas[id]; m != nil && m.aside() {
+			st.aside--
+		}
 		st.metas[id] = nil
 		st.lex.Remove(id)
 		st.vec.Remove(id)

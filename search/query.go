@@ -252,11 +252,21 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// At least 20: in a small project every word is in a good share of
 		// the chunks.
 		maxDF := max(int(t.ExpandMaxDF*float64(st.lex.Len())), 20)
+		dfOf := st.lex.DF
+		if asks := askedKinds(q); st.aside > 0 && !asks.tests && !asks.examples {
+			// How common a word is, is a matter of the code itself: a
+			// repository's tests and examples repeat the library's words
+			// in long bodies, and counting them would let through, as
+			// related words, ones that common in the library.
+			maxDF = max(int(t.ExpandMaxDF*float64(st.lex.Len()-st.aside)), 20)
+			code := func(d uint32) bool { m := st.metas[d]; return m != nil && !m.aside() }
+			dfOf = func(term string) int { return st.lex.DFWhere(term, maxDF, code) }
+		}
 		abbrev := t.AbbrevWeight
 		if q.Method == Lexical {
 			abbrev = 0
 		}
-		qts := queryTerms(q.Text, expand, abbrev, st.lex.DF, maxDF)
+		qts := queryTerms(q.Text, expand, abbrev, dfOf, maxDF)
 		if len(qts) > 0 {
 			nGroups = qts[len(qts)-1].Group + 1
 		}

@@ -295,6 +295,24 @@ func (ix *Index) DF(term string) int {
 	return ix.df(t)
 }
 
+// DFWhere counts the live documents holding a term that keep accepts,
+// stopping once the count passes limit.
+func (ix *Index) DFWhere(term string, limit int, keep func(doc uint32) bool) int {
+	t, ok := ix.dict[term]
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, p := range ix.postings[t] {
+		if ix.live[p.doc] && keep(p.doc) {
+			if n++; n > limit {
+				break
+			}
+		}
+	}
+	return n
+}
+
 // IDF returns the inverse document frequency of a term (0 when absent).
 func (ix *Index) IDF(term string) float64 {
 	t, ok := ix.dict[term]

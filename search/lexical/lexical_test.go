@@ -168,3 +168,21 @@ func TestFrequencyCap(t *testing.T) {
 		t.Errorf("after encoding: %+v, want %+v", got, hs)
 	}
 }
+
+func TestDFWhere(t *testing.T) {
+	ix := New(fields)
+	for i := range 6 {
+		ix.Add(uint32(i), Analyze("Table", "draw a table"))
+	}
+	ix.Remove(0)
+	even := func(d uint32) bool { return d%2 == 0 }
+	if got := ix.DFWhere("draw", 10, even); got != 2 {
+		t.Errorf("DFWhere = %d, want 2 (documents 2 and 4; 0 is removed)", got)
+	}
+	if got := ix.DFWhere("draw", 0, even); got != 1 {
+		t.Errorf("DFWhere with limit 0 = %d, want 1: it stops once past the limit", got)
+	}
+	if got := ix.DFWhere("chair", 10, even); got != 0 {
+		t.Errorf("DFWhere of an absent term = %d", got)
+	}
+}
