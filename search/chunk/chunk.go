@@ -97,6 +97,8 @@ func IsTestFile(p string) bool {
 		// pytest's fixtures and hooks, and Django's per-app test module.
 		lb == "conftest.py", lb == "tests.py",
 		strings.Contains(lb, ".test.") || strings.Contains(lb, ".spec."),
+		// Vitest's and tsd's type tests: a.test-d.ts, a.spec-d.ts.
+		strings.Contains(lb, ".test-d.") || strings.Contains(lb, ".spec-d."),
 		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java"):
 		return true
 	}
