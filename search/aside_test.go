@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -81,9 +82,14 @@ func TestAsideCount(t *testing.T) {
 	if err := ix.Save(); err != nil {
 		t.Fatal(err)
 	}
+	q := Query{Text: "draw rows as a table", ContentBudget: -1}
+	before := search(t, ix, q)
 	ix2, rep, err := Open(ctx, opt)
 	if err != nil || !rep.Loaded {
 		t.Fatalf("reopen: %+v %v", rep, err)
+	}
+	if after := search(t, ix2, q); !reflect.DeepEqual(after, before) {
+		t.Errorf("results differ after load:\n%v\n%v", after, before)
 	}
 	if got, want := count(ix2); got != want || want != 2 {
 		t.Errorf("after load: aside %d, counted %d, want 2", got, want)
