@@ -104,3 +104,34 @@ func TestAsideCount(t *testing.T) {
 		t.Errorf("after removal: aside %d, counted %d, want 1", got, want)
 	}
 }
+
+// Compiler output and stubs beside their sources are left out: the
+// source's definitions are the ones to find. Without a source they stay.
+func TestCompiledBesideSourceLeftOut(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"src/client.ts":    "export function connect(url: string): void {}\n",
+		"src/client.d.ts":  "export declare function connect(url: string): void;\n",
+		"src/client.js":    "export function connect(url) {}\n",
+		"src/ambient.d.ts": "declare function hello(): void;\n",
+		"lib/store.py":     "def save(x):\n    return x\n",
+		"lib/store.pyi":    "def save(x: int) -> int: ...\n",
+		"lib/native.pyi":   "def load() -> bytes: ...\n",
+	})
+	ix := build(t, CodeOptions(root, nil, []string{"typescript", "javascript", "python"}))
+	for rel, want := range map[string]bool{"src/client.ts": true, "src/client.d.ts": false, "src/client.js": false,
+		"src/ambient.d.ts": true, "lib/store.py": true, "lib/store.pyi": false, "lib/native.pyi": true} {
+		if ix.hasFile(rel) != want {
+			t.Errorf("%s indexed: %v, want %v", rel, !want, want)
+		}
+	}
+	rs := search(t, ix, Query{Text: "connect", ContentBudget: -1})
+	n := 0
+	for _, r := range rs {
+		if r.Symbol == "connect" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("connect found %d times, want once: %v", n, symbols(rs))
+	}
+}

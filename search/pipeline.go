@@ -67,6 +67,14 @@ func (ix *Index) read(rel string) (*prepared, error) {
 		p.skip, p.unreadable = err, true
 		return p, nil
 	}
+	for _, src := range chunk.SourcesOf(rel) {
+		if ix.scanner.IsFile(src) {
+			// Compiler output or a stub beside its source: the source's
+			// definitions are the ones to find.
+			p.skip = fmt.Errorf("%s repeats the declarations of %s", rel, src)
+			return p, nil
+		}
+	}
 	p.hash = contentHash(data)
 	lang := chunk.LanguageOf(rel)
 	var cs []chunk.Chunk

@@ -111,6 +111,33 @@ func IsTestFile(p string) bool {
 	return false
 }
 
+// SourcesOf returns the files a source file repeats when it sits beside one
+// of them: TypeScript's compiler output (a.js, a.d.ts beside a.ts or a.tsx;
+// a.mjs, a.d.mts beside a.mts; a.cjs, a.d.cts beside a.cts) and a Python
+// stub beside its module (a.pyi beside a.py). Such a file declares again
+// what its source defines, so indexing it would list each definition twice.
+func SourcesOf(p string) []string {
+	lp := strings.ToLower(p)
+	for _, r := range []struct {
+		ext     string
+		sources []string
+	}{
+		{".d.ts", []string{".ts", ".tsx"}}, {".d.mts", []string{".mts"}}, {".d.cts", []string{".cts"}},
+		{".js", []string{".ts", ".tsx"}}, {".jsx", []string{".tsx"}}, {".mjs", []string{".mts"}},
+		{".cjs", []string{".cts"}}, {".pyi", []string{".py"}},
+	} {
+		if strings.HasSuffix(lp, r.ext) {
+			stem := p[:len(p)-len(r.ext)]
+			out := make([]string, len(r.sources))
+			for i, e := range r.sources {
+				out[i] = stem + e
+			}
+			return out
+		}
+	}
+	return nil
+}
+
 // IsExampleFile reports whether a source file sits beside a project's code
 // rather than in it: examples, demos, documentation, benchmarks, scripts and
 // test fixtures, as a repository's checkout has them next to its library

@@ -475,3 +475,14 @@ func TestIsExampleFile(t *testing.T) {
 		}
 	}
 }
+
+func TestSourcesOf(t *testing.T) {
+	for p, want := range map[string]string{
+		"src/a.d.ts": "src/a.ts src/a.tsx", "a.js": "a.ts a.tsx", "a.mjs": "a.mts", "a.d.cts": "a.cts",
+		"pkg/m.pyi": "pkg/m.py", "a.ts": "", "m.py": "", "a.jsx": "a.tsx",
+	} {
+		if got := strings.Join(SourcesOf(p), " "); got != want {
+			t.Errorf("SourcesOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
