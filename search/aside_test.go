@@ -55,8 +55,8 @@ func TestExamplesRankBelowTheLibrary(t *testing.T) {
 	}
 }
 
-// The count of test and example chunks follows updates, removals and a
-// reload of the snapshot.
+// The lexical statistics count the code's chunks, not the tests' and
+// examples', through updates, removals and a reload of the snapshot.
 func TestAsideCount(t *testing.T) {
 	root := writeProject(t, checkout)
 	opt := CodeOptions(root, nil, []string{"python"})
@@ -66,18 +66,18 @@ func TestAsideCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	count := func(ix *Index) (aside, want int) {
+	count := func(ix *Index) (counted, want int) {
 		ix.mu.RLock()
 		defer ix.mu.RUnlock()
 		for _, m := range ix.st.metas {
-			if m != nil && m.aside() {
+			if m != nil && !m.aside() {
 				want++
 			}
 		}
-		return ix.st.aside, want
+		return ix.st.lex.Counted(), want
 	}
-	if got, want := count(ix); got != want || want != 2 {
-		t.Errorf("aside %d, counted %d, want 2", got, want)
+	if got, want := count(ix); got != want || ix.st.lex.Len()-want != 2 {
+		t.Errorf("counted %d, want %d of %d", got, want, ix.st.lex.Len())
 	}
 	if err := ix.Save(); err != nil {
 		t.Fatal(err)
@@ -91,8 +91,8 @@ func TestAsideCount(t *testing.T) {
 	if after := search(t, ix2, q); !reflect.DeepEqual(after, before) {
 		t.Errorf("results differ after load:\n%v\n%v", after, before)
 	}
-	if got, want := count(ix2); got != want || want != 2 {
-		t.Errorf("after load: aside %d, counted %d, want 2", got, want)
+	if got, want := count(ix2); got != want || ix2.st.lex.Len()-want != 2 {
+		t.Errorf("after load: counted %d, want %d of %d", got, want, ix2.st.lex.Len())
 	}
 	if err := os.Remove(filepath.Join(root, "examples", "table_demo.py")); err != nil {
 		t.Fatal(err)
@@ -100,8 +100,8 @@ func TestAsideCount(t *testing.T) {
 	if _, err := ix2.UpdateFile(ctx, "examples/table_demo.py"); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := count(ix2); got != want || want != 1 {
-		t.Errorf("after removal: aside %d, counted %d, want 1", got, want)
+	if got, want := count(ix2); got != want || ix2.st.lex.Len()-want != 1 {
+		t.Errorf("after removal: counted %d, want %d of %d", got, want, ix2.st.lex.Len())
 	}
 }
 

@@ -80,8 +80,6 @@ type state struct {
 	graph *codegraph.Graph
 	use   []use // by chunk id
 	dead  int
-	// aside counts the live chunks of tests, examples and the like.
-	aside int
 	// contexts holds the summaries chunks borrow as context: a type's by
 	// "folder\x00Type", a package's by "folder\x00" (Go) or
 	// "file\x00" (other languages).
@@ -230,9 +228,6 @@ func (st *state) apply(p *prepared) {
 	for i, m := range p.metas {
 		id := uint32(len(st.metas))
 		st.metas = append(st.metas, m)
-		if m.aside() {
-			st.aside++
-		}
 		st.use = append(st.use, old[m.Symbol])
 		st.names.add(id, m)
 		st.lex.Add(id, p.docs[i])
@@ -254,9 +249,6 @@ func (st *state) remove(rel string) bool {
 		return false
 	}
 	for _, id := range rec.IDs {
-		if m := st.metas[id]; m != nil && m.aside() {
-			st.aside--
-		}
 		st.metas[id] = nil
 		st.lex.Remove(id)
 		st.vec.Remove(id)

@@ -176,9 +176,6 @@ func (ix *Index) Load() error {
 		}
 		m.Path, m.Language, m.Domain, m.Kind = in.s(m.Path), in.s(m.Language), in.s(m.Domain), chunk.Kind(in.s(string(m.Kind)))
 		st.metas[i] = m
-		if m.aside() {
-			st.aside++
-		}
 	}
 	for i := range facts {
 		internFacts(&facts[i], in)

@@ -253,14 +253,13 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// the chunks.
 		maxDF := max(int(t.ExpandMaxDF*float64(st.lex.Len())), 20)
 		dfOf := st.lex.DF
-		if asks := askedKinds(q); st.aside > 0 && !asks.tests && !asks.examples {
+		if asks := askedKinds(q); !asks.tests && !asks.examples {
 			// How common a word is, is a matter of the code itself: a
 			// repository's tests and examples repeat the library's words
 			// in long bodies, and counting them would let through, as
 			// related words, ones the library itself uses too often to help.
-			maxDF = max(int(t.ExpandMaxDF*float64(st.lex.Len()-st.aside)), 20)
-			code := func(d uint32) bool { m := st.metas[d]; return m != nil && !m.aside() }
-			dfOf = func(term string) int { return st.lex.DFWhere(term, maxDF, code) }
+			maxDF = max(int(t.ExpandMaxDF*float64(st.lex.Counted())), 20)
+			dfOf = func(term string) int { return st.lex.DFCounted(term, maxDF) }
 		}
 		abbrev := t.AbbrevWeight
 		if q.Method == Lexical {

@@ -108,8 +108,9 @@ type Index struct {
 
 // stats are the collection statistics scoring uses.
 type stats struct {
-	n        int  // documents counted: live ones, less the background
-	filtered bool // some live documents are background
+	n        int    // documents counted: live ones, less the background
+	filtered bool   // some live documents are background
+	counted  []bool // by doc: live and counted (set when filtered)
 }
 
 // New returns an empty index over the given fields (at most MaxFields).
@@ -268,11 +269,14 @@ func (ix *Index) weights() ([][MaxFields]float32, stats) {
 		return ix.norms, ix.stats
 	}
 	sum, n := ix.sumLen, ix.nLive
+	counted := ix.stats.counted[:0]
 	if ix.background != nil {
 		var fsum [MaxFields]float64
 		fn := 0
+		counted = slices.Grow(counted, len(ix.live))[:len(ix.live)]
 		for d, live := range ix.live {
-			if live && !ix.background(uint32(d)) {
+			counted[d] = live && !ix.background(uint32(d))
+			if counted[d] {
 				fn++
 				for f := range ix.fields {
 					fsum[f] += float64(ix.lengths[d][f])
@@ -283,7 +287,7 @@ func (ix *Index) weights() ([][MaxFields]float32, stats) {
 			sum, n = fsum, fn
 		}
 	}
-	ix.stats = stats{n: n, filtered: n < ix.nLive}
+	ix.stats = stats{n: n, filtered: n < ix.nLive, counted: counted}
 	var avg [MaxFields]float64
 	for f := range ix.fields {
 		avg[f] = max(sum[f]/float64(max(n, 1)), 1)
@@ -337,16 +341,27 @@ func (ix *Index) DF(term string) int {
 	return ix.df(t)
 }
 
-// DFWhere counts the live documents holding a term that keep accepts,
-// stopping once the count passes limit.
-func (ix *Index) DFWhere(term string, limit int, keep func(doc uint32) bool) int {
+// Counted returns how many live documents the statistics count: all of
+// them but the background (see SetBackground).
+func (ix *Index) Counted() int {
+	_, st := ix.weights()
+	return st.n
+}
+
+// DFCounted returns how many of the documents the statistics count hold a
+// term, stopping once the count passes limit.
+func (ix *Index) DFCounted(term string, limit int) int {
 	t, ok := ix.dict[term]
 	if !ok {
 		return 0
 	}
+	_, st := ix.weights()
+	if !st.filtered {
+		return ix.df(t)
+	}
 	n := 0
 	for _, p := range ix.postings[t] {
-		if ix.live[p.doc] && keep(p.doc) {
+		if st.counted[p.doc] {
 			if n++; n > limit {
 				break
 			}
@@ -432,7 +447,7 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		if st.filtered {
 			df := 0
 			for _, p := range ix.postings[t] {
-				if ix.live[p.doc] && !ix.background(p.doc) {
+				if st.counted[p.doc] {
 					df++
 				}
 			}

@@ -170,21 +170,24 @@ func TestFrequencyCap(t *testing.T) {
 	}
 }
 
-func TestDFWhere(t *testing.T) {
+func TestDFCounted(t *testing.T) {
 	ix := New(fields)
 	for i := range 6 {
 		ix.Add(uint32(i), Analyze("Table", "draw a table"))
 	}
 	ix.Remove(0)
-	even := func(d uint32) bool { return d%2 == 0 }
-	if got := ix.DFWhere("draw", 10, even); got != 2 {
-		t.Errorf("DFWhere = %d, want 2 (documents 2 and 4; 0 is removed)", got)
+	if got := ix.DFCounted("draw", 10); got != 5 || ix.Counted() != 5 {
+		t.Errorf("no background: DFCounted = %d, Counted = %d, want 5 and 5", got, ix.Counted())
 	}
-	if got := ix.DFWhere("draw", 0, even); got != 1 {
-		t.Errorf("DFWhere with limit 0 = %d, want 1: it stops once past the limit", got)
+	ix.SetBackground(func(d uint32) bool { return d%2 == 1 })
+	if got := ix.DFCounted("draw", 10); got != 2 || ix.Counted() != 2 {
+		t.Errorf("DFCounted = %d, Counted = %d, want 2 and 2 (documents 2 and 4; 0 is removed)", got, ix.Counted())
 	}
-	if got := ix.DFWhere("chair", 10, even); got != 0 {
-		t.Errorf("DFWhere of an absent term = %d", got)
+	if got := ix.DFCounted("draw", 0); got != 1 {
+		t.Errorf("DFCounted with limit 0 = %d, want 1: it stops once past the limit", got)
+	}
+	if got := ix.DFCounted("chair", 10); got != 0 {
+		t.Errorf("DFCounted of an absent term = %d", got)
 	}
 }
 
