@@ -102,10 +102,18 @@ func IsTestFile(p string) bool {
 		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java"):
 		return true
 	}
+	lang := LanguageOf(p)
 	for _, seg := range strings.Split(path.Dir(p), "/") {
 		switch seg {
-		case "__tests__", "tests", "test", "testdata":
+		case "__tests__", "tests", "test", "testdata", "e2e":
 			return true
+		case "spec", "specs":
+			// Jasmine's and Mocha's layout (rxjs keeps its tests in
+			// spec/); elsewhere a spec package is as often code (an
+			// OpenAPI spec in Go).
+			if lang == "typescript" || lang == "javascript" {
+				return true
+			}
 		}
 	}
 	return false

@@ -454,7 +454,8 @@ func TestLanguageAndTests(t *testing.T) {
 	for p, want := range map[string]bool{"x_test.go": true, "pkg/test_a.py": true, "a.spec.ts": true,
 		"src/__tests__/a.js": true, "FooTest.java": true, "main.go": false, "latest.py": false,
 		"conftest.py": true, "app/tests.py": true, "contests.py": false,
-		"src/queryClient.test-d.tsx": true, "types.spec-d.ts": true, "src/test-data.ts": false} {
+		"src/queryClient.test-d.tsx": true, "types.spec-d.ts": true, "src/test-data.ts": false,
+		"spec/operators/map-spec.ts": true, "packages/app/e2e/login.ts": true, "pkg/validation/spec/schema.go": false} {
 		if IsTestFile(p) != want {
 			t.Errorf("IsTestFile(%q) != %v", p, want)
 		}
