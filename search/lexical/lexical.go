@@ -287,6 +287,9 @@ func (ix *Index) weights() ([][MaxFields]float32, stats) {
 			sum, n = fsum, fn
 		}
 	}
+	if n == ix.nLive {
+		counted = nil // every live document counts: no flags to keep
+	}
 	ix.stats = stats{n: n, filtered: n < ix.nLive, counted: counted}
 	var avg [MaxFields]float64
 	for f := range ix.fields {
