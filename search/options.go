@@ -108,6 +108,12 @@ type Tuning struct {
 	UnexportedFactor float64 // a private symbol
 	NoDocFactor      float64 // a function, method or type without a doc comment
 	InternalFactor   float64 // under an internal/ folder
+	// ExampleFactor multiplies code beside the project's own, in examples/,
+	// docs/, benchmarks/, scripts/, fixtures/ and the like (see
+	// chunk.IsExampleFile), unless the query asks for examples: a real
+	// checkout carries them, and their functions, which call the library
+	// and repeat its words, otherwise crowd out the library's definitions.
+	ExampleFactor float64
 	// A type, and a constant or variable, when the query does not ask for
 	// one by kind ("the struct …"): most questions ask what does something.
 	TypeFactor  float64
@@ -190,6 +196,7 @@ func DefaultTuning() Tuning {
 		UnexportedFactor: 0.85,
 		NoDocFactor:      0.85,
 		InternalFactor:   0.7,
+		ExampleFactor:    0.5,
 		TypeFactor:       0.8,
 		ValueFactor:      0.8,
 		MemberFactor:     0.7,

@@ -159,6 +159,7 @@ func (ix *Index) Load() error {
 	if err := st.lex.UnmarshalBinary(secs["lexical"]); err != nil {
 		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
 	}
+	st.setBackground() // decoding resets the lexical index whole
 	if err := st.vec.UnmarshalBinary(secs["vector"]); err != nil {
 		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
 	}

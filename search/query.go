@@ -167,7 +167,7 @@ var scorePool sync.Pool
 // queryTerms turns the query into lexical terms: one group per word, each
 // word's vocabulary relations added to its group with weight expand, except
 // those in more than maxDF documents (common words cost much and say little).
-func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF int) []lexical.QueryTerm {
+func queryTerms(text string, expand, abbrev float64, dfOf func(string) int, maxDF int) []lexical.QueryTerm {
 	var out []lexical.QueryTerm
 	seen := map[string]bool{}
 	group := 0
@@ -179,7 +179,7 @@ func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF i
 		out = append(out, lexical.QueryTerm{Term: t.Text, Weight: 1, Group: group})
 		if expand > 0 && !t.Whole {
 			add := func(r string, w float64) {
-				if df := lex.DF(r); !seen[r] && df > 0 && df <= maxDF {
+				if df := dfOf(r); !seen[r] && df > 0 && df <= maxDF {
 					out = append(out, lexical.QueryTerm{Term: r, Weight: w, Group: group})
 				}
 			}
@@ -252,11 +252,20 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// At least 20: in a small project every word is in a good share of
 		// the chunks.
 		maxDF := max(int(t.ExpandMaxDF*float64(st.lex.Len())), 20)
+		dfOf := st.lex.DF
+		if asks := askedKinds(q); !asks.tests && !asks.examples {
+			// How common a word is, is a matter of the code itself: a
+			// repository's tests and examples repeat the library's words
+			// in long bodies, and counting them would let through, as
+			// related words, ones the library itself uses too often to help.
+			maxDF = max(int(t.ExpandMaxDF*float64(st.lex.Counted())), 20)
+			dfOf = func(term string) int { return st.lex.DFCounted(term, maxDF) }
+		}
 		abbrev := t.AbbrevWeight
 		if q.Method == Lexical {
 			abbrev = 0
 		}
-		qts := queryTerms(q.Text, expand, abbrev, st.lex, maxDF)
+		qts := queryTerms(q.Text, expand, abbrev, dfOf, maxDF)
 		if len(qts) > 0 {
 			nGroups = qts[len(qts)-1].Group + 1
 		}
@@ -518,6 +527,7 @@ type kinds struct {
 	declarations bool // types, constants or variables ("the struct that …")
 	tests        bool // tests ("the tests of the parser")
 	imports      bool // import blocks ("where is net/http imported")
+	examples     bool // examples or demos ("an example of a progress bar")
 }
 
 func init() {
@@ -525,6 +535,7 @@ func init() {
 		"type types struct interface class enum trait constant const variable var field": {declarations: true},
 		"test tests testing unittest spec specs benchmark":                               {tests: true},
 		"import imports imported importing":                                              {imports: true},
+		"example examples demo demos sample samples":                                     {examples: true},
 	} {
 		for _, w := range tokenize.Terms(words) {
 			kindWords[w] = k
@@ -541,6 +552,7 @@ func askedKinds(q Query) kinds {
 		k.declarations = k.declarations || w.declarations
 		k.tests = k.tests || w.tests
 		k.imports = k.imports || w.imports
+		k.examples = k.examples || w.examples
 	})
 	k.imports = k.imports || q.Kind == string(chunk.Imports)
 	return k
@@ -590,6 +602,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 	}
 	if m.Internal {
 		p *= t.InternalFactor
+	}
+	if m.Example && !asks.examples {
+		p *= t.ExampleFactor
 	}
 	if m.Generated {
 		p *= t.GeneratedFactor

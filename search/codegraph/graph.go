@@ -34,6 +34,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agentos-dev/agentos/search/chunk"
 )
 
 type edge struct {
@@ -446,12 +448,24 @@ type Use struct {
 func (g *Graph) Uses() map[string]map[string]Use {
 	d := g.get()
 	out := map[string]map[string]Use{}
+	// A caller in an example, benchmark or script counts no more than one
+	// in a test: a repository's examples call the library's entry points
+	// over and over, which says how it is shown, not how much it is used.
+	aside := map[*FileFacts]bool{}
+	isAside := func(f *FileFacts) bool {
+		v, ok := aside[f]
+		if !ok {
+			v = chunk.IsExampleFile(f.Path)
+			aside[f] = v
+		}
+		return v
+	}
 	for i, s := range d.syms {
 		u := Use{PkgImporter: len(d.importers[s.f.Package])}
 		var pkgs []string
 		for _, e := range d.in.of(int32(i)) {
 			c := d.syms[e.to]
-			if e.embeds || c.def().Test {
+			if e.embeds || c.def().Test || isAside(c.f) {
 				continue
 			}
 			if !e.loose {
