@@ -65,6 +65,9 @@ func main() {
 	sweep := flag.String("sweep", "", `JSON list of ranking-weight overrides applied in turn after the build (query-time weights only), e.g. [{"RRFK":30},{"RRFK":90}]`)
 	languages := flag.String("languages", "go", "languages of the corpus to index, comma-separated (go, python, rust, java, …)")
 	hashWeights := flag.String("hashweights", "", `JSON overriding the built-in embedder's feature weights, e.g. {"Trigram":0.3}`)
+	wordvec := flag.String("wordvec", "", "a learned neighbour table (bench/wordvec) whose neighbours expand each query")
+	learned := flag.Float64("learned", 0.3, "with -wordvec: weight of a neighbour in the query's vector, times its cosine")
+	learnedAbsent := flag.Bool("learnedabsent", false, "with -wordvec: expand only the query words the index does not hold")
 	flag.Parse()
 	diagnose = *diag
 	if *corpus == "" {
@@ -106,6 +109,14 @@ func main() {
 		h = h.WithWeights(w)
 	}
 	opt.Embedder = h
+	if *wordvec != "" {
+		t, err := readNeighbourTable(*wordvec)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+			os.Exit(1)
+		}
+		opt.Embedder = &expandingEmbedder{Hashing: h, table: t, weight: *learned, absent: *learnedAbsent}
+	}
 	opt.Tuning = &t
 	ctx := context.Background()
 

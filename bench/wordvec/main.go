@@ -53,6 +53,7 @@ func main() {
 	prose := flag.Bool("prose", false, "from source files take only comments, docstrings and declaration lines")
 	k := flag.Int("k", 8, "neighbours kept per term")
 	minSim := flag.Float64("minsim", 0.5, "least cosine of a kept neighbour")
+	mutual := flag.Int("mutual", 0, "keep a neighbour only if the term is among its own nearest this many (0: no such check)")
 	flag.Parse()
 	if *from != "" {
 		words, vecs, d, err := readVectors(*from)
@@ -60,7 +61,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "wordvec:", err)
 			os.Exit(1)
 		}
-		finishTable(words, vecs, d, *neighbours, *out, *vectorsOut, *k, float32(*minSim))
+		finishTable(words, vecs, d, *neighbours, *out, *vectorsOut, *k, *mutual, float32(*minSim))
 		return
 	}
 
@@ -96,11 +97,11 @@ func main() {
 	fmt.Fprintf(os.Stderr, "wordvec: trained in %s\n", time.Since(t0).Round(time.Second))
 
 	vecs := finish(m, len(words), *dim)
-	finishTable(words, vecs, *dim, *neighbours, *out, *vectorsOut, *k, float32(*minSim))
+	finishTable(words, vecs, *dim, *neighbours, *out, *vectorsOut, *k, *mutual, float32(*minSim))
 	fmt.Fprintf(os.Stderr, "wordvec: done in %s total\n", time.Since(start).Round(time.Second))
 }
 
-func finishTable(words []string, vecs []float32, d int, show, out, vectorsOut string, k int, minSim float32) {
+func finishTable(words []string, vecs []float32, d int, show, out, vectorsOut string, k, mutual int, minSim float32) {
 	ids := make(map[string]int32, len(words))
 	for i, w := range words {
 		ids[w] = int32(i)
@@ -117,7 +118,35 @@ func finishTable(words []string, vecs []float32, d int, show, out, vectorsOut st
 		}
 	}
 	t0 := time.Now()
-	nbs := nearest(vecs, len(words), d, k, minSim)
+	nbs := nearest(vecs, len(words), d, max(k, mutual), minSim)
+	if mutual > 0 {
+		// A neighbour that does not return the favour is often a rare term
+		// whose vector is noise, or a hub near everything.
+		kept := make([][]neighbour, len(nbs))
+		for i, ns := range nbs {
+			for _, n := range ns {
+				back := nbs[n.id]
+				if len(back) > mutual {
+					back = back[:mutual]
+				}
+				for _, b := range back {
+					if b.id == int32(i) {
+						kept[i] = append(kept[i], n)
+						break
+					}
+				}
+			}
+			if len(kept[i]) > k {
+				kept[i] = kept[i][:k]
+			}
+		}
+		nbs = kept
+	}
+	var total int
+	for _, ns := range nbs {
+		total += len(ns)
+	}
+	fmt.Fprintf(os.Stderr, "wordvec: %d neighbours kept\n", total)
 	fmt.Fprintf(os.Stderr, "wordvec: nearest neighbours in %s\n", time.Since(t0).Round(time.Second))
 	if err := writeNeighbours(out, words, nbs); err != nil {
 		fmt.Fprintln(os.Stderr, "wordvec:", err)
@@ -762,4 +791,42 @@ func proseOf(name, text string) string {
 		}
 	}
 	return out.String()
+}
+
+// readNeighbours reads a table as writeNeighbours wrote it.
+func readNeighbours(path string) ([]string, [][]neighbour, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(raw) < 8 || string(raw[:4]) != "AWN1" {
+		return nil, nil, fmt.Errorf("reading %s: not a neighbour table", path)
+	}
+	n := int(binary.LittleEndian.Uint32(raw[4:]))
+	p := 8
+	words := make([]string, n)
+	for i := range words {
+		l := int(raw[p])
+		words[i] = string(raw[p+1 : p+1+l])
+		p += 1 + l
+	}
+	nbs := make([][]neighbour, n)
+	for i := range nbs {
+		k := int(raw[p])
+		p++
+		for j := 0; j < k; j++ {
+			nbs[i] = append(nbs[i], neighbour{int32(binary.LittleEndian.Uint16(raw[p:])), float32(raw[p+2]) / 255})
+			p += 3
+		}
+	}
+	return words, nbs, nil
 }
