@@ -1,6 +1,8 @@
-// Command wordvec trains the word vectors the built-in embedder ships with
-// (search/embed/wordvec.bin.gz) from public programming text: the sources
-// that fetch.sh downloads, pinned in sources/. It reads every archive in
+// Command wordvec trains word vectors from public programming text and
+// writes each frequent term's nearest terms, a table that searcheval
+// -wordvec measures as a query expansion of the built-in embedder (not
+// shipped: docs/benchmarks.md). The text is the sources that fetch.sh
+// downloads, pinned in sources/. It reads every archive in
 // place (Debian packages through dpkg-deb, npm tarballs and Go module zips
 // directly), cuts each file into search terms with package tokenize so the
 // words are exactly those the index and queries use, and trains skip-gram
@@ -10,7 +12,7 @@
 // Usage:
 //
 //	bench/wordvec/fetch.sh /tmp/wordvec-src
-//	go run ./bench/wordvec -src /tmp/wordvec-src -out search/embed/wordvec.bin.gz
+//	go run ./bench/wordvec -src /tmp/wordvec-src -epochs 2 -window 8 -out /tmp/code.awn.gz
 package main
 
 import (
@@ -37,7 +39,7 @@ import (
 
 func main() {
 	src := flag.String("src", "/tmp/wordvec-src", "folder fetch.sh filled: deb/, npm/ and gomod.txt")
-	out := flag.String("out", "search/embed/wordvec.bin.gz", "table to write")
+	out := flag.String("out", "wordvec.awn.gz", "neighbour table to write")
 	vocabSize := flag.Int("vocab", 30000, "most frequent terms kept")
 	minCount := flag.Int("mincount", 10, "fewest occurrences of a kept term")
 	dim := flag.Int("dim", 64, "dimensions")
@@ -194,8 +196,7 @@ func nearest(vecs []float32, n, d, k int, minSim float32) [][]neighbour {
 	return out
 }
 
-// writeNeighbours stores the table the embedder reads (search/embed/
-// wordvec.go): gzip of "AWN1", the term count as uint32, the terms each
+// writeNeighbours stores the table searcheval -wordvec reads: gzip of "AWN1", the term count as uint32, the terms each
 // preceded by its length in a byte, then per term the number of its
 // neighbours in a byte and each neighbour as a uint16 term number and its
 // cosine times 255 in a byte.
@@ -671,7 +672,7 @@ func printNeighbours(words []string, ids map[string]int32, vecs []float32, d int
 	fmt.Printf("%s: %s\n", w, strings.Join(parts, ", "))
 }
 
-// write stores the table as the embedder reads it (search/embed/wordvec.go):
+// write stores the vectors themselves, as -from reads them:
 // gzip of "AWV1", the term count and dimension as uint32, the terms each
 // preceded by its length in a byte, then per term a float32 scale and dim
 // int8 components.
