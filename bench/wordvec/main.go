@@ -196,10 +196,10 @@ func nearest(vecs []float32, n, d, k int, minSim float32) [][]neighbour {
 	return out
 }
 
-// writeNeighbours stores the table searcheval -wordvec reads: gzip of "AWN1", the term count as uint32, the terms each
-// preceded by its length in a byte, then per term the number of its
-// neighbours in a byte and each neighbour as a uint16 term number and its
-// cosine times 255 in a byte.
+// writeNeighbours stores the table searcheval -wordvec reads: gzip of
+// "AWN1", the term count as uint32, the terms each preceded by its length in
+// a byte, then per term the number of its neighbours in a byte and each
+// neighbour as a uint16 term number and its cosine times 255 in a byte.
 func writeNeighbours(path string, words []string, nbs [][]neighbour) error {
 	var buf bytes.Buffer
 	buf.WriteString("AWN1")
