@@ -68,6 +68,9 @@ func main() {
 	hashWeights := flag.String("hashweights", "", `JSON overriding the built-in embedder's feature weights, e.g. {"Trigram":0.3}`)
 	prefix := flag.String("prefix", "", `folder put before every expected path, e.g. "rich/": the same questions then hold on a repository's checkout, whose package sits in a folder beside its tests and docs`)
 	top := flag.Int("top", 3, "with -v: results shown for each question missed at rank 1")
+	wordvec := flag.String("wordvec", "", "a learned neighbour table (bench/wordvec) whose neighbours expand each query")
+	learned := flag.Float64("learned", 0.3, "with -wordvec: weight of a neighbour in the query's vector, times its cosine")
+	learnedAbsent := flag.Bool("learnedabsent", false, "with -wordvec: expand only the query words the index does not hold")
 	flag.Parse()
 	diagnose, showTop = *diag, *top
 	if *corpus == "" {
@@ -117,6 +120,14 @@ func main() {
 		h = h.WithWeights(w)
 	}
 	opt.Embedder = h
+	if *wordvec != "" {
+		t, err := readNeighbourTable(*wordvec)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+			os.Exit(1)
+		}
+		opt.Embedder = &expandingEmbedder{Hashing: h, table: t, weight: *learned, absent: *learnedAbsent}
+	}
 	opt.Tuning = &t
 	ctx := context.Background()
 
