@@ -55,16 +55,16 @@ func (ix *Index) Save() error {
 	ix.st.compact(true)
 	ix.mu.Unlock()
 
-	ix.mu.RLock()
-	secs, err := ix.encode()
-	ix.mu.RUnlock()
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(ix.opt.Dir, 0o755); err != nil {
 		return fmt.Errorf("create the index folder: %w", err)
 	}
-	return snapshot.Write(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion, secs)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	err := snapshot.WriteStream(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion, ix.encode)
+	if err != nil {
+		return fmt.Errorf("save the index: %w", err)
+	}
+	return nil
 }
 
 func gobBytes(v any) ([]byte, error) {
@@ -75,40 +75,60 @@ func gobBytes(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (ix *Index) encode() ([]snapshot.Section, error) {
+// encode adds the index's sections to a snapshot one at a time, each
+// encoded only when the one before is written, so that a save holds one
+// section's bytes at once beside the index (see snapshot.WriteStream).
+func (ix *Index) encode(add func(name string, data []byte) error) error {
 	st := ix.st
-	h := header{Embedder: ix.opt.Embedder.Name(), Dim: ix.opt.Embedder.Dim(), Texts: ix.embedConfig(), Built: ix.built,
-		Paths: ix.opt.Paths, Langs: ix.opt.Languages}
-	files := make([]persistedFile, 0, len(st.files))
-	for p, r := range st.files {
-		files = append(files, persistedFile{p, *r})
-	}
-	metas := make([]meta, len(st.metas))
-	for i, m := range st.metas {
-		if m != nil {
-			metas[i] = *m
-		}
-	}
-	var secs []snapshot.Section
-	for _, s := range []struct {
+	sections := []struct {
 		name string
-		v    any
-	}{{"header", h}, {"files", files}, {"chunks", metas}, {"uses", st.use}, {"contexts", st.contexts}, {"graph", st.graph.Files()}} {
-		b, err := gobBytes(s.v)
+		v    func() any
+	}{
+		{"header", func() any {
+			return header{Embedder: ix.opt.Embedder.Name(), Dim: ix.opt.Embedder.Dim(), Texts: ix.embedConfig(),
+				Built: ix.built, Paths: ix.opt.Paths, Langs: ix.opt.Languages}
+		}},
+		{"files", func() any {
+			files := make([]persistedFile, 0, len(st.files))
+			for p, r := range st.files {
+				files = append(files, persistedFile{p, *r})
+			}
+			return files
+		}},
+		{"chunks", func() any {
+			metas := make([]meta, len(st.metas))
+			for i, m := range st.metas {
+				if m != nil {
+					metas[i] = *m
+				}
+			}
+			return metas
+		}},
+		{"uses", func() any { return st.use }},
+		{"contexts", func() any { return st.contexts }},
+		{"graph", func() any { return st.graph.Files() }},
+	}
+	for _, s := range sections {
+		b, err := gobBytes(s.v())
 		if err != nil {
-			return nil, fmt.Errorf("encode the index %s: %w", s.name, err)
+			return fmt.Errorf("encode the index %s: %w", s.name, err)
 		}
-		secs = append(secs, snapshot.Section{Name: s.name, Data: b})
+		if err := add(s.name, b); err != nil {
+			return err
+		}
 	}
 	lb, err := st.lex.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return err
+	}
+	if err := add("lexical", lb); err != nil {
+		return err
 	}
 	vb, err := st.vec.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(secs, snapshot.Section{Name: "lexical", Data: lb}, snapshot.Section{Name: "vector", Data: vb}), nil
+	return add("vector", vb)
 }
 
 // embedConfig describes what goes into embedding texts, so that vectors made
