@@ -80,6 +80,10 @@ type state struct {
 	// "file\x00" (other languages).
 	contexts map[string]string
 	names    symbolNames // chunks by symbol name, for named-symbol queries
+	// in shares one copy of each name among the graph facts of the files a
+	// build applies (as Load does): a parser gives every occurrence of an
+	// identifier its own string. Nil outside a build.
+	in interner
 }
 
 // Index is a searchable index of a set of files.
@@ -220,6 +224,14 @@ func (st *state) apply(p *prepared) {
 	}
 	st.files[p.path] = rec
 	if p.facts != nil {
+		if st.in != nil {
+			f := p.facts
+			internFacts(f, st.in)
+			// The file's slices were grown by appending; a build keeps
+			// hundreds of thousands of them, so each is cut to its length.
+			f.Imports, f.Symbols, f.Signatures, f.Calls = slices.Clone(f.Imports), slices.Clone(f.Symbols),
+				slices.Clone(f.Signatures), slices.Clone(f.Calls)
+		}
 		st.graph.SetFile(*p.facts)
 	}
 }

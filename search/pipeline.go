@@ -346,6 +346,7 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 		return BuildStats{}, err
 	}
 	st := ix.newState()
+	st.in = interner{}
 	if bo.Live {
 		ix.mu.Lock()
 		ix.st, ix.ready = st, true
@@ -383,6 +384,8 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 	}
 	ix.mu.Lock() // a live st is being searched
 	st.vec.Trim()
+	st.lex.Trim()
+	st.in = nil
 	st.refreshUses()
 	ix.st, ix.ready, ix.built = st, true, time.Now()
 	bs.Chunks = st.lex.Len()

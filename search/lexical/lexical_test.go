@@ -1,8 +1,10 @@
 package lexical
 
 import (
+	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -123,6 +125,32 @@ func TestRemoveCompactAndEncode(t *testing.T) {
 		if keep[after[i].Doc] != before[i].Doc || after[i].Score != before[i].Score {
 			t.Errorf("hit %d: %+v vs %+v", i, after[i], before[i])
 		}
+	}
+}
+
+// Trim cuts the postings to their length without changing a search, and
+// documents added after it do not write over a neighbour's postings.
+func TestTrim(t *testing.T) {
+	ix := New(fields)
+	for i := range 40 {
+		ix.Add(uint32(i), Analyze(fmt.Sprintf("alpha beta%d", i%3), "gamma delta"))
+	}
+	before := ix.Search(q("alpha", "beta1", "gamma"), 100, nil)
+	ix.Trim()
+	for t2, ps := range ix.postings {
+		if cap(ps) != len(ps) {
+			t.Fatalf("term %q keeps %d postings in room for %d", ix.terms[t2], len(ps), cap(ps))
+		}
+	}
+	if got := ix.Search(q("alpha", "beta1", "gamma"), 100, nil); !reflect.DeepEqual(got, before) {
+		t.Errorf("after Trim:\n%v\nwant\n%v", got, before)
+	}
+	ix.Add(40, Analyze("alpha beta1", "gamma"))
+	if got := ix.Search(q("beta2"), 100, nil); len(got) != 13 {
+		t.Errorf("beta2 matches %d documents after an Add, want 13", len(got))
+	}
+	if got := ix.Search(q("beta1"), 100, nil); len(got) != 14 || !slices.ContainsFunc(got, func(h Hit) bool { return h.Doc == 40 }) {
+		t.Errorf("beta1 after an Add: %v", got)
 	}
 }
 
