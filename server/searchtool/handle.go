@@ -230,6 +230,7 @@ func (h *handle) build(ctx context.Context) error {
 			searchableAfter = time.Since(start)
 		}
 		h.setProgress(done, total)
+		buildProgress()
 		if h.afterBatch != nil {
 			h.afterBatch(done)
 		}
