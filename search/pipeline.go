@@ -460,6 +460,11 @@ func (ix *Index) update(ctx context.Context, paths []string) (applied, skipped, 
 	if err := ix.embedAll(ctx, ix.st, todo); err != nil {
 		return 0, 0, 0, fmt.Errorf("embed: %w", err)
 	}
+	if len(todo) > 0 {
+		// Applying needs the graph's facts: when a load left them encoded,
+		// they are decoded here, outside the lock searches wait for.
+		ix.st.graph.get()
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for _, p := range ps {
@@ -518,6 +523,9 @@ func (ix *Index) Refresh(ctx context.Context) (BuildStats, error) {
 		return BuildStats{}, err
 	}
 	bs.Files, bs.Skipped = applied, skipped
+	if len(gone) > 0 {
+		ix.st.graph.get() // decoded outside the lock, as in update
+	}
 	ix.mu.Lock()
 	for _, p := range gone {
 		if ix.st.remove(p) {
