@@ -200,10 +200,15 @@ func (h *handle) open(ctx context.Context) error {
 			}
 		}
 		h.countStats()
+		// The garbage of decoding the snapshot (as much again as the
+		// index) goes back before the index says it is ready: returned
+		// afterwards, it slowed the first searches several times (a
+		// collection and the return of hundreds of megabytes on the
+		// same cores), and a restart is quick enough to wait for it.
+		h.freeMemory()
 		h.setState(StateReady, "")
 		h.log.Info("search index loaded", "files", h.Status().FilesDone, "reindexed", bs.Files, "removed", bs.Removed,
 			"duration", time.Since(start).Round(time.Millisecond))
-		h.freeMemory()
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
 		h.log.Info("no saved search index; building it")
