@@ -24,22 +24,17 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 	}
 	b = binary.AppendUvarint(b, uint64(len(ix.terms)))
 	for t, term := range ix.terms {
-		n := 0
-		for _, p := range ix.postings[t] {
-			if ix.live[p.doc] {
-				n++
-			}
-		}
 		b = binary.AppendUvarint(b, uint64(len(term)))
 		b = append(b, term...)
-		b = binary.AppendUvarint(b, uint64(n))
-		for _, p := range ix.postings[t] {
-			if !ix.live[p.doc] {
+		b = binary.AppendUvarint(b, uint64(ix.df(uint32(t))))
+		c := ix.postings[t].cursor()
+		for doc, tfs, ok := c.next(); ok; doc, tfs, ok = c.next() {
+			if !ix.live[doc] {
 				continue
 			}
-			b = binary.AppendUvarint(b, uint64(p.doc))
+			b = binary.AppendUvarint(b, uint64(doc))
 			for f := range ix.fields {
-				b = append(b, p.tf(f))
+				b = append(b, tfOf(tfs, f))
 			}
 		}
 	}
@@ -79,29 +74,38 @@ func (ix *Index) UnmarshalBinary(data []byte) error {
 		return errShort
 	}
 	ix.terms = make([]string, 0, nt)
-	ix.postings = make([][]posting, 0, nt)
+	// The compressed postings take about a third of their encoded size.
+	lb := listBuilder{all: make([]byte, 0, len(data)/3), lists: make([]postingList, 0, nt), ends: make([]int, 0, nt)}
 	for t := 0; t < nt && r.err == nil; t++ {
 		term := string(r.bytes(int(r.uvarint())))
 		n := int(r.uvarint())
 		if r.err != nil || n > len(data) {
 			return errShort
 		}
-		ps := make([]posting, n)
-		for i := range ps {
-			ps[i].doc = uint32(r.uvarint())
-			if int(ps[i].doc) >= nd {
-				return fmt.Errorf("lexical index data is corrupt: document %d of %d", ps[i].doc, nd)
+		prev := -1
+		for range n {
+			doc := uint32(r.uvarint())
+			if r.err == nil && int(doc) >= nd {
+				return fmt.Errorf("lexical index data is corrupt: document %d of %d", doc, nd)
 			}
 			var tf [MaxFields]uint8
 			for f := 0; f < nf; f++ {
 				tf[f] = r.byte()
 			}
-			ps[i].tfs = packTF(tf)
+			if r.err != nil {
+				return r.err
+			}
+			if int(doc) <= prev {
+				return fmt.Errorf("lexical index data is corrupt: document %d after %d", doc, prev)
+			}
+			prev = int(doc)
+			lb.add(doc, packTF(tf))
 		}
+		lb.end()
 		ix.dict[term] = uint32(len(ix.terms))
 		ix.terms = append(ix.terms, term)
-		ix.postings = append(ix.postings, ps)
 	}
+	ix.postings = lb.done()
 	if r.err != nil {
 		return r.err
 	}

@@ -11,6 +11,7 @@ package lexical
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -57,13 +58,10 @@ func Analyze(fields ...string) Doc {
 	return d
 }
 
-// posting is one document's frequencies of a term, four bits a field: a
+// A posting is one document's frequencies of a term, four bits a field: a
 // third less memory than a byte each, and BM25 saturates long before 15
-// (k1 = 1.2 puts 15 occurrences within 4% of 30).
-type posting struct {
-	doc uint32
-	tfs uint32
-}
+// (k1 = 1.2 puts 15 occurrences within 4% of 30). They are kept compressed
+// (postingList).
 
 // maxTF is the largest frequency a posting keeps for one field.
 const maxTF = 15
@@ -76,8 +74,8 @@ func packTF(tf [MaxFields]uint8) uint32 {
 	return v
 }
 
-// tf returns the term's frequency in field f.
-func (p posting) tf(f int) uint8 { return uint8(p.tfs >> (4 * f) & maxTF) }
+// tfOf returns field f's frequency in packed frequencies.
+func tfOf(tfs uint32, f int) uint8 { return uint8(tfs >> (4 * f) & maxTF) }
 
 // Index is a BM25F inverted index.
 type Index struct {
@@ -85,7 +83,7 @@ type Index struct {
 	k1       float64
 	dict     map[string]uint32
 	terms    []string
-	postings [][]posting
+	postings []postingList       // by term
 	lengths  [][MaxFields]uint16 // by doc
 	live     []bool              // by doc
 	nLive    int
@@ -164,23 +162,19 @@ func (ix *Index) Add(id uint32, d Doc) {
 			t = uint32(len(ix.terms))
 			ix.dict[term] = t
 			ix.terms = append(ix.terms, term)
-			ix.postings = append(ix.postings, nil)
+			ix.postings = append(ix.postings, postingList{})
 		}
-		ix.postings[t] = append(ix.postings[t], posting{doc: id, tfs: packTF(tf)})
+		ix.postings[t].add(id, packTF(tf))
 	}
 }
 
-// Trim moves each term's postings into an array of its exact length,
-// giving back the spare room that growing them one document at a time
-// leaves (a fifth of the postings after a build); a loaded index has none.
+// Trim moves the postings into one array of their exact size, giving back
+// the spare room that growing them one document at a time leaves (a fifth
+// of them after a build), as a load leaves them.
 func (ix *Index) Trim() {
-	for t, ps := range ix.postings {
-		if cap(ps) > len(ps) {
-			ix.postings[t] = append(make([]posting, 0, len(ps)), ps...)
-		}
-	}
 	ix.terms = slices.Clone(ix.terms)
 	ix.postings = slices.Clone(ix.postings)
+	packLists(ix.postings)
 }
 
 // Remove marks document id dead.
@@ -224,13 +218,15 @@ func (ix *Index) Compact(keep []uint32) {
 	}
 	dict := make(map[string]uint32, len(ix.dict))
 	var terms []string
-	var postings [][]posting
-	for t, ps := range ix.postings {
-		var out []posting
-		for _, p := range ps {
-			if int(p.doc) < len(remap) && remap[p.doc] >= 0 {
-				p.doc = uint32(remap[p.doc])
-				out = append(out, p)
+	var lb listBuilder
+	type posting struct{ doc, tfs uint32 }
+	var out []posting
+	for t := range ix.postings {
+		out = out[:0]
+		c := ix.postings[t].cursor()
+		for doc, tfs, ok := c.next(); ok; doc, tfs, ok = c.next() {
+			if int(doc) < len(remap) && remap[doc] >= 0 {
+				out = append(out, posting{uint32(remap[doc]), tfs})
 			}
 		}
 		if len(out) == 0 {
@@ -239,9 +235,12 @@ func (ix *Index) Compact(keep []uint32) {
 		slices.SortFunc(out, func(a, b posting) int { return int(a.doc) - int(b.doc) })
 		dict[ix.terms[t]] = uint32(len(terms))
 		terms = append(terms, ix.terms[t])
-		postings = append(postings, slices.Clip(out))
+		for _, p := range out {
+			lb.add(p.doc, p.tfs)
+		}
+		lb.end()
 	}
-	ix.dict, ix.terms, ix.postings = dict, terms, postings
+	ix.dict, ix.terms, ix.postings = dict, terms, lb.done()
 	ix.lengths, ix.live, ix.nLive, ix.dead, ix.sumLen = lengths, live, n, 0, sum
 	ix.normOK = false
 }
@@ -323,13 +322,14 @@ func (ix *Index) idf(df int) float64 {
 }
 
 func (ix *Index) df(t uint32) int {
-	ps := ix.postings[t]
+	l := &ix.postings[t]
 	if ix.dead == 0 {
-		return len(ps)
+		return int(l.n)
 	}
 	n := 0
-	for _, p := range ps {
-		if ix.live[p.doc] {
+	c := l.cursor()
+	for doc, _, ok := c.next(); ok; doc, _, ok = c.next() {
+		if ix.live[doc] {
 			n++
 		}
 	}
@@ -380,27 +380,58 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 			continue
 		}
 		idf := ix.idf(ix.df(t)) * qt.Weight
-		for _, p := range ix.postings[t] {
-			if !ix.live[p.doc] {
+		// The postings are decoded here rather than through a cursor: this
+		// loop is most of a lexical search's time. A posting's fields are
+		// added in field order, as the frequencies' packing had them.
+		data, doc := ix.postings[t].data, uint32(0)
+		for i := 0; i < len(data); {
+			var gap uint32
+			for shift := uint(0); ; shift += 7 {
+				x := data[i]
+				i++
+				gap |= uint32(x&0x7f) << shift
+				if x < 0x80 {
+					break
+				}
+			}
+			doc += gap
+			fieldMask := data[i]
+			i++
+			if !ix.live[doc] {
+				i += (bits.OnesCount8(fieldMask) + 1) / 2
 				continue
 			}
 			var tf float32
 			var mask uint8
-			w := &norms[p.doc]
-			for f, v := 0, p.tfs; v != 0 && f < nf; f, v = f+1, v>>4 {
-				if n := v & maxTF; n != 0 {
+			w := &norms[doc]
+			var cur byte
+			half := false
+			for f := 0; fieldMask != 0; f, fieldMask = f+1, fieldMask>>1 {
+				if fieldMask&1 == 0 {
+					continue
+				}
+				var n byte
+				if half {
+					n = cur >> 4
+				} else {
+					cur = data[i]
+					i++
+					n = cur & maxTF
+				}
+				half = !half
+				if f < nf {
 					mask |= 1 << f
 					tf += float32(n) * w[f]
 				}
 			}
 			s := idf * float64(tf) / (ix.k1 + float64(tf))
-			if sc.best[p.doc] == 0 {
-				sc.gtouch = append(sc.gtouch, p.doc)
+			if sc.best[doc] == 0 {
+				sc.gtouch = append(sc.gtouch, doc)
 			}
-			if s > sc.best[p.doc] {
-				sc.best[p.doc] = s
+			if s > sc.best[doc] {
+				sc.best[doc] = s
 			}
-			sc.fields[p.doc] |= mask
+			sc.fields[doc] |= mask
 		}
 	}
 	flushGroup()
