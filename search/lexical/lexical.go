@@ -89,7 +89,12 @@ type Index struct {
 	nLive    int
 	dead     int                // dead docs still in postings
 	sumLen   [MaxFields]float64 // over live docs
-	pool     sync.Pool
+	// scratch holds searches' per-document buffers between searches. Not
+	// a sync.Pool: a pool is emptied by every collection, and at monorepo
+	// size (370k documents, 7 MB of buffers) allocating them again after
+	// each made most of the garbage of searching.
+	scratchMu sync.Mutex
+	scratch   []*scratch
 
 	// norms[doc][f] is field f's weight over its length normalisation,
 	// computed on the first search after a change.
@@ -295,7 +300,28 @@ type scratch struct {
 	groups []uint16
 	touch  []uint32
 	gtouch []uint32
-	hits   []Hit
+}
+
+// maxScratch is how many searches' buffers an index keeps.
+const maxScratch = 4
+
+func (ix *Index) getScratch() *scratch {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if n := len(ix.scratch); n > 0 {
+		sc := ix.scratch[n-1]
+		ix.scratch = ix.scratch[:n-1]
+		return sc
+	}
+	return &scratch{}
+}
+
+func (ix *Index) putScratch(sc *scratch) {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if len(ix.scratch) < maxScratch {
+		ix.scratch = append(ix.scratch, sc)
+	}
 }
 
 // DF returns how many live documents hold a term.
@@ -342,11 +368,8 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 	if ix.nLive == 0 || k <= 0 {
 		return nil
 	}
-	sc, _ := ix.pool.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
-	}
-	defer ix.pool.Put(sc)
+	sc := ix.getScratch()
+	defer ix.putScratch(sc)
 	nd := len(ix.live)
 	if len(sc.score) < nd {
 		sc.score = make([]float64, nd)
@@ -435,62 +458,71 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		}
 	}
 	flushGroup()
-	// Every matching document goes into the scratch's buffer (a common word
-	// matches most of them); only the best k leave it.
-	hits := sc.hits[:0]
+	// The best k of the matching documents (a common word matches most of
+	// them) are kept as they come, without a list of them all.
+	best := bestK{k: k}
 	for _, d := range sc.touch {
 		if accept == nil || accept(d) {
-			hits = append(hits, Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
+			best.offer(Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
 		}
 		sc.score[d], sc.fields[d], sc.groups[d] = 0, 0, 0
 	}
-	sc.hits = hits
-	return slices.Clone(TopK(hits, k))
+	return best.sorted()
 }
 
-// TopK returns the k best hits, highest score first (ties by doc).
-func TopK(hits []Hit, k int) []Hit {
-	better := func(a, b Hit) bool { return a.Score > b.Score || a.Score == b.Score && a.Doc < b.Doc }
-	if len(hits) > 2*k {
-		// Keep a min-heap of the best k seen.
-		h := make([]Hit, 0, k)
-		down := func(i int) {
-			for {
-				l := 2*i + 1
-				if l >= len(h) {
-					return
-				}
-				m := l
-				if r := l + 1; r < len(h) && better(h[l], h[r]) {
-					m = r
-				}
-				if !better(h[i], h[m]) {
-					return
-				}
-				h[i], h[m] = h[m], h[i]
-				i = m
+// better orders hits: higher score first, ties by document.
+func better(a, b Hit) bool { return a.Score > b.Score || a.Score == b.Score && a.Doc < b.Doc }
+
+// bestK keeps the k best hits offered, in a heap whose root is the worst
+// of them.
+type bestK struct {
+	k int
+	h []Hit
+}
+
+func (b *bestK) offer(x Hit) {
+	h := b.h
+	if len(h) < b.k {
+		h = append(h, x)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !better(h[p], h[i]) {
+				break
 			}
+			h[p], h[i] = h[i], h[p]
+			i = p
 		}
-		for _, x := range hits {
-			if len(h) < k {
-				h = append(h, x)
-				for i := len(h) - 1; i > 0; {
-					p := (i - 1) / 2
-					if !better(h[p], h[i]) {
-						break
-					}
-					h[p], h[i] = h[i], h[p]
-					i = p
-				}
-				continue
-			}
-			if better(x, h[0]) {
-				h[0] = x
-				down(0)
-			}
-		}
-		hits = h
+		b.h = h
+		return
 	}
+	if !better(x, h[0]) {
+		return
+	}
+	h[0] = x
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && better(h[l], h[r]) {
+			m = r
+		}
+		if !better(h[i], h[m]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// sorted returns the hits kept, best first.
+func (b *bestK) sorted() []Hit {
+	sortHits(b.h)
+	return b.h
+}
+
+func sortHits(hits []Hit) {
 	slices.SortFunc(hits, func(a, b Hit) int {
 		switch {
 		case better(a, b):
@@ -500,6 +532,18 @@ func TopK(hits []Hit, k int) []Hit {
 		}
 		return 0
 	})
+}
+
+// TopK returns the k best hits, highest score first (ties by doc).
+func TopK(hits []Hit, k int) []Hit {
+	if len(hits) > 2*k {
+		best := bestK{k: k, h: make([]Hit, 0, k)}
+		for _, x := range hits {
+			best.offer(x)
+		}
+		hits = best.h
+	}
+	sortHits(hits)
 	if len(hits) > k {
 		hits = hits[:k]
 	}
