@@ -14,11 +14,14 @@ import (
 // nearly doubles the server's memory after a few searches, for garbage. So
 // once an index is open the server sets a soft memory limit (unless the user
 // set GOMEMLIMIT): what the process holds once the garbage is returned, plus
-// half the live heap (at least 32 MiB), room for the garbage of a few dozen
-// searches between two collections. (Less makes the collector, which marks
-// the whole index, run every few searches and slows them down several
-// times. The limit counts all the runtime's memory, fragmentation included,
-// which after a first build is well above the live heap.)
+// a quarter of the live heap (at least 32 MiB), room for the garbage of a few
+// dozen searches between two collections. (Much less makes the collector,
+// which marks the whole index, run every few searches and slows them down
+// several times. A quarter was half until the index's largest parts —
+// postings, vectors, the encoded graph facts — became arrays without
+// pointers, which the collector does not look into. The limit counts all
+// the runtime's memory, fragmentation included, which after a first build
+// is well above the live heap.)
 //
 // Indexing allocates much more, and keeps some: under the limit the
 // collector would run over and over while a saved file is reindexed. So the
@@ -49,7 +52,7 @@ func buildLimit(live uint64) int64 { return int64(live + max(live/2, 256<<20)) }
 // memoryLimit is the limit for a process that holds used bytes (what the
 // runtime counts against the limit: the heap with its fragmentation, stacks
 // and the runtime's own structures) of which live are live heap objects.
-func memoryLimit(used, live uint64) int64 { return int64(used + max(live/2, 32<<20)) }
+func memoryLimit(used, live uint64) int64 { return int64(used + max(live/4, 32<<20)) }
 
 // settleMemory returns the garbage of opening or changing a large index to
 // the operating system and sets the limit from what stays.

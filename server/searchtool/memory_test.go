@@ -55,7 +55,7 @@ func TestMemoryLimit(t *testing.T) {
 	if current() != math.MaxInt64 {
 		t.Errorf("the user's GOMEMLIMIT was overridden: %d", current())
 	}
-	if got := memoryLimit(250<<20, 200<<20); got != 350<<20 {
+	if got := memoryLimit(250<<20, 200<<20); got != 300<<20 {
 		t.Errorf("limit for a 200 MiB heap in 250 MiB: %d MiB", got>>20)
 	}
 }
