@@ -32,7 +32,9 @@ import (
 // graph sets it again too.
 //
 // A build from nothing follows its own limit instead (buildProgress): the
-// live heap and half as much again, set after each batch. Without one, the
+// live heap and half as much again (at least 384 MiB more, so that a build's
+// first batches, with little live, do not collect over and over), set after
+// each batch. Without one, the
 // runtime let a monorepo's build (26k files, an index of 500 MB) reach 2.6
 // GB: the heap grew to twice what was live, and the memory its collections
 // freed went back to the system only slowly. The half is room enough for a
@@ -47,7 +49,7 @@ var memory struct {
 }
 
 // buildLimit is the limit during a build with live bytes of live heap.
-func buildLimit(live uint64) int64 { return int64(live + max(live/2, 256<<20)) }
+func buildLimit(live uint64) int64 { return int64(live + max(live/2, 384<<20)) }
 
 // memoryLimit is the limit for a process that holds used bytes (what the
 // runtime counts against the limit: the heap with its fragmentation, stacks

@@ -77,7 +77,7 @@ func TestBuildMemoryLimit(t *testing.T) {
 	}
 	endBuild := buildStarts()
 	buildProgress()
-	if got := current(); got == math.MaxInt64 || got < 256<<20 {
+	if got := current(); got == math.MaxInt64 || got < 384<<20 {
 		t.Errorf("limit during a build: %d", got)
 	}
 	endBuild()
@@ -108,7 +108,7 @@ func TestBuildMemoryLimit(t *testing.T) {
 	if got := buildLimit(1 << 30); got != 3<<29 {
 		t.Errorf("build limit for a 1 GiB heap: %d MiB", got>>20)
 	}
-	if got := buildLimit(100 << 20); got != 356<<20 {
+	if got := buildLimit(100 << 20); got != 484<<20 {
 		t.Errorf("build limit for a 100 MiB heap: %d MiB", got>>20)
 	}
 }
