@@ -250,11 +250,11 @@ func (h *handle) build(ctx context.Context) error {
 		h.log.Warn("save the search index", "err", err)
 	}
 	h.countStats()
+	endBuild()
+	h.freeMemory() // before ready, as after a load (see open)
 	h.setState(StateReady, "")
 	h.log.Info("search index built", "files", bs.Files, "chunks", bs.Chunks, "first_results_after", searchableAfter.Round(time.Millisecond),
 		"duration", time.Since(start).Round(time.Millisecond))
-	endBuild()
-	h.freeMemory()
 	return nil
 }
 
