@@ -21,8 +21,9 @@ import (
 // keep per-file strings once a file, not once a symbol. 3: and the types a
 // type embeds or extends. 4: and Go interfaces' methods and arities, calls
 // through typed parameters and fields, through super, and Rust trait impls.
-// 5: the header holds the graph's size, which a load no longer decodes.
-const formatVersion = 5
+// 5: the header holds the graph's size, which a load no longer decodes. 6:
+// postings are stored compressed, as the index keeps them.
+const formatVersion = 6
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

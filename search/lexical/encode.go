@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // MarshalBinary encodes the index's documents and postings (not its field
@@ -26,17 +27,22 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 	for t, term := range ix.terms {
 		b = binary.AppendUvarint(b, uint64(len(term)))
 		b = append(b, term...)
-		b = binary.AppendUvarint(b, uint64(ix.df(uint32(t))))
-		c := ix.postings[t].cursor()
-		for doc, tfs, ok := c.next(); ok; doc, tfs, ok = c.next() {
-			if !ix.live[doc] {
-				continue
+		// The postings as the index keeps them (postingList), without the
+		// dead documents' when there are any.
+		l := &ix.postings[t]
+		if ix.dead > 0 {
+			var live postingList
+			c := l.cursor()
+			for doc, tfs, ok := c.next(); ok; doc, tfs, ok = c.next() {
+				if ix.live[doc] {
+					live.add(doc, tfs)
+				}
 			}
-			b = binary.AppendUvarint(b, uint64(doc))
-			for f := range ix.fields {
-				b = append(b, tfOf(tfs, f))
-			}
+			l = &live
 		}
+		b = binary.AppendUvarint(b, uint64(l.n))
+		b = binary.AppendUvarint(b, uint64(len(l.data)))
+		b = append(b, l.data...)
 	}
 	return b, nil
 }
@@ -74,38 +80,58 @@ func (ix *Index) UnmarshalBinary(data []byte) error {
 		return errShort
 	}
 	ix.terms = make([]string, 0, nt)
-	// The compressed postings take about a third of their encoded size.
-	lb := listBuilder{all: make([]byte, 0, len(data)/3), lists: make([]postingList, 0, nt), ends: make([]int, 0, nt)}
+	ix.terms = make([]string, 0, nt)
+	ix.postings = make([]postingList, nt)
+	ends := make([]int, nt)
+	var all []byte
 	for t := 0; t < nt && r.err == nil; t++ {
 		term := string(r.bytes(int(r.uvarint())))
-		n := int(r.uvarint())
-		if r.err != nil || n > len(data) {
+		n := r.uvarint()
+		size := int(r.uvarint())
+		if r.err != nil || size > len(r.b) {
 			return errShort
 		}
-		prev := -1
-		for range n {
-			doc := uint32(r.uvarint())
-			if r.err == nil && int(doc) >= nd {
-				return fmt.Errorf("lexical index data is corrupt: document %d of %d", doc, nd)
+		list := r.bytes(size)
+		// Each list is walked once: it must name documents of the index,
+		// in increasing order, and hold n of them.
+		c := cursor{b: list}
+		count, prev := uint64(0), -1
+		for {
+			doc, ok, err := c.checkedNext()
+			if err != nil {
+				return fmt.Errorf("lexical index data is corrupt: term %q: %w", term, err)
 			}
-			var tf [MaxFields]uint8
-			for f := 0; f < nf; f++ {
-				tf[f] = r.byte()
+			if !ok {
+				break
 			}
-			if r.err != nil {
-				return r.err
-			}
-			if int(doc) <= prev {
-				return fmt.Errorf("lexical index data is corrupt: document %d after %d", doc, prev)
+			if int(doc) >= nd || int(doc) <= prev {
+				return fmt.Errorf("lexical index data is corrupt: term %q: document %d after %d of %d", term, doc, prev, nd)
 			}
 			prev = int(doc)
-			lb.add(doc, packTF(tf))
+			count++
 		}
-		lb.end()
+		if count != n {
+			return fmt.Errorf("lexical index data is corrupt: term %q holds %d postings, not %d", term, count, n)
+		}
+		if all == nil {
+			// The postings are most of what is left to read.
+			all = make([]byte, 0, len(r.b))
+		}
+		all = append(all, list...)
+		ends[t] = len(all)
+		ix.postings[t].n, ix.postings[t].last = uint32(n), uint32(max(prev, 0))
 		ix.dict[term] = uint32(len(ix.terms))
 		ix.terms = append(ix.terms, term)
 	}
-	ix.postings = lb.done()
+	if r.err != nil {
+		return r.err
+	}
+	all = slices.Clip(all)
+	start := 0
+	for t := range ix.postings {
+		ix.postings[t].data = all[start:ends[t]:ends[t]]
+		start = ends[t]
+	}
 	if r.err != nil {
 		return r.err
 	}

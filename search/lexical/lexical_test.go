@@ -248,3 +248,23 @@ func TestFrequencyCap(t *testing.T) {
 		t.Errorf("after encoding: %+v, want %+v", got, hs)
 	}
 }
+
+// Data that is not what MarshalBinary wrote is refused or read, never a
+// panic, and an index read from it can be searched.
+func TestUnmarshalDamaged(t *testing.T) {
+	ix := New(fields)
+	for i := range 30 {
+		ix.Add(uint32(i*7), Analyze(fmt.Sprintf("alpha beta%d", i%4), "gamma delta gamma"))
+	}
+	data, _ := ix.MarshalBinary()
+	for i := range data {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := slices.Clone(data)
+			bad[i] ^= x
+			cp := New(fields)
+			if err := cp.UnmarshalBinary(bad); err == nil {
+				cp.Search(q("alpha", "beta1", "gamma"), 10, nil)
+			}
+		}
+	}
+}

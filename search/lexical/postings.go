@@ -1,6 +1,9 @@
 package lexical
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // postingList is one term's postings, compressed: for each document, in
 // increasing order, the gap from the previous one (uvarint), a byte whose
@@ -126,6 +129,27 @@ func (c *cursor) next() (doc, tfs uint32, ok bool) {
 	}
 	c.b = b[i:]
 	return c.doc, tfs, true
+}
+
+// checkedNext is next for data not made by this package: it reports a
+// posting cut short instead of reading past the end.
+func (c *cursor) checkedNext() (doc uint32, ok bool, err error) {
+	b := c.b
+	if len(b) == 0 {
+		return 0, false, nil
+	}
+	gap, k := binary.Uvarint(b)
+	if k <= 0 || gap > 1<<32-1 || len(b) < k+1 {
+		return 0, false, errShort
+	}
+	mask := b[k]
+	size := k + 1 + (bits.OnesCount8(mask)+1)/2
+	if len(b) < size {
+		return 0, false, errShort
+	}
+	c.doc += uint32(gap)
+	c.b = b[size:]
+	return c.doc, true, nil
 }
 
 // packLists moves the lists' data into one array, each list's part of it
