@@ -18,7 +18,11 @@ func TestSearchCLIAsksTheRunningServer(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	writeTree(t, root, searchFiles)
-	writeTree(t, root, map[string]string{"checkout/add.go": "package checkout\n\n// Add adds two numbers.\nfunc Add(a, b int) int { return a + b }\n"})
+	writeTree(t, root, map[string]string{
+		"checkout/add.go": "package checkout\n\n// Add adds two numbers.\nfunc Add(a, b int) int { return a + b }\n",
+		"checkout/pay.go": "package checkout\n\n// Payer takes a payment.\ntype Payer interface{ Pay(amount int) error }\n\n" +
+			"// Card pays by card.\ntype Card struct{}\n\nfunc (Card) Pay(amount int) error { return nil }\n",
+	})
 	// The project's range ends at a listener of someone else's, which a
 	// forged state file names below; the primary takes a free port under it.
 	rec := listenRecorder(t, 0)
@@ -31,6 +35,7 @@ func TestSearchCLIAsksTheRunningServer(t *testing.T) {
 		{"search", "--standards", "--method", "lexical", "retry with exponential backoff"},
 		{"graph", "callers", "applyDiscount"},
 		{"graph", "path", "Checkout", "applyDiscount", "--json"},
+		{"graph", "impls", "Payer"},
 		{"graph", "deps", "Add"},             // ambiguous: the candidates on stderr, exit 1
 		{"graph", "callers", "applyDiscont"}, // unknown: close names on stderr, exit 1
 	}
@@ -63,8 +68,9 @@ func TestSearchCLIAsksTheRunningServer(t *testing.T) {
 
 	alone := run("loading the saved indexes: no server runs for this project")
 	if !strings.Contains(alone[0].stdout, "cart/cart.go") || !strings.Contains(alone[0].stdout, "Cart.Total") ||
-		!strings.Contains(alone[3].stdout, "cart.Cart.Total") || alone[5].code != 1 || !strings.Contains(alone[5].stderr, "Candidates:") ||
-		alone[6].code != 1 || !strings.Contains(alone[6].stderr, "applyDiscount") {
+		!strings.Contains(alone[3].stdout, "cart.Cart.Total") || !strings.Contains(alone[5].stdout, "implementations of checkout.Payer") || !strings.Contains(alone[5].stdout, "checkout.Card  checkout/pay.go:7") ||
+		alone[6].code != 1 || !strings.Contains(alone[6].stderr, "Candidates:") ||
+		alone[7].code != 1 || !strings.Contains(alone[7].stderr, "applyDiscount") {
 		t.Fatalf("without a server: %+v", alone)
 	}
 

@@ -55,7 +55,12 @@ type meta struct {
 	HasDoc    bool
 	Internal  bool
 	Generated bool
+	Example   bool // code beside the project's own (chunk.IsExampleFile)
 }
+
+// aside reports whether a chunk is from a test, an example or the like: the
+// code beside the project's own.
+func (m *meta) aside() bool { return m.Test || m.Example }
 
 // fileRec is what the index knows of an indexed file.
 type fileRec struct {
@@ -120,8 +125,21 @@ func New(opt Options) (*Index, error) {
 func (ix *Index) newState() *state {
 	lex := lexical.New(lexFields(ix.opt.Tuning))
 	lex.SetK1(ix.opt.Tuning.K1)
-	return &state{files: map[string]*fileRec{}, lex: lex, vec: vector.New(ix.opt.Embedder.Dim()), graph: newLazyGraph(),
+	st := &state{files: map[string]*fileRec{}, lex: lex, vec: vector.New(ix.opt.Embedder.Dim()), graph: newLazyGraph(),
 		contexts: map[string]string{}}
+	st.setBackground()
+	return st
+}
+
+// setBackground tells the lexical index which chunks are tests and examples:
+// they are searched, but how common a word is and how long a chunk is are
+// measured on the code itself, as tests repeat the code's words in long
+// bodies.
+func (st *state) setBackground() {
+	st.lex.SetBackground(func(id uint32) bool {
+		m := st.metas[id]
+		return m != nil && m.aside()
+	})
 }
 
 func lexFields(t *Tuning) []lexical.Field {

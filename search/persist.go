@@ -21,9 +21,11 @@ import (
 // keep per-file strings once a file, not once a symbol. 3: and the types a
 // type embeds or extends. 4: and Go interfaces' methods and arities, calls
 // through typed parameters and fields, through super, and Rust trait impls.
-// 5: the header holds the graph's size, which a load no longer decodes. 6:
-// postings are stored compressed, as the index keeps them.
-const formatVersion = 6
+// 5: TypeScript doc comments as the index reads them (overloads, JSDoc
+// prose) and TypeScript signatures without their type parameters. 6: the
+// header holds the graph's size, which a load no longer decodes. 7: postings
+// are stored compressed, as the index keeps them.
+const formatVersion = 7
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"
@@ -196,6 +198,7 @@ func (ix *Index) Load() error {
 	if err := st.lex.UnmarshalBinary(secs["lexical"]); err != nil {
 		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
 	}
+	st.setBackground() // decoding resets the lexical index whole
 	if err := st.vec.UnmarshalBinary(secs["vector"]); err != nil {
 		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
 	}

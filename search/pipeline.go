@@ -67,6 +67,14 @@ func (ix *Index) read(rel string) (*prepared, error) {
 		p.skip, p.unreadable = err, true
 		return p, nil
 	}
+	for _, src := range chunk.SourcesOf(rel) {
+		if ix.scanner.IsFile(src) {
+			// Compiler output or a stub beside its source: the source's
+			// definitions are the ones to find.
+			p.skip = fmt.Errorf("%s repeats the declarations of %s", rel, src)
+			return p, nil
+		}
+	}
 	p.hash = contentHash(data)
 	lang := chunk.LanguageOf(rel)
 	var cs []chunk.Chunk
@@ -99,6 +107,9 @@ func (ix *Index) read(rel string) (*prepared, error) {
 	domain := ix.opt.domainOf(rel)
 	internal := strings.HasPrefix(rel, "internal/") || strings.Contains(rel, "/internal/")
 	generated := lang != "markdown" && chunk.IsGenerated(data)
+	// A document in docs/ is documentation, searched as such; code there is
+	// an example.
+	example := lang != "markdown" && chunk.IsExampleFile(rel)
 	p.defs = contextDefs(cs)
 	lineStart := []int64{0}
 	for i, b := range data {
@@ -117,7 +128,7 @@ func (ix *Index) read(rel string) (*prepared, error) {
 		m := &meta{Path: rel, Language: c.Language, Domain: domain, Kind: c.Kind, Symbol: c.Symbol,
 			Section: strings.Join(c.Heading, " > "), Signature: c.Signature, StartLine: c.StartLine,
 			DeclLine: c.DeclLine, EndLine: c.EndLine, Exported: c.Exported, Test: c.Test,
-			HasDoc: strings.TrimSpace(c.Doc) != "", Internal: internal, Generated: generated,
+			HasDoc: strings.TrimSpace(c.Doc) != "", Internal: internal, Generated: generated, Example: example,
 			StartByte: offset(c.StartLine), EndByte: offset(c.EndLine + 1)}
 		if len(m.Signature) > 300 {
 			m.Signature = m.Signature[:300] + "…"

@@ -167,7 +167,7 @@ var scorePool sync.Pool
 // queryTerms turns the query into lexical terms: one group per word, each
 // word's vocabulary relations added to its group with weight expand, except
 // those in more than maxDF documents (common words cost much and say little).
-func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF int) []lexical.QueryTerm {
+func queryTerms(text string, expand, abbrev float64, dfOf func(string) int, maxDF int) []lexical.QueryTerm {
 	var out []lexical.QueryTerm
 	seen := map[string]bool{}
 	group := 0
@@ -179,7 +179,7 @@ func queryTerms(text string, expand, abbrev float64, lex *lexical.Index, maxDF i
 		out = append(out, lexical.QueryTerm{Term: t.Text, Weight: 1, Group: group})
 		if expand > 0 && !t.Whole {
 			add := func(r string, w float64) {
-				if df := lex.DF(r); !seen[r] && df > 0 && df <= maxDF {
+				if df := dfOf(r); !seen[r] && df > 0 && df <= maxDF {
 					out = append(out, lexical.QueryTerm{Term: r, Weight: w, Group: group})
 				}
 			}
@@ -252,11 +252,20 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// At least 20: in a small project every word is in a good share of
 		// the chunks.
 		maxDF := max(int(t.ExpandMaxDF*float64(st.lex.Len())), 20)
+		dfOf := st.lex.DF
+		if asks := askedKinds(q); !asks.tests && !asks.examples {
+			// How common a word is, is a matter of the code itself: a
+			// repository's tests and examples repeat the library's words
+			// in long bodies, and counting them would let through, as
+			// related words, ones the library itself uses too often to help.
+			maxDF = max(int(t.ExpandMaxDF*float64(st.lex.Counted())), 20)
+			dfOf = func(term string) int { return st.lex.DFCounted(term, maxDF) }
+		}
 		abbrev := t.AbbrevWeight
 		if q.Method == Lexical {
 			abbrev = 0
 		}
-		qts := queryTerms(q.Text, expand, abbrev, st.lex, maxDF)
+		qts := queryTerms(q.Text, expand, abbrev, dfOf, maxDF)
 		if len(qts) > 0 {
 			nGroups = qts[len(qts)-1].Group + 1
 		}
@@ -309,52 +318,6 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		actions, opposed = queryActions(q.Text)
 	}
 	list := make([]*candidate, 0, len(cands))
-	var maxLex, maxVec float64
-	for _, c := range cands {
-		list = append(list, c)
-		maxLex = max(maxLex, c.lex)
-		maxVec = max(maxVec, c.vec)
-	}
-	for _, c := range list {
-		var base float64
-		switch q.Method {
-		case Lexical:
-			base = c.lex
-		case Vector:
-			base = max(c.vec, 0)
-		default:
-			switch t.Fusion {
-			case "weighted":
-				if maxLex > 0 {
-					base += t.LexicalShare * c.lex / maxLex
-				}
-				if maxVec > 0 {
-					base += (1 - t.LexicalShare) * max(c.vec, 0) / maxVec
-				}
-			default:
-				if c.lexRank > 0 {
-					base += 2 * t.LexicalShare / (t.RRFK + float64(c.lexRank))
-				}
-				if c.vecRank > 0 {
-					base += 2 * (1 - t.LexicalShare) / (t.RRFK + float64(c.vecRank))
-				}
-			}
-		}
-		c.score = base * ix.prior(st, c.id, asks)
-		if q.Method == Hybrid && t.CoverageWeight > 0 && nGroups > 1 {
-			// A chunk that speaks of every part of the question beats one
-			// that repeats a few of its words.
-			c.score *= 1 - t.CoverageWeight + t.CoverageWeight*float64(c.groups)/float64(nGroups)
-		}
-		if len(opposed) > 0 && namedOpposite(st.metas[c.id].Symbol, actions, opposed) {
-			c.score *= t.OppositeFactor
-		}
-	}
-	for _, c := range list {
-		if c.exact && c.score <= 0 {
-			c.score = math.SmallestNonzeroFloat64 // found by name alone: kept, after the ones the legs found
-		}
-	}
 	byScore := func(a, b *candidate) int {
 		switch {
 		case a.exact != b.exact:
@@ -369,7 +332,76 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 		return int(a.id) - int(b.id)
 	}
-	slices.SortFunc(list, byScore)
+	fuse := func() {
+		list = list[:0]
+		var maxLex, maxVec float64
+		for _, c := range cands {
+			list = append(list, c)
+			maxLex = max(maxLex, c.lex)
+			maxVec = max(maxVec, c.vec)
+		}
+		for _, c := range list {
+			var base float64
+			switch q.Method {
+			case Lexical:
+				base = c.lex
+			case Vector:
+				base = max(c.vec, 0)
+			default:
+				switch t.Fusion {
+				case "weighted":
+					if maxLex > 0 {
+						base += t.LexicalShare * c.lex / maxLex
+					}
+					if maxVec > 0 {
+						base += (1 - t.LexicalShare) * max(c.vec, 0) / maxVec
+					}
+				default:
+					if c.lexRank > 0 {
+						base += 2 * t.LexicalShare / (t.RRFK + float64(c.lexRank))
+					}
+					if c.vecRank > 0 {
+						base += 2 * (1 - t.LexicalShare) / (t.RRFK + float64(c.vecRank))
+					}
+				}
+			}
+			c.score = base * ix.prior(st, c.id, asks)
+			if q.Method == Hybrid && t.CoverageWeight > 0 && nGroups > 1 {
+				// A chunk that speaks of every part of the question beats one
+				// that repeats a few of its words.
+				c.score *= 1 - t.CoverageWeight + t.CoverageWeight*float64(c.groups)/float64(nGroups)
+			}
+			if len(opposed) > 0 && namedOpposite(st.metas[c.id].Symbol, actions, opposed) {
+				c.score *= t.OppositeFactor
+			}
+		}
+		for _, c := range list {
+			if c.exact && c.score <= 0 {
+				c.score = math.SmallestNonzeroFloat64 // found by name alone: kept, after the ones the legs found
+			}
+		}
+		slices.SortFunc(list, byScore)
+	}
+	fuse()
+	if q.Method == Hybrid && t.FeedbackVector > 0 && t.FeedbackDocs > 0 && vscores != nil &&
+		len(list) >= 10*t.FeedbackDocs {
+		// Pseudo-relevance feedback in the vector leg (Rocchio): the
+		// query's vector moves towards the best chunks of this ranking,
+		// which say in the code's own words what the question asked in
+		// others; the candidates are scored again. Scoring every chunk
+		// again found no more answers on the tuning sets and cost 5 ms.
+		// With few candidates (a small project, a narrow filter) the best
+		// ones are most of them and say nothing the query does not.
+		top := list[:min(len(list), t.FeedbackDocs)]
+		if qv2 := feedbackVector(st, qv, top, t.FeedbackVector); qv2 != nil {
+			for id, c := range cands {
+				if s := st.vec.Score(id, qv2); s != vector.Dead {
+					c.vec = float64(s)
+				}
+			}
+			fuse()
+		}
+	}
 	if t.SiblingFactor != 1 && q.Method == Hybrid {
 		// DB.QueryRowContext, Tx.QueryRowContext and Conn.QueryRowContext
 		// are one answer; the second and third make room for QueryRow.
@@ -495,6 +527,7 @@ type kinds struct {
 	declarations bool // types, constants or variables ("the struct that …")
 	tests        bool // tests ("the tests of the parser")
 	imports      bool // import blocks ("where is net/http imported")
+	examples     bool // examples or demos ("an example of a progress bar")
 }
 
 func init() {
@@ -502,6 +535,7 @@ func init() {
 		"type types struct interface class enum trait constant const variable var field": {declarations: true},
 		"test tests testing unittest spec specs benchmark":                               {tests: true},
 		"import imports imported importing":                                              {imports: true},
+		"example examples demo demos sample samples":                                     {examples: true},
 	} {
 		for _, w := range tokenize.Terms(words) {
 			kindWords[w] = k
@@ -518,6 +552,7 @@ func askedKinds(q Query) kinds {
 		k.declarations = k.declarations || w.declarations
 		k.tests = k.tests || w.tests
 		k.imports = k.imports || w.imports
+		k.examples = k.examples || w.examples
 	})
 	k.imports = k.imports || q.Kind == string(chunk.Imports)
 	return k
@@ -551,14 +586,25 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 		}
 		switch {
 		case asks.declarations:
+		case m.Kind == chunk.Type && m.Language == "python":
+			p *= t.ClassFactor
 		case m.Kind == chunk.Type:
 			p *= t.TypeFactor
 		case m.Kind == chunk.Const || m.Kind == chunk.Var:
 			p *= t.ValueFactor
+			if strings.Contains(m.Symbol, ".") {
+				p *= t.MemberFactor
+			}
 		}
+	}
+	if strings.HasSuffix(m.Symbol, ".constructor") {
+		p *= t.ConstructorFactor
 	}
 	if m.Internal {
 		p *= t.InternalFactor
+	}
+	if m.Example && !asks.examples {
+		p *= t.ExampleFactor
 	}
 	if m.Generated {
 		p *= t.GeneratedFactor

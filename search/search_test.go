@@ -946,6 +946,47 @@ func Serve() {}
 	}
 }
 
+// A field or property of a type ranks lower still than a package-level
+// value, unless the query asks for declarations: the many short members of
+// an options or result interface otherwise crowd out the functions.
+func TestMembersRankLowerUnlessAskedFor(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"src/retry.ts": `export interface RetryOptions {
+  /** How long to wait before the next attempt. */
+  retryDelay: number
+}
+
+export const defaultDelay = 1000
+
+/** Waits, then tries the request again. */
+export function retryRequest(opts: RetryOptions) {
+  return opts.retryDelay
+}
+`})
+	scores := func(factor float64, query string) map[string]float64 {
+		tu := DefaultTuning()
+		tu.MemberFactor = factor
+		opt := CodeOptions(root, nil, nil)
+		opt.Tuning = &tu
+		out := map[string]float64{}
+		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+			out[r.Symbol] = r.Score
+		}
+		return out
+	}
+	on, off := scores(0.5, "retry delay"), scores(1, "retry delay")
+	if _, ok := off["RetryOptions.retryDelay"]; !ok || off["retryRequest"] == 0 || off["defaultDelay"] == 0 {
+		t.Fatalf("a member, value or function not found: %v", off)
+	}
+	if on["retryRequest"] != off["retryRequest"] || on["defaultDelay"] != off["defaultDelay"] ||
+		math.Abs(on["RetryOptions.retryDelay"]-off["RetryOptions.retryDelay"]/2) > 1e-5 {
+		t.Errorf("with the factor %v, without %v", on, off)
+	}
+	if on, off := scores(0.5, "the field holding the retry delay"), scores(1, "the field holding the retry delay"); on["RetryOptions.retryDelay"] != off["RetryOptions.retryDelay"] {
+		t.Errorf("asked for a field: with the factor %v, without %v", on, off)
+	}
+}
+
 // A query that is only an identifier finds its definitions first, whatever
 // their priors and however many other chunks share its parts.
 func TestExactNameFirst(t *testing.T) {

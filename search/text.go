@@ -29,6 +29,30 @@ func pathText(p string) string {
 	return strings.TrimSuffix(p, path.Ext(p))
 }
 
+// layoutDirs are folders that say where a repository keeps its code, not
+// what the code is about: src/ holds every file of many a TypeScript,
+// Rust or Java project.
+var layoutDirs = map[string]bool{"src": true, "source": true, "lib": true, "pkg": true}
+
+// embedPathText is the path as a chunk's vector reads it: without its
+// extension and without layout folders, whose word, shared by every chunk,
+// would only pull all the vectors towards each other.
+func embedPathText(p string) string {
+	p = pathText(p)
+	if !strings.Contains(p, "/") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	kept := segs[:0]
+	for i, s := range segs {
+		if i < len(segs)-1 && layoutDirs[s] {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return strings.Join(kept, "/")
+}
+
 // lexicalFields returns a chunk's text per lexical field.
 func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
 	f := make([]string, numFields)
@@ -44,7 +68,7 @@ func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
 	f[fieldName] = c.Symbol
 	f[fieldSummary] = summary(c.Doc)
 	f[fieldDoc] = c.Doc
-	f[fieldSignature] = c.Signature
+	f[fieldSignature] = indexSignature(c)
 	f[fieldBody] = body(c)
 	return f
 }
@@ -64,18 +88,22 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 	}
 	switch c.Kind {
 	case chunk.Window, chunk.Module, chunk.Imports:
-		b.WriteString(pathText(c.Path))
+		b.WriteString(embedPathText(c.Path))
 		b.WriteString("\n")
 		b.WriteString(trimTo(c.Text, 2000))
 		return b.String()
 	}
+	sig, doc := c.Signature, c.Doc
+	if c.Language == "python" {
+		sig, doc = pySignatureNames(sig), pyDocProse(doc)
+	}
 	b.WriteString(c.Symbol)
 	b.WriteString("\n")
-	b.WriteString(c.Signature)
+	b.WriteString(sig)
 	b.WriteString("\n")
-	b.WriteString(trimTo(c.Doc, ix.opt.Tuning.EmbedDocChars))
+	b.WriteString(trimTo(doc, ix.opt.Tuning.EmbedDocChars))
 	b.WriteString("\n")
-	b.WriteString(pathText(c.Path))
+	b.WriteString(embedPathText(c.Path))
 	if n := ix.opt.Tuning.EmbedBodyChars; n > 0 {
 		b.WriteString("\n")
 		b.WriteString(trimTo(body(c), n))

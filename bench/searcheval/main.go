@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -65,8 +66,10 @@ func main() {
 	sweep := flag.String("sweep", "", `JSON list of ranking-weight overrides applied in turn after the build (query-time weights only), e.g. [{"RRFK":30},{"RRFK":90}]`)
 	languages := flag.String("languages", "go", "languages of the corpus to index, comma-separated (go, python, rust, java, …)")
 	hashWeights := flag.String("hashweights", "", `JSON overriding the built-in embedder's feature weights, e.g. {"Trigram":0.3}`)
+	prefix := flag.String("prefix", "", `folder put before every expected path, e.g. "rich/": the same questions then hold on a repository's checkout, whose package sits in a folder beside its tests and docs`)
+	top := flag.Int("top", 3, "with -v: results shown for each question missed at rank 1")
 	flag.Parse()
-	diagnose = *diag
+	diagnose, showTop = *diag, *top
 	if *corpus == "" {
 		fmt.Fprintln(os.Stderr, "searcheval: -corpus is required (bench/corpus.sh makes the Go standard library corpus)")
 		os.Exit(2)
@@ -85,6 +88,14 @@ func main() {
 		if err := json.Unmarshal(data, &qs); err != nil {
 			fmt.Fprintf(os.Stderr, "searcheval: %s: %v\n", f, err)
 			os.Exit(1)
+		}
+		if *prefix != "" {
+			for i := range qs.Queries {
+				for j := range qs.Queries[i].Expect {
+					e := &qs.Queries[i].Expect[j]
+					e.Path = path.Join(*prefix, e.Path)
+				}
+			}
 		}
 		sets = append(sets, qs)
 	}
@@ -230,6 +241,9 @@ func evaluate(ctx context.Context, ix *search.Index, set questionSet, method sea
 	return f
 }
 
+// showTop is how many results -v shows for a question not answered first.
+var showTop = 3
+
 func score(ctx context.Context, ix *search.Index, set questionSet, method search.Method, repeat int, verbose bool) {
 	f := evaluate(ctx, ix, set, method, repeat)
 	if verbose {
@@ -239,7 +253,7 @@ func score(ctx context.Context, ix *search.Index, set questionSet, method search
 			if rank == 1 {
 				continue
 			}
-			for i, r := range rs[:min(len(rs), 3)] {
+			for i, r := range rs[:min(len(rs), showTop)] {
 				fmt.Printf("           %d. %s:%d %s %v %.4f\n", i+1, r.Path, r.StartLine, r.Symbol, r.Signals, r.Score)
 			}
 			fmt.Printf("           want %s:%d %s\n", q.Expect[0].Path, q.Expect[0].Line, q.Expect[0].Symbol)

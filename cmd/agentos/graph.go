@@ -19,12 +19,14 @@ func newGraphCmd(s *streams) *cobra.Command {
 	var depth, n int
 	var asJSON, verbose bool
 	cmd := &cobra.Command{
-		Use:   "graph callers|deps|path SYMBOL [TO]",
-		Short: "Ask the code's call graph: callers, dependencies, call paths",
+		Use:   "graph callers|deps|impls|path SYMBOL [TO]",
+		Short: "Ask the code's call graph: callers, dependencies, implementations, call paths",
 		Long: `Graph answers from the code index's call graph:
 
   agentos graph callers SYMBOL     who calls SYMBOL (--depth levels up, default 1)
   agentos graph deps SYMBOL        what SYMBOL calls (--depth levels down, default 1)
+  agentos graph impls INTERFACE    the types implementing a Go interface (io.Reader), or
+                                   their methods implementing one of its methods (Reader.Read)
   agentos graph path FROM TO       chains of calls from FROM to TO, shortest first (--depth: longest, default 4)
 
 A symbol is named plainly (Parse), qualified (url.Parse, Server.Shutdown) or by file
@@ -34,15 +36,15 @@ When this project's server runs, graph asks it (its svc_search_project tool), wh
 code index in memory; otherwise it loads the saved code index. The answer is the same either way.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return errors.New("requires at least 2 arg(s): callers|deps|path and a symbol")
+				return errors.New("requires at least 2 arg(s): callers|deps|impls|path and a symbol")
 			}
 			want := 2
 			switch args[0] {
-			case "callers", "deps":
+			case "callers", "deps", "impls":
 			case "path":
 				want = 3
 			default:
-				return fmt.Errorf("invalid argument %q: use callers, deps or path", args[0])
+				return fmt.Errorf("invalid argument %q: use callers, deps, impls or path", args[0])
 			}
 			if len(args) != want {
 				return fmt.Errorf("accepts %d arg(s) for %s, received %d", want, args[0], len(args))
@@ -50,9 +52,12 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			action, to := map[string]string{"callers": "find_callers", "deps": "find_dependencies", "path": "find_call_paths"}[args[0]], ""
+			action, to := graphActions[args[0]], ""
 			if args[0] == "path" {
 				to = args[2]
+			}
+			if args[0] == "impls" && cmd.Flags().Changed("depth") {
+				return withCode(exitUsage, errors.New("--depth does not apply to impls: an interface's implementations are one level"))
 			}
 			if !cmd.Flags().Changed("depth") {
 				depth = searchtool.DefaultWalkDepth
@@ -133,9 +138,12 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 	cmd.Flags().IntVarP(&n, "n", "n", 0, fmt.Sprintf("at most this many symbols (default %d) or paths (default %d)", searchtool.DefaultGraphNodes, searchtool.DefaultPaths))
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say on stderr whether the running server answered or the saved code index was loaded, and why")
-	cmd.ValidArgs = []string{"callers", "deps", "path"}
+	cmd.ValidArgs = []string{"callers", "deps", "impls", "path"}
 	return cmd
 }
+
+// graphActions maps the command's first argument to svc_search_project's action.
+var graphActions = map[string]string{"callers": "find_callers", "deps": "find_dependencies", "impls": "find_implementations", "path": "find_call_paths"}
 
 // candidatesError is an ambiguous symbol with the symbols it matches;
 // the command lists them on stderr after anything else it says.
@@ -194,8 +202,11 @@ func printGraph(w io.Writer, out searchtool.Output) {
 		return fmt.Sprintf("%s (%s:%d)", g.Symbol, g.Path, g.StartLine)
 	}
 	nodes, what := out.Callers, "callers of"
-	if out.Dependencies != nil {
+	switch {
+	case out.Dependencies != nil:
 		nodes, what = out.Dependencies, "dependencies of"
+	case out.Implementations != nil:
+		nodes, what = out.Implementations, "implementations of"
 	}
 	if nodes != nil {
 		fmt.Fprintf(w, "%s %s:\n", what, sym(out.Symbol))
@@ -204,7 +215,11 @@ func printGraph(w io.Writer, out searchtool.Output) {
 			if n.StartLine > 0 {
 				loc = fmt.Sprintf("%s:%d", n.Path, n.StartLine)
 			}
-			fmt.Fprintf(w, "  %d  %s  %s", n.Depth, n.Symbol, loc)
+			if out.Implementations != nil { // one level: no depth to show
+				fmt.Fprintf(w, "  %s  %s", n.Symbol, loc)
+			} else {
+				fmt.Fprintf(w, "  %d  %s  %s", n.Depth, n.Symbol, loc)
+			}
 			switch {
 			case n.Embeds:
 				fmt.Fprintf(w, "  (embedding or inheritance, with %s at line %d)", n.Via, n.CallLine)

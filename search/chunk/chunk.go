@@ -94,14 +94,78 @@ func IsTestFile(p string) bool {
 	case strings.HasSuffix(lb, "_test.go"),
 		strings.HasPrefix(lb, "test_") && strings.HasSuffix(lb, ".py"),
 		strings.HasSuffix(lb, "_test.py"),
+		// pytest's fixtures and hooks, and Django's per-app test module.
+		lb == "conftest.py", lb == "tests.py",
 		strings.Contains(lb, ".test.") || strings.Contains(lb, ".spec."),
+		// Vitest's and tsd's type tests: a.test-d.ts, a.spec-d.ts.
+		strings.Contains(lb, ".test-d.") || strings.Contains(lb, ".spec-d."),
 		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java"):
 		return true
 	}
+	lang := LanguageOf(p)
 	for _, seg := range strings.Split(path.Dir(p), "/") {
 		switch seg {
-		case "__tests__", "tests", "test", "testdata":
+		case "__tests__", "tests", "test", "testdata", "e2e":
 			return true
+		case "spec", "specs":
+			// Jasmine's and Mocha's layout (rxjs keeps its tests in
+			// spec/); elsewhere a spec package is as often code (an
+			// OpenAPI spec in Go).
+			if lang == "typescript" || lang == "javascript" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SourcesOf returns the files a source file repeats when it sits beside one
+// of them: TypeScript's compiler output (a.js, a.d.ts beside a.ts or a.tsx;
+// a.mjs, a.d.mts beside a.mts; a.cjs, a.d.cts beside a.cts) and a Python
+// stub beside its module (a.pyi beside a.py). Such a file declares again
+// what its source defines, so indexing it would list each definition twice.
+func SourcesOf(p string) []string {
+	lp := strings.ToLower(p)
+	for _, r := range []struct {
+		ext     string
+		sources []string
+	}{
+		{".d.ts", []string{".ts", ".tsx"}}, {".d.mts", []string{".mts"}}, {".d.cts", []string{".cts"}},
+		{".js", []string{".ts", ".tsx"}}, {".jsx", []string{".tsx"}}, {".mjs", []string{".mts"}},
+		{".cjs", []string{".cts"}}, {".pyi", []string{".py"}},
+	} {
+		if strings.HasSuffix(lp, r.ext) {
+			stem := p[:len(p)-len(r.ext)]
+			out := make([]string, len(r.sources))
+			for i, e := range r.sources {
+				out[i] = stem + e
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// IsExampleFile reports whether a source file sits beside a project's code
+// rather than in it: examples, demos, documentation, benchmarks, scripts and
+// test fixtures, as a repository's checkout has them next to its library
+// (examples/, docs/, benchmarks/, scripts/, fixtures/, …). Their code shows or
+// exercises the library, so a question about what the library does is
+// answered by the library first. doc/ and tools/ count only at the top of
+// the tree: further down they are as often packages of the code itself (Go's
+// go/doc, a tools subpackage).
+func IsExampleFile(p string) bool {
+	segs := strings.Split(path.Dir(p), "/")
+	for i, seg := range segs {
+		switch strings.ToLower(seg) {
+		case "examples", "example", "_examples", "demo", "demos", "samples",
+			"docs", "docs_src", "benchmarks", "benchmark", "benches",
+			"scripts", "fixtures", "__fixtures__", "__mocks__":
+			return true
+		case "doc", "tools":
+			if i == 0 {
+				return true
+			}
 		}
 	}
 	return false

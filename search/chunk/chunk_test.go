@@ -452,9 +452,38 @@ func TestLanguageAndTests(t *testing.T) {
 		}
 	}
 	for p, want := range map[string]bool{"x_test.go": true, "pkg/test_a.py": true, "a.spec.ts": true,
-		"src/__tests__/a.js": true, "FooTest.java": true, "main.go": false, "latest.py": false} {
+		"src/__tests__/a.js": true, "FooTest.java": true, "main.go": false, "latest.py": false,
+		"conftest.py": true, "app/tests.py": true, "contests.py": false,
+		"src/queryClient.test-d.tsx": true, "types.spec-d.ts": true, "src/test-data.ts": false,
+		"spec/operators/map-spec.ts": true, "packages/app/e2e/login.ts": true, "pkg/validation/spec/schema.go": false} {
 		if IsTestFile(p) != want {
 			t.Errorf("IsTestFile(%q) != %v", p, want)
+		}
+	}
+}
+
+func TestIsExampleFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"examples/table.py": true, "packages/core/examples/a.ts": true, "docs/source/conf.py": true,
+		"benchmarks/bench_text.py": true, "scripts/release.sh": true, "tests/fixtures/a.json": true,
+		"src/__mocks__/fs.ts": true, "demo/app.tsx": true, "doc/conf.py": true, "tools/gen.py": true,
+		// Further down, doc/ and tools/ are packages of the code itself.
+		"go/doc/reader.go": false, "pkg/tools/run.go": false,
+		"rich/console.py": false, "src/examplesParser.ts": false, "example.go": false,
+	} {
+		if IsExampleFile(p) != want {
+			t.Errorf("IsExampleFile(%q) != %v", p, want)
+		}
+	}
+}
+
+func TestSourcesOf(t *testing.T) {
+	for p, want := range map[string]string{
+		"src/a.d.ts": "src/a.ts src/a.tsx", "a.js": "a.ts a.tsx", "a.mjs": "a.mts", "a.d.cts": "a.cts",
+		"pkg/m.pyi": "pkg/m.py", "a.ts": "", "m.py": "", "a.jsx": "a.tsx",
+	} {
+		if got := strings.Join(SourcesOf(p), " "); got != want {
+			t.Errorf("SourcesOf(%q) = %q, want %q", p, got, want)
 		}
 	}
 }

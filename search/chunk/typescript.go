@@ -324,6 +324,12 @@ func (r *tsRecogniser) emit(d decl) int {
 	end := r.line(max(r.lastEnd()-1, first.Off))
 	if o := r.overload; o >= 0 && o == len(r.out)-1 && r.out[o].Symbol == d.symbol && r.out[o].Kind == d.kind {
 		r.out[o].EndLine = end
+		// The documentation may sit on any of the overloads or on the
+		// implementation, the others often carrying only a deprecation
+		// note: the chunk keeps the longest.
+		if _, doc := r.docBefore(first.Off); len(doc) > len(r.out[o].Doc) {
+			r.out[o].Doc = doc
+		}
 		r.overload = -1
 		if d.bodiless {
 			r.overload = o
@@ -370,12 +376,34 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 			break
 		}
 		start = r.line(c.Off)
-		parts = append(parts, commentText(r.src[c.Off:c.End]))
+		if t := jsdocProse(commentText(r.src[c.Off:c.End])); !isDirective(t) && t != "" {
+			parts = append(parts, t)
+		}
 	}
 	for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {
 		parts[a], parts[b] = parts[b], parts[a]
 	}
 	return start, strings.TrimSpace(strings.Join(parts, "\n"))
+}
+
+// directives are the prefixes of comments that speak to a tool (a linter,
+// the compiler, a formatter, a coverage counter), not to the reader.
+var directives = []string{"tslint:", "eslint-disable", "eslint-enable", "eslint ", "@ts-ignore",
+	"@ts-expect-error", "@ts-nocheck", "@ts-check", "prettier-ignore", "istanbul ignore", "c8 ignore",
+	"biome-ignore", "jshint "}
+
+// isDirective reports whether a comment's text is only a tool directive:
+// such a comment stays in the chunk's lines but is no documentation.
+func isDirective(t string) bool {
+	if strings.Contains(t, "\n") {
+		return false
+	}
+	for _, d := range directives {
+		if strings.HasPrefix(t, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // commentLimit is where the text after comment k ends: the next comment or
@@ -386,6 +414,49 @@ func (r *tsRecogniser) commentLimit(k, off int) int {
 	}
 	return off
 }
+
+// jsdocProse keeps what a JSDoc comment says in words: its fenced code
+// examples, @example sections and @see lists name other symbols (every
+// operator of a library shows pipe, map and subscribe in its examples), and
+// would make the comment match questions about those; HTML tags and
+// markdown images are markup. {@link X} keeps X.
+func jsdocProse(doc string) string {
+	if !strings.ContainsAny(doc, "`@<!{") {
+		return doc
+	}
+	var out []string
+	fence, example := false, false
+	for _, l := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			fence = !fence
+			continue
+		case fence:
+			continue
+		case strings.HasPrefix(t, "@"):
+			tag, _, _ := strings.Cut(t, " ")
+			example = tag == "@example"
+			if example || tag == "@see" {
+				continue
+			}
+		case example:
+			continue
+		case strings.HasPrefix(t, "!["):
+			continue
+		}
+		out = append(out, l)
+	}
+	doc = strings.Join(out, "\n")
+	doc = jsdocLink.ReplaceAllString(doc, "$1")
+	doc = htmlTag.ReplaceAllString(doc, "")
+	return strings.TrimSpace(doc)
+}
+
+var (
+	jsdocLink = regexp.MustCompile(`\{@(?:link|linkcode|linkplain)\s+([^}|\s]+)[^}]*\}`)
+	htmlTag   = regexp.MustCompile(`</?[a-zA-Z][^<>]*>`)
+)
 
 // commentText strips comment markers.
 func commentText(c string) string {

@@ -310,6 +310,61 @@ class C {
 	}
 }
 
+// TestTypeScriptOverloadDoc checks that overloads merged with their
+// implementation keep the documentation wherever it sits (here on the
+// implementation, after a deprecated overload), and that a linter's
+// directive is no documentation.
+func TestTypeScriptOverloadDoc(t *testing.T) {
+	src := `/* tslint:disable:max-line-length */
+/** @deprecated Pass an options object. */
+export function retry(count?: number): Op;
+export function retry(config: Config): Op;
+
+/**
+ * Resubscribes to the source when it errors, at most count times.
+ */
+export function retry(configOrCount: any = Infinity): Op {
+  return op
+}
+
+// eslint-disable-next-line no-console
+export function log(x: string) { console.log(x) }
+`
+	cs := Code("retry.ts", "typescript", []byte(src))
+	r := find(t, cs, "retry")
+	if r.StartLine != 1 || r.EndLine != 11 || r.Doc != "Resubscribes to the source when it errors, at most count times." {
+		t.Errorf("retry %+v", r)
+	}
+	if l := find(t, cs, "log"); l.StartLine != 13 || l.Doc != "" {
+		t.Errorf("log %+v", l)
+	}
+}
+
+// TestJSDocProse checks that a JSDoc comment's code examples, @see lists,
+// markup and images are left out of the documentation the index reads.
+func TestJSDocProse(t *testing.T) {
+	src := "/**\n" +
+		" * Emits the latest value after a <b>quiet</b> period, like {@link delay}.\n" +
+		" *\n" +
+		" * ![](debounce.png)\n" +
+		" *\n" +
+		" * ```ts\n" +
+		" * clicks.pipe(map(x => x)).subscribe()\n" +
+		" * ```\n" +
+		" * @see {@link throttle}\n" +
+		" * @param due how long to wait\n" +
+		" * @example\n" +
+		" * debounce(10).subscribe()\n" +
+		" * @returns the operator\n" +
+		" */\n" +
+		"export function debounce(due: number) {}\n"
+	d := find(t, Code("d.ts", "typescript", []byte(src)), "debounce")
+	want := "Emits the latest value after a quiet period, like delay.\n@param due how long to wait\n@returns the operator"
+	if d.Doc != want || d.StartLine != 1 {
+		t.Errorf("doc %q (from line %d), want %q from line 1", d.Doc, d.StartLine, want)
+	}
+}
+
 // TestTypeScriptUnreadable checks that a file the lexer cannot follow is
 // cut into windows that start where declarations begin.
 func TestTypeScriptUnreadable(t *testing.T) {

@@ -278,6 +278,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 			idx := add(s)
 			if d.Body != nil {
+				localVars(d.Body, imports, vars)
 				calls(idx, d.Body, vars)
 			}
 		case *ast.GenDecl:
@@ -341,6 +342,95 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 type typeRef struct {
 	name string
 	pkg  uint16
+}
+
+// localVars adds to vars the function body's variables whose named type
+// the code states where it declares them: var s store.Saver, s := &Disk{},
+// s := Disk{}, s := new(Disk), s := x.(store.Saver). One map serves the
+// whole body, so a local declared twice — with two types, once with a type
+// the code does not state, or over a parameter of another type — is
+// dropped: a guess that might be wrong is worse than a call left to the
+// name-based fallback.
+func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]typeRef) {
+	declared := map[string]typeRef{}
+	unknown := map[string]bool{}
+	note := func(name string, t typeRef, known bool) {
+		switch prev, seen := declared[name]; {
+		case name == "_" || unknown[name]:
+		case !known || (seen && prev != t):
+			unknown[name] = true
+			delete(declared, name)
+		default:
+			declared[name] = t
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // its variables are its own
+		case *ast.ValueSpec:
+			t, ok := typeRef{}, false
+			if n.Type != nil {
+				t, ok = namedType(n.Type, imports)
+			}
+			for _, id := range n.Names {
+				note(id.Name, t, ok)
+			}
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				break
+			}
+			for i, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					t, ok := typeRef{}, false
+					if len(n.Lhs) == len(n.Rhs) {
+						t, ok = statedType(n.Rhs[i], imports)
+					}
+					note(id.Name, t, ok)
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					note(id.Name, typeRef{}, false)
+				}
+			}
+		}
+		return true
+	})
+	// A parameter redeclared without a stated type (ctx, cancel :=
+	// context.WithTimeout(ctx, d)) is most often the same variable, or one
+	// of its type, so it keeps its type.
+	for name, t := range declared {
+		if prev, isParam := vars[name]; isParam && prev != t {
+			delete(vars, name)
+			continue
+		}
+		vars[name] = t
+	}
+}
+
+// statedType returns the named type an expression states: T{}, &T{},
+// new(T), x.(T).
+func statedType(e ast.Expr, imports map[string]uint16) (typeRef, bool) {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		if e.Type != nil {
+			return namedType(e.Type, imports)
+		}
+	case *ast.TypeAssertExpr:
+		if e.Type != nil {
+			return namedType(e.Type, imports)
+		}
+	case *ast.CallExpr:
+		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
+			return namedType(e.Args[0], imports)
+		}
+	}
+	return typeRef{}, false
 }
 
 // namedType returns the type a parameter's type expression names: T, *T,

@@ -11,8 +11,9 @@
 // having its methods (Implementations). A method call on a value of unknown
 // type (x.Close()) is linked only when one method of that name with a body
 // exists in the package, and marked loose. No type checking is done, so calls
-// through local variables, fields of structs declared in other files and
-// function values are not seen exactly. Other languages are read from their
+// through local variables whose declaration states no type (v := f()),
+// fields of structs declared in other files and function values are not
+// seen exactly. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's; any other "name(" in a
 // definition's body is a call to a definition of that name in the same file,
@@ -33,6 +34,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agentos-dev/agentos/search/chunk"
 )
 
 type edge struct {
@@ -445,12 +448,24 @@ type Use struct {
 func (g *Graph) Uses() map[string]map[string]Use {
 	d := g.get()
 	out := map[string]map[string]Use{}
+	// A caller in an example, benchmark or script counts no more than one
+	// in a test: a repository's examples call the library's entry points
+	// over and over, which says how it is shown, not how much it is used.
+	aside := map[*FileFacts]bool{}
+	isAside := func(f *FileFacts) bool {
+		v, ok := aside[f]
+		if !ok {
+			v = chunk.IsExampleFile(f.Path)
+			aside[f] = v
+		}
+		return v
+	}
 	for i, s := range d.syms {
 		u := Use{PkgImporter: len(d.importers[s.f.Package])}
 		var pkgs []string
 		for _, e := range d.in.of(int32(i)) {
 			c := d.syms[e.to]
-			if e.embeds || c.def().Test {
+			if e.embeds || c.def().Test || isAside(c.f) {
 				continue
 			}
 			if !e.loose {

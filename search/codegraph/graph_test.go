@@ -213,6 +213,20 @@ func TestUses(t *testing.T) {
 	}
 }
 
+// Callers in examples, like callers in tests, say how a library is shown,
+// not how much it is used: they do not count.
+func TestUsesLeaveOutExamples(t *testing.T) {
+	lib := "class View:\n    def render(self, x):\n        return x\n\n    def page(self, x):\n        return self.render(x)\n"
+	ex := "def demo(v):\n    v.render(1)\n\n\ndef other(v):\n    v.render(3)\n"
+	g := New()
+	for p, src := range map[string]string{"pkg/view.py": lib, "examples/demo.py": ex, "tests/test_view.py": ex} {
+		g.SetFile(FromChunks(p, "python", chunk.Code(p, "python", []byte(src)), []byte(src)))
+	}
+	if got := g.Uses()["pkg/view.py"]["View.render"]; got.Callers != 1 || got.CallerPkgs != 0 {
+		t.Errorf("use of render = %+v, want the library's one caller only", got)
+	}
+}
+
 func TestOtherLanguages(t *testing.T) {
 	src := `import os
 from app.db import connect

@@ -147,3 +147,62 @@ func open() *File { return nil }
 		t.Errorf("Shut calls %q", got)
 	}
 }
+
+// A call through a local variable links to its type's method when the code
+// states the type where it declares the variable; a name declared with two
+// types, or once without a stated one, is left to the name-based fallback.
+func TestCallsThroughLocalVariables(t *testing.T) {
+	g := interfaceGraph(t)
+	g.SetFile(goFacts(t, "job/job.go", "example.com/app/job", `package job
+
+import "example.com/app/store"
+
+func Declared() {
+	var r store.Reader
+	r.Get("k")
+}
+
+func Composite() {
+	d := &store.Disk{}
+	d.Get("k")
+	m := new(store.Mem)
+	m.Put("k", nil)
+}
+
+func Asserted(x any) {
+	rw := x.(store.ReadWriter)
+	rw.Put("k", nil)
+}
+
+func Shadowed(x any) {
+	if true {
+		d := &store.Disk{}
+		d.Get("k")
+	}
+	d := pick(x)
+	d.Get("k")
+}
+
+func pick(x any) *store.Mem { return nil }
+
+func Param(r store.Reader) {
+	r, _ = x()
+	r.Get("k")
+}
+
+func x() (store.Reader, error) { return nil, nil }
+`))
+	for caller, want := range map[string]string{
+		"Declared":  "store.Reader.Get",
+		"Composite": "store.Disk.Get store.Mem.Put",
+		"Asserted":  "store.ReadWriter.Put",
+		"Param":     "job.x store.Reader.Get",
+	} {
+		if got := calls(t, g, caller); got != want {
+			t.Errorf("%s calls %q, want %q", caller, got, want)
+		}
+	}
+	if got := calls(t, g, "Shadowed"); strings.Contains(got, "store.Disk.Get") {
+		t.Errorf("Shadowed: d, declared once with a stated type and once without, was given the stated one: %q", got)
+	}
+}

@@ -113,8 +113,10 @@ comment: comment annotation remark note doc
 compare: compare comparison cmp compareto equal eq less greater diff order
 compile: compile compiler build translate transpile
 complete: complete finish done finalize end
+compose: compose composition pipe pipeline chain
 compress: compress compression compressed deflate shrink
 compressionformat: gzip zlib zip flate lz4 zstd snappy bzip2 brotli compress
+debounce: debounce throttle quiet settle burst
 decompress: decompress decompression uncompress uncompressed inflate unpack expand
 concatenate: concatenate concat join append merge combine glue
 concurrent: concurrent concurrently concurrency parallel goroutine goroutines thread threads sync synchronized race simultaneous
@@ -194,6 +196,7 @@ expression: expression expr formula regex pattern
 extension: extension ext suffix
 extract: extract parse pull unpack extraction
 fail: fail failure failed error crash broken
+fallback: fallback recover recovery rescue catch
 fetch: fetch get retrieve download load pull request
 field: field fields attribute attr property member column
 file: file files filename fd descriptor document path os
@@ -202,8 +205,10 @@ find: find search lookup locate seek query discover index
 first: first head front initial leading
 fix: fix repair patch correct resolve
 flag: flag flags option options switch argument
+flatten: flatten flat unnest nested
 float: float floating float32 float64 double real decimal
 flush: flush sync commit write drain
+focus: focus blur visible visibility foreground
 fold: fold reduce accumulate
 format: format formatting fmt printf sprintf layout render stringify pretty
 frame: frame packet message datagram
@@ -227,6 +232,7 @@ hidden: hidden private internal secret invisible
 history: history log journal audit record
 host: host hostname server machine domain
 http: http https web request response rest api url
+hydrate: hydrate hydration dehydrate rehydrate serialize snapshot restore
 identifier: identifier id ids uuid guid key name
 ignore: ignore skip exclude omit bypass
 image: image img picture png jpeg jpg gif bitmap photo
@@ -245,6 +251,7 @@ interface: interface protocol contract trait abstract
 interrupt: interrupt signal sigint sigterm cancel ctrl
 interval: interval period duration range span ticker
 invalid: invalid malformed illegal bad corrupt wrong
+invalidate: invalidate invalidation stale outdated refetch dirty
 iterate: iterate iterator iter loop traverse walk range foreach each
 join: join concat concatenate combine merge glue
 json: json marshal unmarshal serialize deserialize encode decode
@@ -306,6 +313,7 @@ number: number num numbers numeric integer float digit count
 object: object obj instance entity struct record
 offset: offset position index seek cursor
 once: once single singleton idempotent initialize
+online: online offline connectivity network
 open: open opening begin start connect load
 operating: operating os system platform kernel
 operation: operation op ops action task
@@ -335,6 +343,7 @@ pointer: pointer ptr reference ref address
 pool: pool pooling reuse recycle
 port: port ports socket listen
 position: position pos offset location index coordinate
+prefetch: prefetch preload warm ahead eager
 prefix: prefix leading start begin head
 previous: previous prev prior last preceding
 print: print printf println fmt write output display log
@@ -431,6 +440,7 @@ space: space whitespace blank spaces
 split: split splitting divide partition separate tokenize cut break
 sql: sql database db query table
 stack: stack stacktrace backtrace lifo call
+stale: stale fresh freshness outdated expired
 start: start begin launch run init open boot spawn
 state: state status condition mode
 statistic: statistic statistics stats metrics count
@@ -494,6 +504,9 @@ wrap: wrap wrapper wrapping decorate encapsulate unwrap
 write: write writer writing output save put store emit
 xml: xml html markup element attribute
 zero: zero zeros empty null initial
+traceback: traceback stacktrace backtrace stack
+coroutine: coroutine async await asynchronous
+pickle: pickle serialize marshal dump
 `
 
 var (

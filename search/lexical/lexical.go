@@ -101,6 +101,19 @@ type Index struct {
 	normMu sync.Mutex
 	norms  [][MaxFields]float32
 	normOK bool
+	stats  stats // with norms
+
+	// background, when set, names documents that are searched but do not
+	// shape the statistics: the average field lengths and the document
+	// frequencies are those of the other documents.
+	background func(doc uint32) bool
+}
+
+// stats are the collection statistics scoring uses.
+type stats struct {
+	n        int    // documents counted: live ones, less the background
+	filtered bool   // some live documents are background
+	counted  []bool // by doc: live and counted (set when filtered)
 }
 
 // New returns an empty index over the given fields (at most MaxFields).
@@ -118,6 +131,19 @@ func (ix *Index) SetFields(fields []Field) {
 		panic("lexical: SetFields changes the number of fields")
 	}
 	ix.fields = slices.Clone(fields)
+	ix.normOK = false
+}
+
+// SetBackground names, by a function of the document id, the documents that
+// are searched but whose words and lengths do not count in the statistics
+// (nil: none), such as a repository's tests, which repeat its code's words:
+// counting them would make those words look common and the code's chunks
+// short. When every live document is background, all count. The function
+// is called while searching; like Add, SetBackground must not run
+// concurrently with Search, and a change in what the function answers must
+// come with an Add or Remove.
+func (ix *Index) SetBackground(bg func(doc uint32) bool) {
+	ix.background = bg
 	ix.normOK = false
 }
 
@@ -253,15 +279,38 @@ func (ix *Index) Compact(keep []uint32) {
 // weights returns the per-document field factors, computing them if stale.
 // Writers never run concurrently with Search, so the lock only orders
 // concurrent searches.
-func (ix *Index) weights() [][MaxFields]float32 {
+func (ix *Index) weights() ([][MaxFields]float32, stats) {
 	ix.normMu.Lock()
 	defer ix.normMu.Unlock()
 	if ix.normOK && len(ix.norms) == len(ix.live) {
-		return ix.norms
+		return ix.norms, ix.stats
 	}
+	sum, n := ix.sumLen, ix.nLive
+	counted := ix.stats.counted[:0]
+	if ix.background != nil {
+		var fsum [MaxFields]float64
+		fn := 0
+		counted = slices.Grow(counted, len(ix.live))[:len(ix.live)]
+		for d, live := range ix.live {
+			counted[d] = live && !ix.background(uint32(d))
+			if counted[d] {
+				fn++
+				for f := range ix.fields {
+					fsum[f] += float64(ix.lengths[d][f])
+				}
+			}
+		}
+		if fn > 0 {
+			sum, n = fsum, fn
+		}
+	}
+	if n == ix.nLive {
+		counted = nil // every live document counts: no flags to keep
+	}
+	ix.stats = stats{n: n, filtered: n < ix.nLive, counted: counted}
 	var avg [MaxFields]float64
 	for f := range ix.fields {
-		avg[f] = max(ix.sumLen[f]/float64(max(ix.nLive, 1)), 1)
+		avg[f] = max(sum[f]/float64(max(n, 1)), 1)
 	}
 	norms := ix.norms[:0]
 	norms = slices.Grow(norms, len(ix.live))[:len(ix.live)]
@@ -272,7 +321,7 @@ func (ix *Index) weights() [][MaxFields]float32 {
 		}
 	}
 	ix.norms, ix.normOK = norms, true
-	return norms
+	return norms, ix.stats
 }
 
 // QueryTerm is one term of a query with its weight (1 for a term the user
@@ -333,6 +382,36 @@ func (ix *Index) DF(term string) int {
 	return ix.df(t)
 }
 
+// Counted returns how many live documents the statistics count: all of
+// them but the background (see SetBackground).
+func (ix *Index) Counted() int {
+	_, st := ix.weights()
+	return st.n
+}
+
+// DFCounted returns how many of the documents the statistics count hold a
+// term, stopping once the count passes limit.
+func (ix *Index) DFCounted(term string, limit int) int {
+	t, ok := ix.dict[term]
+	if !ok {
+		return 0
+	}
+	_, st := ix.weights()
+	if !st.filtered {
+		return ix.df(t)
+	}
+	n := 0
+	c := ix.postings[t].cursor()
+	for doc, _, ok := c.next(); ok; doc, _, ok = c.next() {
+		if st.counted[doc] {
+			if n++; n > limit {
+				break
+			}
+		}
+	}
+	return n
+}
+
 // IDF returns the inverse document frequency of a term (0 when absent).
 func (ix *Index) IDF(term string) float64 {
 	t, ok := ix.dict[term]
@@ -342,8 +421,10 @@ func (ix *Index) IDF(term string) float64 {
 	return ix.idf(ix.df(t))
 }
 
-func (ix *Index) idf(df int) float64 {
-	n := float64(ix.nLive)
+func (ix *Index) idf(df int) float64 { return idfOf(ix.nLive, df) }
+
+func idfOf(docs, df int) float64 {
+	n := float64(docs)
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
@@ -378,7 +459,7 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		sc.groups = make([]uint16, nd)
 	}
 	sc.touch = sc.touch[:0]
-	norms := ix.weights()
+	norms, st := ix.weights()
 	nf := len(ix.fields)
 	// Group the query terms: within a group a document takes its best term.
 	order := slices.Clone(q)
@@ -402,7 +483,19 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		if !ok || qt.Weight <= 0 {
 			continue
 		}
-		idf := ix.idf(ix.df(t)) * qt.Weight
+		var idf float64
+		if st.filtered {
+			df := 0
+			c := ix.postings[t].cursor()
+			for doc, _, ok := c.next(); ok; doc, _, ok = c.next() {
+				if st.counted[doc] {
+					df++
+				}
+			}
+			idf = idfOf(st.n, df) * qt.Weight
+		} else {
+			idf = ix.idf(ix.df(t)) * qt.Weight
+		}
 		// The postings are decoded here rather than through a cursor: this
 		// loop is most of a lexical search's time. A posting's fields are
 		// added in field order, as the frequencies' packing had them.

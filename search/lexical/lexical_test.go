@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"reflect"
 	"slices"
@@ -266,5 +267,66 @@ func TestUnmarshalDamaged(t *testing.T) {
 				cp.Search(q("alpha", "beta1", "gamma"), 10, nil)
 			}
 		}
+	}
+}
+
+func TestDFCounted(t *testing.T) {
+	ix := New(fields)
+	for i := range 6 {
+		ix.Add(uint32(i), Analyze("Table", "draw a table"))
+	}
+	ix.Remove(0)
+	if got := ix.DFCounted("draw", 10); got != 5 || ix.Counted() != 5 {
+		t.Errorf("no background: DFCounted = %d, Counted = %d, want 5 and 5", got, ix.Counted())
+	}
+	ix.SetBackground(func(d uint32) bool { return d%2 == 1 })
+	if got := ix.DFCounted("draw", 10); got != 2 || ix.Counted() != 2 {
+		t.Errorf("DFCounted = %d, Counted = %d, want 2 and 2 (documents 2 and 4; 0 is removed)", got, ix.Counted())
+	}
+	if got := ix.DFCounted("draw", 0); got != 1 {
+		t.Errorf("DFCounted with limit 0 = %d, want 1: it stops once past the limit", got)
+	}
+	if got := ix.DFCounted("chair", 10); got != 0 {
+		t.Errorf("DFCounted of an absent term = %d", got)
+	}
+}
+
+// Background documents are found, but the scores of the others are those of
+// an index without them.
+func TestBackground(t *testing.T) {
+	a, b := New(fields), New(fields)
+	for _, ix := range []*Index{a, b} {
+		ix.Add(0, Analyze("DrawTable", "draw rows as a table"))
+		ix.Add(1, Analyze("Render", "render a page of text"))
+	}
+	a.Add(2, Analyze("TestDraw", strings.Repeat("draw table draw rows page ", 20)))
+	a.SetBackground(func(d uint32) bool { return d == 2 })
+	ha, hb := a.Search(q("draw", "page"), 10, nil), b.Search(q("draw", "page"), 10, nil)
+	if len(ha) != 3 || len(hb) != 2 {
+		t.Fatalf("hits %+v and %+v", ha, hb)
+	}
+	score := func(hs []Hit, d uint32) float64 {
+		for _, h := range hs {
+			if h.Doc == d {
+				return h.Score
+			}
+		}
+		return -1
+	}
+	for _, d := range []uint32{0, 1} {
+		if sa, sb := score(ha, d), score(hb, d); math.Abs(sa-sb) > 1e-9 {
+			t.Errorf("doc %d scores %v beside a background document, %v without it", d, sa, sb)
+		}
+	}
+	// Every document in the background: all count.
+	a.SetBackground(func(uint32) bool { return true })
+	a.Add(3, Analyze("Other", "nothing"))
+	a.Remove(3)
+	c := New(fields)
+	c.Add(0, Analyze("DrawTable", "draw rows as a table"))
+	c.Add(1, Analyze("Render", "render a page of text"))
+	c.Add(2, Analyze("TestDraw", strings.Repeat("draw table draw rows page ", 20)))
+	if sa, sc := score(a.Search(q("draw"), 10, nil), 0), score(c.Search(q("draw"), 10, nil), 0); math.Abs(sa-sc) > 1e-9 {
+		t.Errorf("all background: %v, want %v as with none", sa, sc)
 	}
 }

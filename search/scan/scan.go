@@ -390,6 +390,13 @@ var (
 	ErrNotFollowed = errors.New("a symbolic link or a secret, which the indexes never read")
 )
 
+// IsFile reports whether a Root-relative path is a regular file (not a
+// link).
+func (s *Scanner) IsFile(rel string) bool {
+	fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // Open opens a Root-relative file for reading through the project's path
 // policy (pathpolicy.OpenFile), with ErrNotFollowed for a link or a secret.
 func (s *Scanner) Open(rel string) (*os.File, fs.FileInfo, error) {

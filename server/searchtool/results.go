@@ -239,9 +239,9 @@ func runGraph(ix *search.Index, q graphQuery) (Output, error) {
 		case w.Truncated:
 			out.Notice = fmt.Sprintf("Only the first %d are shown; raise n_results (up to %d) or lower max_depth.", len(nodes), MaxResults)
 		case len(nodes) == 0 && q.Action == "find_callers":
-			out.Notice = "No callers found. Calls through function values, and through interfaces held in local variables or in fields of structs declared in another file, are not seen by the graph."
+			out.Notice = "No callers found. Calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen by the graph."
 		case len(nodes) == 0:
-			out.Notice = "No dependencies found. Calls through function values, and through interfaces held in local variables or in fields of structs declared in another file, are not seen by the graph."
+			out.Notice = "No dependencies found. Calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen by the graph."
 		}
 	case "find_implementations":
 		w, err := g.Implementations(q.Symbol, q.Limit)
@@ -277,7 +277,7 @@ func runGraph(ix *search.Index, q graphQuery) (Output, error) {
 		case truncated:
 			out.Notice = "More call paths of these lengths may exist; raise n_results (up to 20) to see more."
 		case len(paths) == 0:
-			out.Notice = fmt.Sprintf("No chain of calls of at most %d steps leads from %s to %s (calls through function values, and through interfaces held in local variables or in fields of structs declared in another file, are not seen).",
+			out.Notice = fmt.Sprintf("No chain of calls of at most %d steps leads from %s to %s (calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen).",
 				q.Depth, fs.Symbol, ts.Symbol)
 		}
 	default:
