@@ -400,16 +400,7 @@ func (ix *Index) DFCounted(term string, limit int) int {
 	if !st.filtered {
 		return ix.df(t)
 	}
-	n := 0
-	c := ix.postings[t].cursor()
-	for doc, _, ok := c.next(); ok; doc, _, ok = c.next() {
-		if st.counted[doc] {
-			if n++; n > limit {
-				break
-			}
-		}
-	}
-	return n
+	return ix.postings[t].countDocs(st.counted, limit)
 }
 
 // IDF returns the inverse document frequency of a term (0 when absent).
@@ -485,13 +476,7 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		}
 		var idf float64
 		if st.filtered {
-			df := 0
-			c := ix.postings[t].cursor()
-			for doc, _, ok := c.next(); ok; doc, _, ok = c.next() {
-				if st.counted[doc] {
-					df++
-				}
-			}
+			df := ix.postings[t].countDocs(st.counted, math.MaxInt)
 			idf = idfOf(st.n, df) * qt.Weight
 		} else {
 			idf = ix.idf(ix.df(t)) * qt.Weight

@@ -191,6 +191,20 @@ func TestPostingList(t *testing.T) {
 		t.Fatalf("%d postings read back (n %d), want %d; first difference at %d", len(got), l.n, len(want),
 			slices.IndexFunc(got, func(x p) bool { return !slices.Contains(want, x) }))
 	}
+	keep := make([]bool, want[len(want)-1].doc+1)
+	kept := 0
+	for i, x := range want {
+		if i%3 == 0 {
+			keep[x.doc] = true
+			kept++
+		}
+	}
+	if n := l.countDocs(keep, math.MaxInt); n != kept {
+		t.Errorf("countDocs counts %d, want %d", n, kept)
+	}
+	if n := l.countDocs(keep, 10); n != 11 {
+		t.Errorf("countDocs with a limit of 10 stops at %d, want 11", n)
+	}
 	lists := []postingList{l, {}}
 	packLists(lists)
 	c = lists[0].cursor()

@@ -131,6 +131,33 @@ func (c *cursor) next() (doc, tfs uint32, ok bool) {
 	return c.doc, tfs, true
 }
 
+// countDocs counts the list's documents for which keep is true, stopping
+// once the count passes limit. It reads only the gaps, stepping over the
+// frequencies: counting is done for every term of a query when some
+// documents do not count in the statistics (Index.SetBackground).
+func (l *postingList) countDocs(keep []bool, limit int) int {
+	data, doc, n := l.data, uint32(0), 0
+	for i := 0; i < len(data); {
+		var gap uint32
+		for shift := uint(0); ; shift += 7 {
+			x := data[i]
+			i++
+			gap |= uint32(x&0x7f) << shift
+			if x < 0x80 {
+				break
+			}
+		}
+		doc += gap
+		i += 1 + (bits.OnesCount8(data[i])+1)/2
+		if keep[doc] {
+			if n++; n > limit {
+				break
+			}
+		}
+	}
+	return n
+}
+
 // checkedNext is next for data not made by this package: it reports a
 // posting cut short instead of reading past the end.
 func (c *cursor) checkedNext() (doc uint32, ok bool, err error) {
