@@ -77,7 +77,7 @@ type state struct {
 	files map[string]*fileRec
 	lex   *lexical.Index
 	vec   *vector.Store
-	graph *codegraph.Graph
+	graph *lazyGraph
 	use   []use // by chunk id
 	dead  int
 	// contexts holds the summaries chunks borrow as context: a type's by
@@ -85,6 +85,10 @@ type state struct {
 	// "file\x00" (other languages).
 	contexts map[string]string
 	names    symbolNames // chunks by symbol name, for named-symbol queries
+	// in shares one copy of each name among the graph facts of the files a
+	// build applies (as Load does): a parser gives every occurrence of an
+	// identifier its own string. Nil outside a build.
+	in interner
 }
 
 // Index is a searchable index of a set of files.
@@ -121,7 +125,7 @@ func New(opt Options) (*Index, error) {
 func (ix *Index) newState() *state {
 	lex := lexical.New(lexFields(ix.opt.Tuning))
 	lex.SetK1(ix.opt.Tuning.K1)
-	st := &state{files: map[string]*fileRec{}, lex: lex, vec: vector.New(ix.opt.Embedder.Dim()), graph: codegraph.New(),
+	st := &state{files: map[string]*fileRec{}, lex: lex, vec: vector.New(ix.opt.Embedder.Dim()), graph: newLazyGraph(),
 		contexts: map[string]string{}}
 	st.setBackground()
 	return st
@@ -199,7 +203,7 @@ func (ix *Index) Stats() Stats {
 func (ix *Index) Graph() *codegraph.Graph {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return ix.st.graph
+	return ix.st.graph.get()
 }
 
 // apply puts a prepared file into st, replacing what it had for that path.
@@ -238,7 +242,15 @@ func (st *state) apply(p *prepared) {
 	}
 	st.files[p.path] = rec
 	if p.facts != nil {
-		st.graph.SetFile(*p.facts)
+		if st.in != nil {
+			f := p.facts
+			internFacts(f, st.in)
+			// The file's slices were grown by appending; a build keeps
+			// hundreds of thousands of them, so each is cut to its length.
+			f.Imports, f.Symbols, f.Signatures, f.Calls = slices.Clone(f.Imports), slices.Clone(f.Symbols),
+				slices.Clone(f.Signatures), slices.Clone(f.Calls)
+		}
+		st.graph.get().SetFile(*p.facts)
 	}
 }
 
@@ -258,7 +270,7 @@ func (st *state) remove(rel string) bool {
 		delete(st.contexts, k)
 	}
 	delete(st.files, rel)
-	st.graph.RemoveFile(rel)
+	st.graph.get().RemoveFile(rel)
 	return true
 }
 
@@ -301,8 +313,9 @@ type use struct {
 // graph forget what it resolved to count them: most servers never get a
 // graph query, and one that does resolves it again.
 func (st *state) refreshUses() {
-	uses := st.graph.Uses()
-	defer st.graph.Forget()
+	g := st.graph.get()
+	uses := g.Uses()
+	defer g.Forget()
 	for id, m := range st.metas {
 		st.use[id] = use{}
 		if m == nil || m.Symbol == "" {
@@ -346,6 +359,9 @@ func (ix *Index) RemoveFile(p string) (bool, error) {
 }
 
 func (ix *Index) removeLocked(rel string) bool {
+	if _, ok := ix.st.files[rel]; ok {
+		ix.st.graph.get() // decoded outside the lock, as in update
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ok := ix.st.remove(rel)

@@ -22,8 +22,10 @@ import (
 // type embeds or extends. 4: and Go interfaces' methods and arities, calls
 // through typed parameters and fields, through super, and Rust trait impls.
 // 5: TypeScript doc comments as the index reads them (overloads, JSDoc
-// prose) and TypeScript signatures without their type parameters.
-const formatVersion = 5
+// prose) and TypeScript signatures without their type parameters. 6: the
+// header holds the graph's size, which a load no longer decodes. 7: postings
+// are stored compressed, as the index keeps them.
+const formatVersion = 7
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"
@@ -39,6 +41,7 @@ type header struct {
 	Built    time.Time
 	Paths    []string
 	Langs    []string
+	Graph    codegraph.Stats // the size of the graph section's facts
 }
 
 type persistedFile struct {
@@ -57,16 +60,25 @@ func (ix *Index) Save() error {
 	ix.st.compact(true)
 	ix.mu.Unlock()
 
-	ix.mu.RLock()
-	secs, err := ix.encode()
-	ix.mu.RUnlock()
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(ix.opt.Dir, 0o755); err != nil {
 		return fmt.Errorf("create the index folder: %w", err)
 	}
-	return snapshot.Write(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion, secs)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var graph []byte
+	var stats codegraph.Stats
+	err := snapshot.WriteStream(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion, func(add func(string, []byte) error) error {
+		var err error
+		graph, stats, err = ix.encode(add)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save the index: %w", err)
+	}
+	// The facts were just encoded; until they are needed again the index
+	// keeps them so, as a load leaves them.
+	ix.st.graph.shelve(bytes.Clone(graph), stats)
+	return nil
 }
 
 func gobBytes(v any) ([]byte, error) {
@@ -77,40 +89,68 @@ func gobBytes(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (ix *Index) encode() ([]snapshot.Section, error) {
+// encode adds the index's sections to a snapshot one at a time, each
+// encoded only when the one before is written, so that a save holds one
+// section's bytes at once beside the index (see snapshot.WriteStream). It
+// returns the graph section and the graph's size.
+func (ix *Index) encode(add func(name string, data []byte) error) ([]byte, codegraph.Stats, error) {
 	st := ix.st
-	h := header{Embedder: ix.opt.Embedder.Name(), Dim: ix.opt.Embedder.Dim(), Texts: ix.embedConfig(), Built: ix.built,
-		Paths: ix.opt.Paths, Langs: ix.opt.Languages}
-	files := make([]persistedFile, 0, len(st.files))
-	for p, r := range st.files {
-		files = append(files, persistedFile{p, *r})
-	}
-	metas := make([]meta, len(st.metas))
-	for i, m := range st.metas {
-		if m != nil {
-			metas[i] = *m
-		}
-	}
-	var secs []snapshot.Section
-	for _, s := range []struct {
+	stats := st.graph.Stats()
+	sections := []struct {
 		name string
-		v    any
-	}{{"header", h}, {"files", files}, {"chunks", metas}, {"uses", st.use}, {"contexts", st.contexts}, {"graph", st.graph.Files()}} {
-		b, err := gobBytes(s.v)
+		v    func() any
+	}{
+		{"header", func() any {
+			return header{Embedder: ix.opt.Embedder.Name(), Dim: ix.opt.Embedder.Dim(), Texts: ix.embedConfig(),
+				Built: ix.built, Paths: ix.opt.Paths, Langs: ix.opt.Languages, Graph: stats}
+		}},
+		{"files", func() any {
+			files := make([]persistedFile, 0, len(st.files))
+			for p, r := range st.files {
+				files = append(files, persistedFile{p, *r})
+			}
+			return files
+		}},
+		{"chunks", func() any {
+			metas := make([]meta, len(st.metas))
+			for i, m := range st.metas {
+				if m != nil {
+					metas[i] = *m
+				}
+			}
+			return metas
+		}},
+		{"uses", func() any { return st.use }},
+		{"contexts", func() any { return st.contexts }},
+	}
+	for _, s := range sections {
+		b, err := gobBytes(s.v())
 		if err != nil {
-			return nil, fmt.Errorf("encode the index %s: %w", s.name, err)
+			return nil, stats, fmt.Errorf("encode the index %s: %w", s.name, err)
 		}
-		secs = append(secs, snapshot.Section{Name: s.name, Data: b})
+		if err := add(s.name, b); err != nil {
+			return nil, stats, err
+		}
+	}
+	graph, err := st.graph.encoded()
+	if err != nil {
+		return nil, stats, fmt.Errorf("encode the index graph: %w", err)
+	}
+	if err := add("graph", graph); err != nil {
+		return nil, stats, err
 	}
 	lb, err := st.lex.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return nil, stats, err
+	}
+	if err := add("lexical", lb); err != nil {
+		return nil, stats, err
 	}
 	vb, err := st.vec.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return nil, stats, err
 	}
-	return append(secs, snapshot.Section{Name: "lexical", Data: lb}, snapshot.Section{Name: "vector", Data: vb}), nil
+	return graph, stats, add("vector", vb)
 }
 
 // embedConfig describes what goes into embedding texts, so that vectors made
@@ -143,11 +183,10 @@ func (ix *Index) Load() error {
 	st := ix.newState()
 	var files []persistedFile
 	var metas []meta
-	var facts []codegraph.FileFacts
 	for _, d := range []struct {
 		name string
 		v    any
-	}{{"files", &files}, {"chunks", &metas}, {"uses", &st.use}, {"contexts", &st.contexts}, {"graph", &facts}} {
+	}{{"files", &files}, {"chunks", &metas}, {"uses", &st.use}, {"contexts", &st.contexts}} {
 		data, ok := secs[d.name]
 		if !ok {
 			return fmt.Errorf("%w: no %s section", snapshot.ErrCorrupt, d.name)
@@ -177,9 +216,12 @@ func (ix *Index) Load() error {
 		m.Path, m.Language, m.Domain, m.Kind = in.s(m.Path), in.s(m.Language), in.s(m.Domain), chunk.Kind(in.s(string(m.Kind)))
 		st.metas[i] = m
 	}
-	for i := range facts {
-		internFacts(&facts[i], in)
+	graph, ok := secs["graph"]
+	if !ok {
+		return fmt.Errorf("%w: no graph section", snapshot.ErrCorrupt)
 	}
+	// A copy: the section is a slice of the whole file's bytes.
+	st.graph = encodedGraph(bytes.Clone(graph), h.Graph)
 	if len(st.use) != len(st.metas) {
 		st.use = make([]use, len(st.metas))
 	}
@@ -191,9 +233,6 @@ func (ix *Index) Load() error {
 			}
 		}
 		st.files[f.Path] = &r
-	}
-	for _, f := range facts {
-		st.graph.SetFile(f)
 	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()

@@ -357,6 +357,7 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 		return BuildStats{}, err
 	}
 	st := ix.newState()
+	st.in = interner{}
 	if bo.Live {
 		ix.mu.Lock()
 		ix.st, ix.ready = st, true
@@ -394,6 +395,8 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 	}
 	ix.mu.Lock() // a live st is being searched
 	st.vec.Trim()
+	st.lex.Trim()
+	st.in = nil
 	st.refreshUses()
 	ix.st, ix.ready, ix.built = st, true, time.Now()
 	bs.Chunks = st.lex.Len()
@@ -468,6 +471,11 @@ func (ix *Index) update(ctx context.Context, paths []string) (applied, skipped, 
 	if err := ix.embedAll(ctx, ix.st, todo); err != nil {
 		return 0, 0, 0, fmt.Errorf("embed: %w", err)
 	}
+	if len(todo) > 0 {
+		// Applying needs the graph's facts: when a load left them encoded,
+		// they are decoded here, outside the lock searches wait for.
+		ix.st.graph.get()
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for _, p := range ps {
@@ -526,6 +534,9 @@ func (ix *Index) Refresh(ctx context.Context) (BuildStats, error) {
 		return BuildStats{}, err
 	}
 	bs.Files, bs.Skipped = applied, skipped
+	if len(gone) > 0 {
+		ix.st.graph.get() // decoded outside the lock, as in update
+	}
 	ix.mu.Lock()
 	for _, p := range gone {
 		if ix.st.remove(p) {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -481,8 +482,38 @@ func TestPersistence(t *testing.T) {
 	if after := search(t, ix2, q); !reflect.DeepEqual(after, before) {
 		t.Errorf("results differ after load:\n%v\n%v", symbols(after), symbols(before))
 	}
+	// A load, and a save, leave the graph's facts encoded until they are
+	// needed; its size is known without them.
+	if ix.st.graph.g != nil || ix2.st.graph.g != nil {
+		t.Errorf("graph facts decoded after a save (%v) or a load (%v)", ix.st.graph.g != nil, ix2.st.graph.g != nil)
+	}
+	if got, want := ix2.Stats().Graph, ix.Stats().Graph; got != want || got.Calls == 0 {
+		t.Errorf("graph size after load %+v, built %+v", got, want)
+	}
 	if !reflect.DeepEqual(ix2.Graph().Stats(), ix.Graph().Stats()) {
 		t.Errorf("graph differs after load")
+	}
+	// The build shares and trims the graph facts' strings and slices; the
+	// facts themselves are those a load gives.
+	fresh, err := New(CodeOptions(root, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fresh.Build(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fresh.st.graph.g == nil || fresh.Stats().Graph != ix.Stats().Graph {
+		t.Errorf("graph of a build without saving: decoded %v, size %+v", fresh.st.graph.g != nil, fresh.Stats().Graph)
+	}
+	built, err := gobBytes(fresh.Graph().Files())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded, _ := gobBytes(ix2.Graph().Files()); !bytes.Equal(built, loaded) {
+		t.Errorf("graph facts differ after load")
+	}
+	if ix2.st.graph.g == nil {
+		t.Errorf("graph facts still encoded once asked for")
 	}
 
 	// A changed and a deleted file: only they are reindexed.

@@ -86,6 +86,13 @@ func Copy(path string, src io.Reader, perm os.FileMode) error {
 	})
 }
 
+// WriteFunc is WriteFile with the content written by fill into the
+// temporary file, for content too large to hold in memory at once; fill may
+// seek and write at offsets. When fill fails, path is left as it was.
+func WriteFunc(path string, perm os.FileMode, fill func(*os.File) error) error {
+	return write(path, perm, fill)
+}
+
 func write(path string, perm os.FileMode, fill func(*os.File) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // MarshalBinary encodes the index's documents and postings (not its field
@@ -24,24 +25,24 @@ func (ix *Index) MarshalBinary() ([]byte, error) {
 	}
 	b = binary.AppendUvarint(b, uint64(len(ix.terms)))
 	for t, term := range ix.terms {
-		n := 0
-		for _, p := range ix.postings[t] {
-			if ix.live[p.doc] {
-				n++
-			}
-		}
 		b = binary.AppendUvarint(b, uint64(len(term)))
 		b = append(b, term...)
-		b = binary.AppendUvarint(b, uint64(n))
-		for _, p := range ix.postings[t] {
-			if !ix.live[p.doc] {
-				continue
+		// The postings as the index keeps them (postingList), without the
+		// dead documents' when there are any.
+		l := &ix.postings[t]
+		if ix.dead > 0 {
+			var live postingList
+			c := l.cursor()
+			for doc, tfs, ok := c.next(); ok; doc, tfs, ok = c.next() {
+				if ix.live[doc] {
+					live.add(doc, tfs)
+				}
 			}
-			b = binary.AppendUvarint(b, uint64(p.doc))
-			for f := range ix.fields {
-				b = append(b, p.tf(f))
-			}
+			l = &live
 		}
+		b = binary.AppendUvarint(b, uint64(l.n))
+		b = binary.AppendUvarint(b, uint64(len(l.data)))
+		b = append(b, l.data...)
 	}
 	return b, nil
 }
@@ -79,28 +80,57 @@ func (ix *Index) UnmarshalBinary(data []byte) error {
 		return errShort
 	}
 	ix.terms = make([]string, 0, nt)
-	ix.postings = make([][]posting, 0, nt)
+	ix.terms = make([]string, 0, nt)
+	ix.postings = make([]postingList, nt)
+	ends := make([]int, nt)
+	var all []byte
 	for t := 0; t < nt && r.err == nil; t++ {
 		term := string(r.bytes(int(r.uvarint())))
-		n := int(r.uvarint())
-		if r.err != nil || n > len(data) {
+		n := r.uvarint()
+		size := int(r.uvarint())
+		if r.err != nil || size > len(r.b) {
 			return errShort
 		}
-		ps := make([]posting, n)
-		for i := range ps {
-			ps[i].doc = uint32(r.uvarint())
-			if int(ps[i].doc) >= nd {
-				return fmt.Errorf("lexical index data is corrupt: document %d of %d", ps[i].doc, nd)
+		list := r.bytes(size)
+		// Each list is walked once: it must name documents of the index,
+		// in increasing order, and hold n of them.
+		c := cursor{b: list}
+		count, prev := uint64(0), -1
+		for {
+			doc, ok, err := c.checkedNext()
+			if err != nil {
+				return fmt.Errorf("lexical index data is corrupt: term %q: %w", term, err)
 			}
-			var tf [MaxFields]uint8
-			for f := 0; f < nf; f++ {
-				tf[f] = r.byte()
+			if !ok {
+				break
 			}
-			ps[i].tfs = packTF(tf)
+			if int(doc) >= nd || int(doc) <= prev {
+				return fmt.Errorf("lexical index data is corrupt: term %q: document %d after %d of %d", term, doc, prev, nd)
+			}
+			prev = int(doc)
+			count++
 		}
+		if count != n {
+			return fmt.Errorf("lexical index data is corrupt: term %q holds %d postings, not %d", term, count, n)
+		}
+		if all == nil {
+			// The postings are most of what is left to read.
+			all = make([]byte, 0, len(r.b))
+		}
+		all = append(all, list...)
+		ends[t] = len(all)
+		ix.postings[t].n, ix.postings[t].last = uint32(n), uint32(max(prev, 0))
 		ix.dict[term] = uint32(len(ix.terms))
 		ix.terms = append(ix.terms, term)
-		ix.postings = append(ix.postings, ps)
+	}
+	if r.err != nil {
+		return r.err
+	}
+	all = slices.Clip(all)
+	start := 0
+	for t := range ix.postings {
+		ix.postings[t].data = all[start:ends[t]:ends[t]]
+		start = ends[t]
 	}
 	if r.err != nil {
 		return r.err

@@ -11,6 +11,7 @@ package lexical
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -57,13 +58,10 @@ func Analyze(fields ...string) Doc {
 	return d
 }
 
-// posting is one document's frequencies of a term, four bits a field: a
+// A posting is one document's frequencies of a term, four bits a field: a
 // third less memory than a byte each, and BM25 saturates long before 15
-// (k1 = 1.2 puts 15 occurrences within 4% of 30).
-type posting struct {
-	doc uint32
-	tfs uint32
-}
+// (k1 = 1.2 puts 15 occurrences within 4% of 30). They are kept compressed
+// (postingList).
 
 // maxTF is the largest frequency a posting keeps for one field.
 const maxTF = 15
@@ -76,8 +74,8 @@ func packTF(tf [MaxFields]uint8) uint32 {
 	return v
 }
 
-// tf returns the term's frequency in field f.
-func (p posting) tf(f int) uint8 { return uint8(p.tfs >> (4 * f) & maxTF) }
+// tfOf returns field f's frequency in packed frequencies.
+func tfOf(tfs uint32, f int) uint8 { return uint8(tfs >> (4 * f) & maxTF) }
 
 // Index is a BM25F inverted index.
 type Index struct {
@@ -85,13 +83,18 @@ type Index struct {
 	k1       float64
 	dict     map[string]uint32
 	terms    []string
-	postings [][]posting
+	postings []postingList       // by term
 	lengths  [][MaxFields]uint16 // by doc
 	live     []bool              // by doc
 	nLive    int
 	dead     int                // dead docs still in postings
 	sumLen   [MaxFields]float64 // over live docs
-	pool     sync.Pool
+	// scratch holds searches' per-document buffers between searches. Not
+	// a sync.Pool: a pool is emptied by every collection, and at monorepo
+	// size (370k documents, 7 MB of buffers) allocating them again after
+	// each made most of the garbage of searching.
+	scratchMu sync.Mutex
+	scratch   []*scratch
 
 	// norms[doc][f] is field f's weight over its length normalisation,
 	// computed on the first search after a change.
@@ -190,10 +193,19 @@ func (ix *Index) Add(id uint32, d Doc) {
 			t = uint32(len(ix.terms))
 			ix.dict[term] = t
 			ix.terms = append(ix.terms, term)
-			ix.postings = append(ix.postings, nil)
+			ix.postings = append(ix.postings, postingList{})
 		}
-		ix.postings[t] = append(ix.postings[t], posting{doc: id, tfs: packTF(tf)})
+		ix.postings[t].add(id, packTF(tf))
 	}
+}
+
+// Trim moves the postings into one array of their exact size, giving back
+// the spare room that growing them one document at a time leaves (a fifth
+// of them after a build), as a load leaves them.
+func (ix *Index) Trim() {
+	ix.terms = slices.Clone(ix.terms)
+	ix.postings = slices.Clone(ix.postings)
+	packLists(ix.postings)
 }
 
 // Remove marks document id dead.
@@ -237,13 +249,15 @@ func (ix *Index) Compact(keep []uint32) {
 	}
 	dict := make(map[string]uint32, len(ix.dict))
 	var terms []string
-	var postings [][]posting
-	for t, ps := range ix.postings {
-		var out []posting
-		for _, p := range ps {
-			if int(p.doc) < len(remap) && remap[p.doc] >= 0 {
-				p.doc = uint32(remap[p.doc])
-				out = append(out, p)
+	var lb listBuilder
+	type posting struct{ doc, tfs uint32 }
+	var out []posting
+	for t := range ix.postings {
+		out = out[:0]
+		c := ix.postings[t].cursor()
+		for doc, tfs, ok := c.next(); ok; doc, tfs, ok = c.next() {
+			if int(doc) < len(remap) && remap[doc] >= 0 {
+				out = append(out, posting{uint32(remap[doc]), tfs})
 			}
 		}
 		if len(out) == 0 {
@@ -252,9 +266,12 @@ func (ix *Index) Compact(keep []uint32) {
 		slices.SortFunc(out, func(a, b posting) int { return int(a.doc) - int(b.doc) })
 		dict[ix.terms[t]] = uint32(len(terms))
 		terms = append(terms, ix.terms[t])
-		postings = append(postings, slices.Clip(out))
+		for _, p := range out {
+			lb.add(p.doc, p.tfs)
+		}
+		lb.end()
 	}
-	ix.dict, ix.terms, ix.postings = dict, terms, postings
+	ix.dict, ix.terms, ix.postings = dict, terms, lb.done()
 	ix.lengths, ix.live, ix.nLive, ix.dead, ix.sumLen = lengths, live, n, 0, sum
 	ix.normOK = false
 }
@@ -332,7 +349,28 @@ type scratch struct {
 	groups []uint16
 	touch  []uint32
 	gtouch []uint32
-	hits   []Hit
+}
+
+// maxScratch is how many searches' buffers an index keeps.
+const maxScratch = 4
+
+func (ix *Index) getScratch() *scratch {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if n := len(ix.scratch); n > 0 {
+		sc := ix.scratch[n-1]
+		ix.scratch = ix.scratch[:n-1]
+		return sc
+	}
+	return &scratch{}
+}
+
+func (ix *Index) putScratch(sc *scratch) {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if len(ix.scratch) < maxScratch {
+		ix.scratch = append(ix.scratch, sc)
+	}
 }
 
 // DF returns how many live documents hold a term.
@@ -362,15 +400,7 @@ func (ix *Index) DFCounted(term string, limit int) int {
 	if !st.filtered {
 		return ix.df(t)
 	}
-	n := 0
-	for _, p := range ix.postings[t] {
-		if st.counted[p.doc] {
-			if n++; n > limit {
-				break
-			}
-		}
-	}
-	return n
+	return ix.postings[t].countDocs(st.counted, limit)
 }
 
 // IDF returns the inverse document frequency of a term (0 when absent).
@@ -390,13 +420,14 @@ func idfOf(docs, df int) float64 {
 }
 
 func (ix *Index) df(t uint32) int {
-	ps := ix.postings[t]
+	l := &ix.postings[t]
 	if ix.dead == 0 {
-		return len(ps)
+		return int(l.n)
 	}
 	n := 0
-	for _, p := range ps {
-		if ix.live[p.doc] {
+	c := l.cursor()
+	for doc, _, ok := c.next(); ok; doc, _, ok = c.next() {
+		if ix.live[doc] {
 			n++
 		}
 	}
@@ -409,11 +440,8 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 	if ix.nLive == 0 || k <= 0 {
 		return nil
 	}
-	sc, _ := ix.pool.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
-	}
-	defer ix.pool.Put(sc)
+	sc := ix.getScratch()
+	defer ix.putScratch(sc)
 	nd := len(ix.live)
 	if len(sc.score) < nd {
 		sc.score = make([]float64, nd)
@@ -448,96 +476,131 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		}
 		var idf float64
 		if st.filtered {
-			df := 0
-			for _, p := range ix.postings[t] {
-				if st.counted[p.doc] {
-					df++
-				}
-			}
+			df := ix.postings[t].countDocs(st.counted, math.MaxInt)
 			idf = idfOf(st.n, df) * qt.Weight
 		} else {
 			idf = ix.idf(ix.df(t)) * qt.Weight
 		}
-		for _, p := range ix.postings[t] {
-			if !ix.live[p.doc] {
+		// The postings are decoded here rather than through a cursor: this
+		// loop is most of a lexical search's time. A posting's fields are
+		// added in field order, as the frequencies' packing had them.
+		data, doc := ix.postings[t].data, uint32(0)
+		for i := 0; i < len(data); {
+			var gap uint32
+			for shift := uint(0); ; shift += 7 {
+				x := data[i]
+				i++
+				gap |= uint32(x&0x7f) << shift
+				if x < 0x80 {
+					break
+				}
+			}
+			doc += gap
+			fieldMask := data[i]
+			i++
+			if !ix.live[doc] {
+				i += (bits.OnesCount8(fieldMask) + 1) / 2
 				continue
 			}
 			var tf float32
 			var mask uint8
-			w := &norms[p.doc]
-			for f, v := 0, p.tfs; v != 0 && f < nf; f, v = f+1, v>>4 {
-				if n := v & maxTF; n != 0 {
+			w := &norms[doc]
+			var cur byte
+			half := false
+			for f := 0; fieldMask != 0; f, fieldMask = f+1, fieldMask>>1 {
+				if fieldMask&1 == 0 {
+					continue
+				}
+				var n byte
+				if half {
+					n = cur >> 4
+				} else {
+					cur = data[i]
+					i++
+					n = cur & maxTF
+				}
+				half = !half
+				if f < nf {
 					mask |= 1 << f
 					tf += float32(n) * w[f]
 				}
 			}
 			s := idf * float64(tf) / (ix.k1 + float64(tf))
-			if sc.best[p.doc] == 0 {
-				sc.gtouch = append(sc.gtouch, p.doc)
+			if sc.best[doc] == 0 {
+				sc.gtouch = append(sc.gtouch, doc)
 			}
-			if s > sc.best[p.doc] {
-				sc.best[p.doc] = s
+			if s > sc.best[doc] {
+				sc.best[doc] = s
 			}
-			sc.fields[p.doc] |= mask
+			sc.fields[doc] |= mask
 		}
 	}
 	flushGroup()
-	// Every matching document goes into the scratch's buffer (a common word
-	// matches most of them); only the best k leave it.
-	hits := sc.hits[:0]
+	// The best k of the matching documents (a common word matches most of
+	// them) are kept as they come, without a list of them all.
+	best := bestK{k: k}
 	for _, d := range sc.touch {
 		if accept == nil || accept(d) {
-			hits = append(hits, Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
+			best.offer(Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
 		}
 		sc.score[d], sc.fields[d], sc.groups[d] = 0, 0, 0
 	}
-	sc.hits = hits
-	return slices.Clone(TopK(hits, k))
+	return best.sorted()
 }
 
-// TopK returns the k best hits, highest score first (ties by doc).
-func TopK(hits []Hit, k int) []Hit {
-	better := func(a, b Hit) bool { return a.Score > b.Score || a.Score == b.Score && a.Doc < b.Doc }
-	if len(hits) > 2*k {
-		// Keep a min-heap of the best k seen.
-		h := make([]Hit, 0, k)
-		down := func(i int) {
-			for {
-				l := 2*i + 1
-				if l >= len(h) {
-					return
-				}
-				m := l
-				if r := l + 1; r < len(h) && better(h[l], h[r]) {
-					m = r
-				}
-				if !better(h[i], h[m]) {
-					return
-				}
-				h[i], h[m] = h[m], h[i]
-				i = m
+// better orders hits: higher score first, ties by document.
+func better(a, b Hit) bool { return a.Score > b.Score || a.Score == b.Score && a.Doc < b.Doc }
+
+// bestK keeps the k best hits offered, in a heap whose root is the worst
+// of them.
+type bestK struct {
+	k int
+	h []Hit
+}
+
+func (b *bestK) offer(x Hit) {
+	h := b.h
+	if len(h) < b.k {
+		h = append(h, x)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !better(h[p], h[i]) {
+				break
 			}
+			h[p], h[i] = h[i], h[p]
+			i = p
 		}
-		for _, x := range hits {
-			if len(h) < k {
-				h = append(h, x)
-				for i := len(h) - 1; i > 0; {
-					p := (i - 1) / 2
-					if !better(h[p], h[i]) {
-						break
-					}
-					h[p], h[i] = h[i], h[p]
-					i = p
-				}
-				continue
-			}
-			if better(x, h[0]) {
-				h[0] = x
-				down(0)
-			}
-		}
-		hits = h
+		b.h = h
+		return
 	}
+	if !better(x, h[0]) {
+		return
+	}
+	h[0] = x
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && better(h[l], h[r]) {
+			m = r
+		}
+		if !better(h[i], h[m]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// sorted returns the hits kept, best first.
+func (b *bestK) sorted() []Hit {
+	sortHits(b.h)
+	return b.h
+}
+
+func sortHits(hits []Hit) {
 	slices.SortFunc(hits, func(a, b Hit) int {
 		switch {
 		case better(a, b):
@@ -547,6 +610,18 @@ func TopK(hits []Hit, k int) []Hit {
 		}
 		return 0
 	})
+}
+
+// TopK returns the k best hits, highest score first (ties by doc).
+func TopK(hits []Hit, k int) []Hit {
+	if len(hits) > 2*k {
+		best := bestK{k: k, h: make([]Hit, 0, k)}
+		for _, x := range hits {
+			best.offer(x)
+		}
+		hits = best.h
+	}
+	sortHits(hits)
 	if len(hits) > k {
 		hits = hits[:k]
 	}

@@ -1,9 +1,11 @@
 package lexical
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -127,6 +129,96 @@ func TestRemoveCompactAndEncode(t *testing.T) {
 	}
 }
 
+// Trim cuts the postings to their length without changing a search, and
+// documents added after it do not write over a neighbour's postings.
+func TestTrim(t *testing.T) {
+	ix := New(fields)
+	for i := range 40 {
+		ix.Add(uint32(i), Analyze(fmt.Sprintf("alpha beta%d", i%3), "gamma delta"))
+	}
+	before := ix.Search(q("alpha", "beta1", "gamma"), 100, nil)
+	ix.Trim()
+	for t2, l := range ix.postings {
+		if cap(l.data) != len(l.data) {
+			t.Fatalf("term %q keeps %d bytes of postings in room for %d", ix.terms[t2], len(l.data), cap(l.data))
+		}
+	}
+	if got := ix.Search(q("alpha", "beta1", "gamma"), 100, nil); !reflect.DeepEqual(got, before) {
+		t.Errorf("after Trim:\n%v\nwant\n%v", got, before)
+	}
+	ix.Add(40, Analyze("alpha beta1", "gamma"))
+	if got := ix.Search(q("beta2"), 100, nil); len(got) != 13 {
+		t.Errorf("beta2 matches %d documents after an Add, want 13", len(got))
+	}
+	if got := ix.Search(q("beta1"), 100, nil); len(got) != 14 || !slices.ContainsFunc(got, func(h Hit) bool { return h.Doc == 40 }) {
+		t.Errorf("beta1 after an Add: %v", got)
+	}
+}
+
+// A posting list gives back the postings added, in document order, whatever
+// the gaps between documents and the fields and frequencies; one added out
+// of order takes its place.
+func TestPostingList(t *testing.T) {
+	type p struct{ doc, tfs uint32 }
+	rng := rand.New(rand.NewSource(2))
+	var want []p
+	var l postingList
+	doc := uint32(0)
+	for i := range 2000 {
+		doc += uint32(1 + rng.Intn([]int{1, 200, 40000, 1 << 20}[i%4]))
+		var tf [MaxFields]uint8
+		for f := range MaxFields {
+			if rng.Intn(3) == 0 {
+				tf[f] = uint8(rng.Intn(20))
+			}
+		}
+		tf[rng.Intn(MaxFields)] = uint8(1 + rng.Intn(15))
+		want = append(want, p{doc, packTF(tf)})
+		l.add(doc, packTF(tf))
+	}
+	k := 1 // want[k] and want[k+1] have room between them
+	for want[k+1].doc-want[k].doc < 2 {
+		k++
+	}
+	l.add(want[k].doc+1, 0x30000001)
+	want = slices.Insert(want, k+1, p{want[k].doc + 1, 0x30000001})
+	var got []p
+	c := l.cursor()
+	for d, tfs, ok := c.next(); ok; d, tfs, ok = c.next() {
+		got = append(got, p{d, tfs})
+	}
+	if !reflect.DeepEqual(got, want) || int(l.n) != len(want) {
+		t.Fatalf("%d postings read back (n %d), want %d; first difference at %d", len(got), l.n, len(want),
+			slices.IndexFunc(got, func(x p) bool { return !slices.Contains(want, x) }))
+	}
+	keep := make([]bool, want[len(want)-1].doc+1)
+	kept := 0
+	for i, x := range want {
+		if i%3 == 0 {
+			keep[x.doc] = true
+			kept++
+		}
+	}
+	if n := l.countDocs(keep, math.MaxInt); n != kept {
+		t.Errorf("countDocs counts %d, want %d", n, kept)
+	}
+	if n := l.countDocs(keep, 10); n != 11 {
+		t.Errorf("countDocs with a limit of 10 stops at %d, want 11", n)
+	}
+	lists := []postingList{l, {}}
+	packLists(lists)
+	c = lists[0].cursor()
+	for i := 0; ; i++ {
+		d, tfs, ok := c.next()
+		if !ok {
+			break
+		}
+		if (p{d, tfs}) != want[i] {
+			t.Fatalf("after packing, posting %d is %v, want %v", i, p{d, tfs}, want[i])
+		}
+	}
+}
+
 func TestTopK(t *testing.T) {
 	var hs []Hit
 	for i := 0; i < 100; i++ {
@@ -154,8 +246,10 @@ func TestFrequencyCap(t *testing.T) {
 	if len(hs) != 3 || hs[0].Score != hs[1].Score || hs[2].Score >= hs[0].Score {
 		t.Fatalf("hits %+v", hs)
 	}
-	if p := ix.postings[ix.dict["cach"]][1]; p.tf(1) != 15 || p.tf(0) != 0 {
-		t.Errorf("posting of 40 occurrences: name %d body %d", p.tf(0), p.tf(1))
+	c := ix.postings[ix.dict["cach"]].cursor()
+	c.next()
+	if _, tfs, _ := c.next(); tfOf(tfs, 1) != 15 || tfOf(tfs, 0) != 0 {
+		t.Errorf("posting of 40 occurrences: name %d body %d", tfOf(tfs, 0), tfOf(tfs, 1))
 	}
 	data, err := ix.MarshalBinary()
 	if err != nil {
@@ -167,6 +261,26 @@ func TestFrequencyCap(t *testing.T) {
 	}
 	if got := back.Search(q("cach"), 3, nil); !reflect.DeepEqual(got, hs) {
 		t.Errorf("after encoding: %+v, want %+v", got, hs)
+	}
+}
+
+// Data that is not what MarshalBinary wrote is refused or read, never a
+// panic, and an index read from it can be searched.
+func TestUnmarshalDamaged(t *testing.T) {
+	ix := New(fields)
+	for i := range 30 {
+		ix.Add(uint32(i*7), Analyze(fmt.Sprintf("alpha beta%d", i%4), "gamma delta gamma"))
+	}
+	data, _ := ix.MarshalBinary()
+	for i := range data {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := slices.Clone(data)
+			bad[i] ^= x
+			cp := New(fields)
+			if err := cp.UnmarshalBinary(bad); err == nil {
+				cp.Search(q("alpha", "beta1", "gamma"), 10, nil)
+			}
+		}
 	}
 }
 

@@ -11,10 +11,12 @@
 package snapshot
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 
@@ -43,23 +45,64 @@ type Section struct {
 
 // Write writes sections to path atomically with format version v.
 func Write(path string, v uint32, sections []Section) error {
-	n := headerSize
-	for _, s := range sections {
-		n += 2*binary.MaxVarintLen64 + len(s.Name) + len(s.Data)
-	}
-	b := make([]byte, headerSize, n)
-	for _, s := range sections {
-		b = binary.AppendUvarint(b, uint64(len(s.Name)))
-		b = append(b, s.Name...)
-		b = binary.AppendUvarint(b, uint64(len(s.Data)))
-		b = append(b, s.Data...)
-	}
-	payload := b[headerSize:]
-	copy(b, magic)
-	binary.LittleEndian.PutUint32(b[len(magic):], v)
-	binary.LittleEndian.PutUint64(b[len(magic)+4:], uint64(len(payload)))
-	binary.LittleEndian.PutUint32(b[len(magic)+12:], crc32.Checksum(payload, table))
-	return atomicfile.WriteFile(path, b, 0o644)
+	return WriteStream(path, v, func(add func(name string, data []byte) error) error {
+		for _, s := range sections {
+			if err := add(s.Name, s.Data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteStream writes a snapshot to path atomically with format version v,
+// its sections added one by one by fill: each goes to the file as it is
+// added, so the caller can encode one section, add it and drop it before
+// encoding the next. A large index's sections together are as large as its
+// file (hundreds of megabytes at monorepo size); held at once, beside the
+// index itself and a copy joined for writing, they made a save the peak of a
+// build's memory. The header's length and checksum are written last.
+func WriteStream(path string, v uint32, fill func(add func(name string, data []byte) error) error) error {
+	return atomicfile.WriteFunc(path, 0o644, func(f *os.File) error {
+		if _, err := f.Write(make([]byte, headerSize)); err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		crc := crc32.New(table)
+		out := io.MultiWriter(w, crc)
+		var size uint64
+		var num [binary.MaxVarintLen64]byte
+		put := func(b []byte) error {
+			size += uint64(len(b))
+			_, err := out.Write(b)
+			return err
+		}
+		add := func(name string, data []byte) error {
+			if err := put(binary.AppendUvarint(num[:0], uint64(len(name)))); err != nil {
+				return err
+			}
+			if err := put([]byte(name)); err != nil {
+				return err
+			}
+			if err := put(binary.AppendUvarint(num[:0], uint64(len(data)))); err != nil {
+				return err
+			}
+			return put(data)
+		}
+		if err := fill(add); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		h := make([]byte, headerSize)
+		copy(h, magic)
+		binary.LittleEndian.PutUint32(h[len(magic):], v)
+		binary.LittleEndian.PutUint64(h[len(magic)+4:], size)
+		binary.LittleEndian.PutUint32(h[len(magic)+12:], crc.Sum32())
+		_, err := f.WriteAt(h, 0)
+		return err
+	})
 }
 
 // Read reads and verifies a snapshot written with format version v. A missing

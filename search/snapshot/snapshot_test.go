@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -49,6 +50,49 @@ func TestRoundTripAndDamage(t *testing.T) {
 	// No temporary files are left behind.
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}
+
+// WriteStream writes the file Write writes; a fill that fails leaves the
+// snapshot there before untouched and no temporary file.
+func TestWriteStream(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.snap"), filepath.Join(dir, "b.snap")
+	secs := []Section{{"meta", []byte("hello")}, {"empty", nil}, {"big", make([]byte, 3<<20)}}
+	if err := Write(a, 2, secs); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteStream(b, 2, func(add func(string, []byte) error) error {
+		for _, s := range secs {
+			if err := add(s.Name, s.Data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	da, _ := os.ReadFile(a)
+	db, _ := os.ReadFile(b)
+	if !bytes.Equal(da, db) {
+		t.Fatalf("streamed file differs from the written one (%d and %d bytes)", len(db), len(da))
+	}
+	failed := errors.New("encode failed")
+	err = WriteStream(b, 2, func(add func(string, []byte) error) error {
+		if err := add("meta", []byte("other")); err != nil {
+			return err
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("failed fill: %v", err)
+	}
+	if got, err := Read(b, 2); err != nil || string(got["meta"]) != "hello" {
+		t.Errorf("after a failed write: %v %q", err, got["meta"])
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("files left: %v", entries)
 	}
 }

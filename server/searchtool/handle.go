@@ -200,10 +200,15 @@ func (h *handle) open(ctx context.Context) error {
 			}
 		}
 		h.countStats()
+		// The garbage of decoding the snapshot (as much again as the
+		// index) goes back before the index says it is ready: returned
+		// afterwards, it slowed the first searches several times (a
+		// collection and the return of hundreds of megabytes on the
+		// same cores), and a restart is quick enough to wait for it.
+		h.freeMemory()
 		h.setState(StateReady, "")
 		h.log.Info("search index loaded", "files", h.Status().FilesDone, "reindexed", bs.Files, "removed", bs.Removed,
 			"duration", time.Since(start).Round(time.Millisecond))
-		h.freeMemory()
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
 		h.log.Info("no saved search index; building it")
@@ -230,6 +235,7 @@ func (h *handle) build(ctx context.Context) error {
 			searchableAfter = time.Since(start)
 		}
 		h.setProgress(done, total)
+		buildProgress()
 		if h.afterBatch != nil {
 			h.afterBatch(done)
 		}
@@ -244,11 +250,11 @@ func (h *handle) build(ctx context.Context) error {
 		h.log.Warn("save the search index", "err", err)
 	}
 	h.countStats()
+	endBuild()
+	h.freeMemory() // before ready, as after a load (see open)
 	h.setState(StateReady, "")
 	h.log.Info("search index built", "files", bs.Files, "chunks", bs.Chunks, "first_results_after", searchableAfter.Round(time.Millisecond),
 		"duration", time.Since(start).Round(time.Millisecond))
-	endBuild()
-	h.freeMemory()
 	return nil
 }
 

@@ -55,7 +55,60 @@ func TestMemoryLimit(t *testing.T) {
 	if current() != math.MaxInt64 {
 		t.Errorf("the user's GOMEMLIMIT was overridden: %d", current())
 	}
-	if got := memoryLimit(250<<20, 200<<20); got != 350<<20 {
+	if got := memoryLimit(250<<20, 200<<20); got != 300<<20 {
 		t.Errorf("limit for a 200 MiB heap in 250 MiB: %d MiB", got>>20)
+	}
+}
+
+// A build from nothing follows a limit of its own, from the live heap, and
+// lifts it when it ends; outside a build, or when the user set GOMEMLIMIT,
+// buildProgress leaves the limit alone.
+func TestBuildMemoryLimit(t *testing.T) {
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(math.MaxInt64)
+		memory.limit, memory.lifted, memory.building = 0, false, false
+	})
+	current := func() int64 { return debug.SetMemoryLimit(-1) }
+	t.Setenv("GOMEMLIMIT", "")
+
+	buildProgress()
+	if current() != math.MaxInt64 {
+		t.Errorf("a build's limit was set with no build under way: %d", current())
+	}
+	endBuild := buildStarts()
+	buildProgress()
+	if got := current(); got == math.MaxInt64 || got < 384<<20 {
+		t.Errorf("limit during a build: %d", got)
+	}
+	endBuild()
+	if current() != math.MaxInt64 {
+		t.Errorf("the build's limit stayed after it: %d", current())
+	}
+	settleMemory()
+	settled := current()
+	endBuild = buildStarts()
+	buildProgress()
+	endBuild()
+	if current() != math.MaxInt64 || !memory.lifted {
+		t.Errorf("after a rebuild the limit is %d (lifted %v), want lifted until settled", current(), memory.lifted)
+	}
+	keepMemoryLimit()
+	if current() != settled {
+		t.Errorf("limit kept after a rebuild: %d, want %d", current(), settled)
+	}
+
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	debug.SetMemoryLimit(math.MaxInt64)
+	endBuild = buildStarts()
+	buildProgress()
+	endBuild()
+	if current() != math.MaxInt64 {
+		t.Errorf("the user's GOMEMLIMIT was overridden during a build: %d", current())
+	}
+	if got := buildLimit(1 << 30); got != 3<<29 {
+		t.Errorf("build limit for a 1 GiB heap: %d MiB", got>>20)
+	}
+	if got := buildLimit(100 << 20); got != 484<<20 {
+		t.Errorf("build limit for a 100 MiB heap: %d MiB", got>>20)
 	}
 }
