@@ -16,6 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/search/embed"
 	"github.com/agentos-dev/agentos/search/lexical"
 	"github.com/agentos-dev/agentos/search/scan"
+	"github.com/agentos-dev/agentos/search/tokenize"
 )
 
 // Indexing runs in stages so that the expensive ones run in parallel and
@@ -396,6 +397,7 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 	ix.mu.Lock() // a live st is being searched
 	st.vec.Trim()
 	st.lex.Trim()
+	tokenize.ForgetStems()
 	st.in = nil
 	st.refreshUses()
 	ix.st, ix.ready, ix.built = st, true, time.Now()

@@ -189,6 +189,13 @@ func lower(s string) string {
 
 var stemCache sync.Map
 
+// ForgetStems empties the cache of stems. A build fills it with every word of
+// the code, word by word among the build's garbage, and what it keeps then
+// holds most spans of the heap (a hundred megabytes at 8× the Go standard
+// library, for ten of stems); emptied, the spans go back to the system, and
+// searches and later changes fill it again with the few words they use.
+func ForgetStems() { stemCache.Clear() }
+
 // Stem returns the stem of a lower-case word (Porter's algorithm; words with
 // digits or non-ASCII letters are kept as they are).
 func Stem(w string) string {
@@ -200,7 +207,15 @@ func Stem(w string) string {
 	}
 	s := porter(w)
 	if len(w) <= 40 {
-		stemCache.Store(strings.Clone(w), s)
+		// w is most often a slice of a whole chunk's text, and porter
+		// returns it as it is when there is nothing to strip: cached as
+		// it came, it would keep that text alive for good (15 MB of chunk
+		// texts, spread over a build's heap, at 8× the Go standard library).
+		k := strings.Clone(w)
+		if s == w {
+			s = k
+		}
+		stemCache.Store(k, s)
 	}
 	return s
 }
