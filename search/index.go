@@ -172,6 +172,17 @@ func (ix *Index) Ready() bool {
 	return ix.ready
 }
 
+// Unload empties the index until the next Load or Build, which searches
+// meanwhile are told with ErrNotReady: the memory it held can then be given
+// back whole before a Load takes new memory.
+func (ix *Index) Unload() {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.st, ix.ready = ix.newState(), false
+}
+
 // Stats describe an index.
 type Stats struct {
 	Files     int             `json:"files"`

@@ -2,6 +2,8 @@ package searchtool
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -265,5 +267,28 @@ func TestInterruptedSavesRemovedAtStart(t *testing.T) {
 	}
 	if hits := e2.searchCode(t, "cart total"); !hasSymbol(hits, "cart/cart.go", "Cart.Total") {
 		t.Errorf("search after the cleanup: %s", symbols(hits))
+	}
+}
+
+// A large build is replaced by the snapshot it saved, which packs the index
+// as a restart does; searches and the graph answer the same.
+func TestBuildReloadsItsSnapshot(t *testing.T) {
+	answers := func(reload int) (string, string) {
+		old := reloadAfterBuild
+		reloadAfterBuild = reload
+		t.Cleanup(func() { reloadAfterBuild = old })
+		e := startService(t, newProject(t), config.Default())
+		e.waitReady(t)
+		reloaded := strings.Contains(e.log.String(), "reloaded from its snapshot")
+		if reloaded != (reload == 1) {
+			t.Errorf("reloadAfterBuild %d: reloaded %v\n%s", reload, reloaded, e.log.String())
+		}
+		callers := e.mustCall(t, "svc_search_project", map[string]any{"action": "find_callers", "query": "applyDiscount"})
+		return symbols(e.searchCode(t, "cart total after discount")), fmt.Sprint(*callers.Callers)
+	}
+	hits, callers := answers(1)
+	wantHits, wantCallers := answers(math.MaxInt)
+	if hits != wantHits || callers != wantCallers || !strings.Contains(callers, "Cart.Total") {
+		t.Errorf("after reloading: %s / %s; built only: %s / %s", hits, callers, wantHits, wantCallers)
 	}
 }
