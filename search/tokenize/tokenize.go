@@ -208,8 +208,8 @@ func Stem(w string) string {
 	s := porter(w)
 	if len(w) <= 40 {
 		// w is most often a slice of a whole chunk's text, and porter
-		// returns it as it is when there is nothing to strip: cached as
-		// it came, it would keep that text alive for good (15 MB of chunk
+		// returns a word with digits (int64, x509) as it is: cached as it
+		// came, it would keep that text alive for good (15 MB of chunk
 		// texts, spread over a build's heap, at 8× the Go standard library).
 		k := strings.Clone(w)
 		if s == w {

@@ -2,7 +2,9 @@ package tokenize
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestSplit(t *testing.T) {
@@ -58,4 +60,31 @@ func TestStem(t *testing.T) {
 			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// The stem cache holds copies: a word is most often a slice of a whole
+// chunk's text, which the cache must not keep alive; ForgetStems empties it.
+func TestStemCacheHoldsCopies(t *testing.T) {
+	text := strings.Repeat("filler ", 100) + "sha256sum"
+	w := text[len(text)-len("sha256sum"):]
+	if s := Stem(w); s != w {
+		t.Fatalf("Stem(%q) = %q; words with digits are kept as they are", w, s)
+	}
+	for _, s := range []string{Stem(w), cachedStem(t, w)} {
+		if unsafe.StringData(s) == unsafe.StringData(w) {
+			t.Error("the stem shares the text it came from")
+		}
+	}
+	ForgetStems()
+	if _, ok := stemCache.Load(w); ok {
+		t.Error("ForgetStems left the cache filled")
+	}
+}
+
+func cachedStem(t *testing.T, w string) string {
+	v, ok := stemCache.Load(w)
+	if !ok {
+		t.Fatalf("%q is not cached", w)
+	}
+	return v.(string)
 }
