@@ -84,6 +84,7 @@ type handle struct {
 	done   chan struct{}
 
 	afterBatch func(done int) // tests: called after each batch of a first build
+	unloaded   func()         // tests: called while a build's index is unloaded, before its snapshot loads
 }
 
 func newHandle(sp spec, log *slog.Logger, t timing) *handle {
@@ -257,8 +258,13 @@ func (h *handle) build(ctx context.Context, reload bool) error {
 		// a build, 437 MB after a restart. So the built index goes, its
 		// memory back to the system, and the snapshot just saved is
 		// loaded as a restart loads it (1.4 s there, which a search
-		// meanwhile waits for: see searchOpened).
+		// meanwhile waits for, as a graph query does: see searchOpened
+		// and waitOpened).
+		h.setState(StateLoading, "loading the index just built from its snapshot, which takes less memory")
 		h.ix.Unload()
+		if h.unloaded != nil {
+			h.unloaded()
+		}
 		debug.FreeOSMemory()
 		if err := h.ix.Load(); err != nil {
 			h.log.Warn("the search index just saved cannot be read back; building it again", "err", err)

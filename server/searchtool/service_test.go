@@ -277,8 +277,17 @@ func TestBuildReloadsItsSnapshot(t *testing.T) {
 		old := reloadAfterBuild
 		reloadAfterBuild = reload
 		t.Cleanup(func() { reloadAfterBuild = old })
-		e := startService(t, newProject(t), config.Default())
+		e := newService(t, newProject(t), config.Default())
+		var stateUnloaded string
+		e.svc.code.unloaded = func() { stateUnloaded = e.svc.code.Status().State }
+		e.svc.Start(context.Background())
+		t.Cleanup(func() { e.svc.Close() })
 		e.waitReady(t)
+		// Unloaded, the index is not searchable: searches and graph
+		// queries wait for the load rather than find nothing.
+		if reload == 1 && searchable(stateUnloaded) {
+			t.Errorf("state while unloaded: %q", stateUnloaded)
+		}
 		reloaded := strings.Contains(e.log.String(), "reloaded from its snapshot")
 		if reloaded != (reload == 1) {
 			t.Errorf("reloadAfterBuild %d: reloaded %v\n%s", reload, reloaded, e.log.String())
