@@ -29,11 +29,7 @@ var checkout = map[string]string{
 func TestExamplesRankBelowTheLibrary(t *testing.T) {
 	root := writeProject(t, checkout)
 	score := func(factor float64, query, symbol string) float64 {
-		tu := DefaultTuning()
-		tu.ExampleFactor = factor
-		opt := CodeOptions(root, nil, []string{"python"})
-		opt.Tuning = &tu
-		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, []string{"python"}, func(tu *Tuning) { tu.ExampleFactor = factor }, query) {
 			if r.Symbol == symbol {
 				return r.Score
 			}

@@ -111,12 +111,8 @@ def serve():
 type Handler struct{}
 `})
 	scores := func(class float64) map[string]float64 {
-		tu := DefaultTuning()
-		tu.TypeFactor, tu.ClassFactor = 0.5, class
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
 		out := map[string]float64{}
-		for _, r := range search(t, build(t, opt), Query{Text: "serve requests", ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, nil, func(tu *Tuning) { tu.TypeFactor, tu.ClassFactor = 0.5, class }, "serve requests") {
 			out[r.Symbol] = r.Score
 		}
 		return out

@@ -133,6 +133,17 @@ func search(t *testing.T, ix *Index, q Query) []Result {
 	return rs
 }
 
+// searchTuned builds root's code index (languages as CodeOptions takes them)
+// with the default ranking changed by tune, and searches it for text.
+func searchTuned(t *testing.T, root string, languages []string, tune func(*Tuning), text string) []Result {
+	t.Helper()
+	tu := DefaultTuning()
+	tune(&tu)
+	opt := CodeOptions(root, nil, languages)
+	opt.Tuning = &tu
+	return search(t, build(t, opt), Query{Text: text, ContentBudget: -1})
+}
+
 func symbols(rs []Result) []string {
 	var out []string
 	for _, r := range rs {
@@ -741,11 +752,7 @@ func Encode(m Message) []byte { return []byte(m.Body) }
 func Decode(b []byte) Message { return Message{string(b)} }
 `})
 	score := func(factor float64, query, symbol string) float64 {
-		tu := DefaultTuning()
-		tu.OppositeFactor = factor
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
-		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, nil, func(tu *Tuning) { tu.OppositeFactor = factor }, query) {
 			if r.Symbol == symbol {
 				return r.Score
 			}
@@ -885,12 +892,8 @@ func (x *Tx) Query(q string) error { return nil }
 func Query(q string) error { return nil }
 `})
 	scores := func(factor float64) map[string]float64 {
-		tu := DefaultTuning()
-		tu.SiblingFactor = factor
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
 		out := map[string]float64{}
-		for _, r := range search(t, build(t, opt), Query{Text: "run a query", ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, nil, func(tu *Tuning) { tu.SiblingFactor = factor }, "run a query") {
 			out[r.Path+" "+r.Symbol] = r.Score
 		}
 		return out
@@ -926,12 +929,8 @@ const Timeout = 5
 func Serve() {}
 `})
 	scores := func(factor float64, query string) map[string]float64 {
-		tu := DefaultTuning()
-		tu.TypeFactor, tu.ValueFactor = factor, factor
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
 		out := map[string]float64{}
-		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, nil, func(tu *Tuning) { tu.TypeFactor, tu.ValueFactor = factor, factor }, query) {
 			out[r.Symbol] = r.Score
 		}
 		return out
@@ -964,12 +963,8 @@ export function retryRequest(opts: RetryOptions) {
 }
 `})
 	scores := func(factor float64, query string) map[string]float64 {
-		tu := DefaultTuning()
-		tu.MemberFactor = factor
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
 		out := map[string]float64{}
-		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, nil, func(tu *Tuning) { tu.MemberFactor = factor }, query) {
 			out[r.Symbol] = r.Score
 		}
 		return out
@@ -1046,11 +1041,7 @@ import "testing"
 func TestTotal(t *testing.T) { _ = Total(nil) }
 `})
 	score := func(factor float64, query, symbol string) float64 {
-		tu := DefaultTuning()
-		tu.TestFactor, tu.ImportsFactor = factor, factor
-		opt := CodeOptions(root, nil, nil)
-		opt.Tuning = &tu
-		for _, r := range search(t, build(t, opt), Query{Text: query, ContentBudget: -1}) {
+		for _, r := range searchTuned(t, root, nil, func(tu *Tuning) { tu.TestFactor, tu.ImportsFactor = factor, factor }, query) {
 			if r.Symbol == symbol || symbol == "" && r.Kind == "imports" && r.Path == "shop/cart.go" {
 				return r.Score
 			}
