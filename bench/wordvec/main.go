@@ -7,7 +7,8 @@
 // directly), cuts each file into search terms with package tokenize so the
 // words are exactly those the index and queries use, and trains skip-gram
 // with negative sampling, single-threaded with a fixed seed so a rerun on the
-// same sources gives the same table.
+// same sources gives the same table. It can also make the table from
+// pre-trained GloVe vectors (-glove) or from WordNet's synonyms (-wordnet).
 //
 // Usage:
 //
@@ -51,14 +52,38 @@ func main() {
 	alpha := flag.Float64("alpha", 0.025, "starting learning rate")
 	neighbours := flag.String("neighbours", "", "comma-separated words whose nearest neighbours to print after training")
 	from := flag.String("from", "", "skip training: read the vectors of this table (as -vectors wrote it)")
+	glove := flag.String("glove", "", "skip training: read pre-trained vectors in GloVe's text format")
+	gloveWords := flag.Int("glovewords", 50000, "with -glove: most frequent words read")
+	wordnet := flag.String("wordnet", "", "skip training: write the synonyms of WordNet's database in this folder as the table")
 	vectorsOut := flag.String("vectors", "", "also write the vectors themselves to this file")
 	prose := flag.Bool("prose", false, "from source files take only comments, docstrings and declaration lines")
 	k := flag.Int("k", 8, "neighbours kept per term")
 	minSim := flag.Float64("minsim", 0.5, "least cosine of a kept neighbour")
 	mutual := flag.Int("mutual", 0, "keep a neighbour only if the term is among its own nearest this many (0: no such check)")
 	flag.Parse()
-	if *from != "" {
-		words, vecs, d, err := readVectors(*from)
+	if *wordnet != "" {
+		words, nbs, err := readWordNet(*wordnet)
+		if err == nil {
+			err = writeNeighbours(*out, words, nbs)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "wordvec:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *from != "" || *glove != "" {
+		var (
+			words []string
+			vecs  []float32
+			d     int
+			err   error
+		)
+		if *glove != "" {
+			words, vecs, d, err = readGlove(*glove, *gloveWords)
+		} else {
+			words, vecs, d, err = readVectors(*from)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "wordvec:", err)
 			os.Exit(1)
