@@ -63,6 +63,7 @@ func main() {
 	diag := flag.Bool("diag", false, "with -v: show where each method ranks the expected answer of a miss")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries to this file")
 	memprofile := flag.String("memprofile", "", "write a heap profile after the build to this file")
+	buildprofile := flag.String("buildprofile", "", "write a CPU profile of the cold build to this file")
 	sweep := flag.String("sweep", "", `JSON list of ranking-weight overrides applied in turn after the build (query-time weights only), e.g. [{"RRFK":30},{"RRFK":90}]`)
 	languages := flag.String("languages", "go", "languages of the corpus to index, comma-separated (go, python, rust, java, …)")
 	hashWeights := flag.String("hashweights", "", `JSON overriding the built-in embedder's feature weights, e.g. {"Trigram":0.3}`)
@@ -132,6 +133,14 @@ func main() {
 	ctx := context.Background()
 
 	runtime.GC()
+	if *buildprofile != "" {
+		f, err := os.Create(*buildprofile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+	}
 	start := time.Now()
 	ix, err := search.New(opt)
 	if err != nil {
@@ -144,6 +153,9 @@ func main() {
 		os.Exit(1)
 	}
 	cold := time.Since(start)
+	if *buildprofile != "" {
+		pprof.StopCPUProfile()
+	}
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
