@@ -71,6 +71,8 @@ func main() {
 	top := flag.Int("top", 3, "with -v: results shown for each question missed at rank 1")
 	wordvec := flag.String("wordvec", "", "a learned neighbour table (bench/wordvec) whose neighbours expand each query")
 	learned := flag.Float64("learned", 0.3, "with -wordvec: weight of a neighbour in the query's vector, times its cosine")
+	bridge := flag.String("bridge", "", "a trained bridge (bench/wordvec -bridge) whose vectors join the built-in embedder's")
+	bridgeWeight := flag.Float64("bridgeweight", 0.5, "with -bridge: weight of the bridge's vector beside the built-in one")
 	learnedAbsent := flag.Bool("learnedabsent", false, "with -wordvec: expand only the query words the index does not hold")
 	flag.Parse()
 	diagnose, showTop = *diag, *top
@@ -128,6 +130,14 @@ func main() {
 			os.Exit(1)
 		}
 		opt.Embedder = &expandingEmbedder{Hashing: h, table: t, weight: *learned, absent: *learnedAbsent}
+	}
+	if *bridge != "" {
+		m, err := readBridge(*bridge)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+			os.Exit(1)
+		}
+		opt.Embedder = &bridgeEmbedder{Hashing: h, m: m, weight: float32(*bridgeWeight)}
 	}
 	opt.Tuning = &t
 	ctx := context.Background()

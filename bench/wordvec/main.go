@@ -8,7 +8,8 @@
 // words are exactly those the index and queries use, and trains skip-gram
 // with negative sampling, single-threaded with a fixed seed so a rerun on the
 // same sources gives the same table. It can also make the table from
-// pre-trained GloVe vectors (-glove) or from WordNet's synonyms (-wordnet).
+// pre-trained GloVe vectors (-glove) or from WordNet's synonyms (-wordnet),
+// or train a bridge between descriptions and code (-bridge, bridge.go).
 //
 // Usage:
 //
@@ -54,6 +55,14 @@ func main() {
 	from := flag.String("from", "", "skip training: read the vectors of this table (as -vectors wrote it)")
 	glove := flag.String("glove", "", "skip training: read pre-trained vectors in GloVe's text format")
 	gloveWords := flag.Int("glovewords", 50000, "with -glove: most frequent words read")
+	bridge := flag.String("bridge", "", "train a bridge between descriptions and code (bridge.go) instead, and write it here")
+	bridgeEpochs := flag.Int("bridgeepochs", 5, "with -bridge: passes over the pairs")
+	bridgeDim := flag.Int("bridgedim", 128, "with -bridge: dimensions")
+	bridgeLR := flag.Float64("bridgelr", 0.05, "with -bridge: Adagrad's learning rate")
+	bridgeScale := flag.Float64("bridgescale", 20, "with -bridge: cosine scale in the softmax")
+	bridgeBatch := flag.Int("bridgebatch", 256, "with -bridge: pairs a batch")
+	bridgeVocab := flag.Int("bridgevocab", 50000, "with -bridge: most terms kept")
+	bridgeSummary := flag.Bool("bridgesummary", false, "with -bridge: the summary's words on the declaration's side too")
 	wordnet := flag.String("wordnet", "", "skip training: write the synonyms of WordNet's database in this folder as the table")
 	vectorsOut := flag.String("vectors", "", "also write the vectors themselves to this file")
 	prose := flag.Bool("prose", false, "from source files take only comments, docstrings and declaration lines")
@@ -92,6 +101,23 @@ func main() {
 		return
 	}
 
+	if *bridge != "" {
+		b := &bridgeCorpus{ids: map[string]int32{}, seen: map[string]bool{}, keepSummary: *bridgeSummary}
+		c := &corpus{onFile: b.addFile, capTokens: math.MaxInt, seen: map[[32]byte]bool{}, counts: map[string]int{}}
+		start := time.Now()
+		if err := c.readAll(*src); err != nil {
+			fmt.Fprintln(os.Stderr, "wordvec:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "bridge: %d packages read in %s\n", c.packages, time.Since(start).Round(time.Second))
+		words, qt, ct, _ := trainBridge(b, bridgeParams{dim: *bridgeDim, vocab: *bridgeVocab, minDF: *minCount / 2, batch: *bridgeBatch,
+			epochs: *bridgeEpochs, lr: *bridgeLR, scale: *bridgeScale})
+		if err := writeBridge(*bridge, words, qt, ct, *bridgeDim); err != nil {
+			fmt.Fprintln(os.Stderr, "wordvec:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	start := time.Now()
 	c := &corpus{prose: *prose, capTokens: *capTokens, seen: map[[32]byte]bool{}, counts: map[string]int{}}
 	if err := c.readAll(*src); err != nil {
@@ -292,6 +318,7 @@ func readVectors(path string) ([]string, []float32, int, error) {
 
 // corpus holds every document as term numbers, and how often each term occurs.
 type corpus struct {
+	onFile    func(name string, b []byte) // when set, takes each file instead of counting its terms
 	prose     bool
 	capTokens int
 	seen      map[[32]byte]bool // content hashes: a file shipped twice counts once
@@ -467,6 +494,10 @@ func (c *corpus) add(name string, b []byte) {
 		return
 	}
 	if bytes.Contains(b[:min(len(b), 2048)], []byte("Code generated")) {
+		return
+	}
+	if c.onFile != nil {
+		c.onFile(name, b)
 		return
 	}
 	text := string(b)
