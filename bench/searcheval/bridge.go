@@ -140,3 +140,49 @@ func (e *bridgeEmbedder) EmbedQueryWeighted(ctx context.Context, query string, w
 	}
 	return e.join(h, e.m.encode(e.m.qt, query)), nil
 }
+
+// readStatic reads a table of word vectors as bench/wordvec -vectors writes
+// it (gzip of "AWV1", the term count and dimension as uint32, the terms each
+// after its length in a byte, then per term a float32 scale and int8
+// components) as a bridge whose two sides are the same table: static word
+// embeddings, a text's vector the normalised sum of its words'.
+func readStatic(path string) (*bridgeModel, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("vectors %s: %w", path, err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("vectors %s: %w", path, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("vectors %s: %w", path, err)
+	}
+	if len(raw) < 12 || string(raw[:4]) != "AWV1" {
+		return nil, fmt.Errorf("vectors %s: not a vector table", path)
+	}
+	n := int(binary.LittleEndian.Uint32(raw[4:]))
+	d := int(binary.LittleEndian.Uint32(raw[8:]))
+	m := &bridgeModel{ids: make(map[string]int32, n), d: d, qt: make([]float32, n*d)}
+	p := 12
+	for i := 0; i < n; i++ {
+		l := int(raw[p])
+		m.ids[string(raw[p+1:p+1+l])] = int32(i)
+		p += 1 + l
+	}
+	for i := 0; i < n; i++ {
+		scale := math.Float32frombits(binary.LittleEndian.Uint32(raw[p:]))
+		p += 4
+		for x := 0; x < d; x++ {
+			m.qt[i*d+x] = float32(int8(raw[p+x])) * scale
+		}
+		p += d
+	}
+	if p != len(raw) {
+		return nil, fmt.Errorf("vectors %s: %d bytes left over", path, len(raw)-p)
+	}
+	m.ct = m.qt
+	return m, nil
+}

@@ -72,7 +72,10 @@ func main() {
 	wordvec := flag.String("wordvec", "", "a learned neighbour table (bench/wordvec) whose neighbours expand each query")
 	learned := flag.Float64("learned", 0.3, "with -wordvec: weight of a neighbour in the query's vector, times its cosine")
 	bridge := flag.String("bridge", "", "a trained bridge (bench/wordvec -bridge) whose vectors join the built-in embedder's")
-	bridgeWeight := flag.Float64("bridgeweight", 0.5, "with -bridge: weight of the bridge's vector beside the built-in one")
+	static := flag.String("static", "", "a table of word vectors (bench/wordvec -vectors) whose sums join the built-in embedder's vectors, weighted by -bridgeweight")
+	external := flag.String("external", "", "a folder of vectors another program computed (external.go), joined to the built-in embedder's, weighted by -bridgeweight")
+	externalDim := flag.Int("externaldim", 512, "with -external: their dimension")
+	bridgeWeight := flag.Float64("bridgeweight", 0.5, "with -bridge or -static: weight of its vector beside the built-in one")
 	learnedAbsent := flag.Bool("learnedabsent", false, "with -wordvec: expand only the query words the index does not hold")
 	flag.Parse()
 	diagnose, showTop = *diag, *top
@@ -131,13 +134,27 @@ func main() {
 		}
 		opt.Embedder = &expandingEmbedder{Hashing: h, table: t, weight: *learned, absent: *learnedAbsent}
 	}
-	if *bridge != "" {
-		m, err := readBridge(*bridge)
+	if *bridge != "" || *static != "" {
+		var m *bridgeModel
+		var err error
+		if *bridge != "" {
+			m, err = readBridge(*bridge)
+		} else {
+			m, err = readStatic(*static)
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
 			os.Exit(1)
 		}
 		opt.Embedder = &bridgeEmbedder{Hashing: h, m: m, weight: float32(*bridgeWeight)}
+	}
+	if *external != "" {
+		e, err := newExternalEmbedder(h, *external, *externalDim, float32(*bridgeWeight))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
+			os.Exit(1)
+		}
+		opt.Embedder = e
 	}
 	opt.Tuning = &t
 	ctx := context.Background()

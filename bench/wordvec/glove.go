@@ -20,7 +20,7 @@ import (
 // 1/rank so that the common spelling speaks for the stem. At most maxWords
 // lowercase alphabetic words are read; stop words and words that are not one
 // term are skipped. The vectors are centred and normalised as trained ones are.
-func readGlove(path string, maxWords int) ([]string, []float32, int, error) {
+func readGlove(path string, maxWords int, zipf bool) ([]string, []float32, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("reading %s: %w", path, err)
@@ -28,6 +28,7 @@ func readGlove(path string, maxWords int) ([]string, []float32, int, error) {
 	defer f.Close()
 	var (
 		words []string
+		ranks []int // the first (most frequent) word's rank of each term
 		ids   = map[string]int{}
 		sums  [][]float64
 		d     int
@@ -75,6 +76,7 @@ func readGlove(path string, maxWords int) ([]string, []float32, int, error) {
 			id = len(words)
 			ids[terms[0]] = id
 			words = append(words, terms[0])
+			ranks = append(ranks, read)
 			sums = append(sums, make([]float64, d))
 		}
 		for i := range v {
@@ -107,6 +109,12 @@ func readGlove(path string, maxWords int) ([]string, []float32, int, error) {
 			norm += s[i] * s[i]
 		}
 		norm = math.Sqrt(norm)
+		if zipf {
+			// A frequent word says less: its length grows with the log of
+			// its rank, as in a sum of words' vectors rarer words should
+			// weigh more (the table keeps each row's length).
+			norm /= math.Log(1 + float64(ranks[w]))
+		}
 		for i := range s {
 			vecs[w*d+i] = float32(s[i] / norm)
 		}

@@ -19,7 +19,7 @@ func TestReadGlove(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	words, vecs, d, err := readGlove(path, 100)
+	words, vecs, d, err := readGlove(path, 100, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestReadGlove(t *testing.T) {
 			t.Errorf("%s: squared length %.4f, want 1", words[i], n)
 		}
 	}
-	if _, _, _, err := readGlove(filepath.Join(t.TempDir(), "missing"), 10); err == nil {
+	if _, _, _, err := readGlove(filepath.Join(t.TempDir(), "missing"), 10, false); err == nil {
 		t.Error("a missing file gave no error")
 	}
 }

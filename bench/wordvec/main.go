@@ -41,7 +41,7 @@ import (
 
 func main() {
 	src := flag.String("src", "/tmp/wordvec-src", "folder fetch.sh filled: deb/, npm/ and gomod.txt")
-	out := flag.String("out", "wordvec.awn.gz", "neighbour table to write")
+	out := flag.String("out", "wordvec.awn.gz", "neighbour table to write (empty: none, with -vectors)")
 	vocabSize := flag.Int("vocab", 30000, "most frequent terms kept")
 	minCount := flag.Int("mincount", 10, "fewest occurrences of a kept term")
 	dim := flag.Int("dim", 64, "dimensions")
@@ -55,6 +55,7 @@ func main() {
 	from := flag.String("from", "", "skip training: read the vectors of this table (as -vectors wrote it)")
 	glove := flag.String("glove", "", "skip training: read pre-trained vectors in GloVe's text format")
 	gloveWords := flag.Int("glovewords", 50000, "with -glove: most frequent words read")
+	gloveZipf := flag.Bool("glovezipf", false, "with -glove: each term's vector as long as the log of its frequency rank (for -vectors)")
 	bridge := flag.String("bridge", "", "train a bridge between descriptions and code (bridge.go) instead, and write it here")
 	bridgeEpochs := flag.Int("bridgeepochs", 5, "with -bridge: passes over the pairs")
 	bridgeDim := flag.Int("bridgedim", 128, "with -bridge: dimensions")
@@ -89,7 +90,7 @@ func main() {
 			err   error
 		)
 		if *glove != "" {
-			words, vecs, d, err = readGlove(*glove, *gloveWords)
+			words, vecs, d, err = readGlove(*glove, *gloveWords, *gloveZipf)
 		} else {
 			words, vecs, d, err = readVectors(*from)
 		}
@@ -169,6 +170,9 @@ func finishTable(words []string, vecs []float32, d int, show, out, vectorsOut st
 			fmt.Fprintln(os.Stderr, "wordvec:", err)
 			os.Exit(1)
 		}
+	}
+	if out == "" {
+		return // the vectors alone
 	}
 	t0 := time.Now()
 	nbs := nearest(vecs, len(words), d, max(k, mutual), minSim)
