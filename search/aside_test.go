@@ -131,3 +131,50 @@ func TestCompiledBesideSourceLeftOut(t *testing.T) {
 		t.Errorf("connect found %d times, want once: %v", n, symbols(rs))
 	}
 }
+
+// When a source goes, the compiler output and stubs it kept out are indexed
+// as it is updated, and left out again when it comes back, without waiting
+// for the next refresh.
+func TestCompiledBesideSourceFollowsIt(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"src/client.ts":   "export function connect(url: string): void {}\n",
+		"src/client.d.ts": "export declare function connect(url: string): void;\n",
+		"src/client.js":   "export function connect(url) {}\n",
+		"lib/store.py":    "def save(x):\n    return x\n",
+		"lib/store.pyi":   "def save(x: int) -> int: ...\n",
+	})
+	ix := build(t, CodeOptions(root, nil, []string{"typescript", "javascript", "python"}))
+	ctx := context.Background()
+	check := func(when string, want map[string]bool) {
+		t.Helper()
+		for rel, w := range want {
+			if ix.hasFile(rel) != w {
+				t.Errorf("%s: %s indexed: %v, want %v", when, rel, !w, w)
+			}
+		}
+	}
+	for _, rel := range []string{"src/client.ts", "lib/store.py"} {
+		if err := os.Remove(filepath.Join(root, rel)); err != nil {
+			t.Fatal(err)
+		}
+		if changed, err := ix.UpdateFile(ctx, rel); err != nil || !changed {
+			t.Fatalf("UpdateFile(%s) after removing it: %v, %v", rel, changed, err)
+		}
+	}
+	check("sources removed", map[string]bool{"src/client.ts": false, "src/client.d.ts": true, "src/client.js": true,
+		"lib/store.py": false, "lib/store.pyi": true})
+	if changed, err := ix.UpdateFile(ctx, "src/client.ts"); err != nil || changed {
+		t.Errorf("UpdateFile of a source still gone: changed %v, %v; want nothing to change", changed, err)
+	}
+	for rel, text := range map[string]string{"src/client.ts": "export function connect(url: string): void {}\n",
+		"lib/store.py": "def save(x):\n    return x\n"} {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if changed, err := ix.UpdateFile(ctx, rel); err != nil || !changed {
+			t.Fatalf("UpdateFile(%s) after writing it back: %v, %v", rel, changed, err)
+		}
+	}
+	check("sources back", map[string]bool{"src/client.ts": true, "src/client.d.ts": false, "src/client.js": false,
+		"lib/store.py": true, "lib/store.pyi": false})
+}

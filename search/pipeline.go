@@ -558,7 +558,8 @@ func (ix *Index) Refresh(ctx context.Context) (BuildStats, error) {
 
 // UpdateFile makes the index reflect one file's current state: it is
 // reindexed if it changed, dropped if it is gone or no longer covered
-// (ignored, excluded, binary, too big). It reports whether the index changed.
+// (ignored, excluded, binary, too big), and so are the files that repeat it
+// (see chunk.RepeatsOf). It reports whether the index changed.
 func (ix *Index) UpdateFile(ctx context.Context, p string) (bool, error) {
 	rel, err := ix.relPath(p)
 	if err != nil {
@@ -566,9 +567,44 @@ func (ix *Index) UpdateFile(ctx context.Context, p string) (bool, error) {
 	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
-	if ok, _ := ix.scanner.Accept(rel); !ok {
-		return ix.removeLocked(rel), nil
+	removed := false
+	var paths []string
+	if ok, _ := ix.scanner.Accept(rel); ok {
+		paths = append(paths, rel)
+	} else {
+		removed = ix.removeLocked(rel)
 	}
-	applied, skipped, _, err := ix.update(ctx, []string{rel})
-	return applied+skipped > 0, err
+	// A source that appears or goes decides whether the compiler output or
+	// stubs beside it are indexed (pipeline's read leaves them out beside
+	// their source): a.js is indexed once a.ts is deleted, and dropped once
+	// a.ts is back.
+	sourceThere := ix.scanner.IsFile(rel)
+	ix.mu.RLock()
+	for _, r := range chunk.RepeatsOf(rel) {
+		_, indexed := ix.st.files[r]
+		if ok, _ := ix.scanner.Accept(r); ok && (indexed && sourceThere || !indexed && !sourceThere && ix.scanner.IsFile(r)) {
+			paths = append(paths, r)
+		}
+	}
+	ix.mu.RUnlock()
+	if len(paths) == 0 {
+		return removed, nil
+	}
+	before := ix.indexed(paths)
+	applied, _, _, err := ix.update(ctx, paths)
+	return removed || applied > 0 || ix.indexed(paths) != before, err
+}
+
+// indexed returns which of paths the index holds, as a string of 0 and 1.
+func (ix *Index) indexed(paths []string) string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	b := make([]byte, len(paths))
+	for i, p := range paths {
+		b[i] = '0'
+		if _, ok := ix.st.files[p]; ok {
+			b[i] = '1'
+		}
+	}
+	return string(b)
 }

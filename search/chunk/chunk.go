@@ -126,14 +126,7 @@ func IsTestFile(p string) bool {
 // what its source defines, so indexing it would list each definition twice.
 func SourcesOf(p string) []string {
 	lp := strings.ToLower(p)
-	for _, r := range []struct {
-		ext     string
-		sources []string
-	}{
-		{".d.ts", []string{".ts", ".tsx"}}, {".d.mts", []string{".mts"}}, {".d.cts", []string{".cts"}},
-		{".js", []string{".ts", ".tsx"}}, {".jsx", []string{".tsx"}}, {".mjs", []string{".mts"}},
-		{".cjs", []string{".cts"}}, {".pyi", []string{".py"}},
-	} {
+	for _, r := range repeats {
 		if strings.HasSuffix(lp, r.ext) {
 			stem := p[:len(p)-len(r.ext)]
 			out := make([]string, len(r.sources))
@@ -144,6 +137,34 @@ func SourcesOf(p string) []string {
 		}
 	}
 	return nil
+}
+
+// RepeatsOf returns the files that would repeat a source file if they sat
+// beside it (the other way round from SourcesOf): a.js, a.d.ts beside
+// a.ts, a.pyi beside a.py. Whether they are indexed changes when it
+// appears or goes.
+func RepeatsOf(p string) []string {
+	lp := strings.ToLower(p)
+	var out []string
+	for _, r := range repeats {
+		for _, e := range r.sources {
+			if strings.HasSuffix(lp, e) && !strings.HasSuffix(lp, ".d"+e) {
+				out = append(out, p[:len(p)-len(e)]+r.ext)
+			}
+		}
+	}
+	return out
+}
+
+// repeats lists, for each kind of file that repeats another, the sources it
+// repeats, by extension.
+var repeats = []struct {
+	ext     string
+	sources []string
+}{
+	{".d.ts", []string{".ts", ".tsx"}}, {".d.mts", []string{".mts"}}, {".d.cts", []string{".cts"}},
+	{".js", []string{".ts", ".tsx"}}, {".jsx", []string{".tsx"}}, {".mjs", []string{".mts"}},
+	{".cjs", []string{".cts"}}, {".pyi", []string{".py"}},
 }
 
 // IsExampleFile reports whether a source file sits beside a project's code

@@ -3,6 +3,7 @@ package chunk
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -484,6 +485,24 @@ func TestSourcesOf(t *testing.T) {
 	} {
 		if got := strings.Join(SourcesOf(p), " "); got != want {
 			t.Errorf("SourcesOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// RepeatsOf is SourcesOf the other way round.
+func TestRepeatsOf(t *testing.T) {
+	for p, want := range map[string]string{
+		"src/a.ts": "src/a.d.ts src/a.js", "a.tsx": "a.d.ts a.js a.jsx", "a.mts": "a.d.mts a.mjs",
+		"a.cts": "a.d.cts a.cjs", "pkg/m.py": "pkg/m.pyi", "a.d.ts": "", "a.js": "", "m.pyi": "",
+	} {
+		got := RepeatsOf(p)
+		if strings.Join(got, " ") != want {
+			t.Errorf("RepeatsOf(%q) = %q, want %q", p, got, want)
+		}
+		for _, r := range got {
+			if !slices.Contains(SourcesOf(r), p) {
+				t.Errorf("RepeatsOf(%q) has %q, whose sources %q leave it out", p, r, SourcesOf(r))
+			}
 		}
 	}
 }
