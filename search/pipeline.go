@@ -56,6 +56,14 @@ func contentHash(data []byte) [16]byte {
 
 // read runs stage 1 for one file.
 func (ix *Index) read(rel string) (*prepared, error) {
+	for _, src := range chunk.SourcesOf(rel) {
+		if ix.scanner.IsFile(src) {
+			// Compiler output or a stub beside its source: the source's
+			// definitions are the ones to find, and a bundle need not be
+			// read to be left out.
+			return &prepared{path: rel, skip: fmt.Errorf("%s repeats the declarations of %s", rel, src)}, nil
+		}
+	}
 	data, info, err := ix.scanner.ReadFile(rel)
 	p := &prepared{path: rel, info: info}
 	switch {
@@ -67,14 +75,6 @@ func (ix *Index) read(rel string) (*prepared, error) {
 		// reported.
 		p.skip, p.unreadable = err, true
 		return p, nil
-	}
-	for _, src := range chunk.SourcesOf(rel) {
-		if ix.scanner.IsFile(src) {
-			// Compiler output or a stub beside its source: the source's
-			// definitions are the ones to find.
-			p.skip = fmt.Errorf("%s repeats the declarations of %s", rel, src)
-			return p, nil
-		}
 	}
 	p.hash = contentHash(data)
 	lang := chunk.LanguageOf(rel)
