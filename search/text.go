@@ -113,6 +113,14 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 
 // summary returns the first sentence of a doc comment (at most 300 bytes).
 func summary(doc string) string {
+	first, _ := SplitSummary(doc)
+	return trimTo(first, 300)
+}
+
+// SplitSummary cuts a doc comment after its first sentence (or its first
+// paragraph, when that ends sooner): the summary the index weighs as a field
+// of its own, and the rest.
+func SplitSummary(doc string) (first, rest string) {
 	doc = strings.TrimSpace(doc)
 	end := len(doc)
 	if k := strings.Index(doc, "\n\n"); k >= 0 {
@@ -124,7 +132,7 @@ func summary(doc string) string {
 			break
 		}
 	}
-	return trimTo(doc[:end], 300)
+	return doc[:end], doc[end:]
 }
 
 func trimTo(s string, n int) string {

@@ -71,11 +71,11 @@ func main() {
 	top := flag.Int("top", 3, "with -v: results shown for each question missed at rank 1")
 	wordvec := flag.String("wordvec", "", "a learned neighbour table (bench/wordvec) whose neighbours expand each query")
 	learned := flag.Float64("learned", 0.3, "with -wordvec: weight of a neighbour in the query's vector, times its cosine")
-	bridge := flag.String("bridge", "", "a trained bridge (bench/wordvec -bridge) whose vectors join the built-in embedder's")
+	bridge := flag.String("bridge", "", "a trained bridge (bench/wordvec -bridge) whose vectors join the built-in embedder's, weighted by -bridgeweight")
 	static := flag.String("static", "", "a table of word vectors (bench/wordvec -vectors) whose sums join the built-in embedder's vectors, weighted by -bridgeweight")
-	external := flag.String("external", "", "a folder of vectors another program computed (external.go), joined to the built-in embedder's, weighted by -bridgeweight")
+	external := flag.String("external", "", "a folder of vectors another program computed (bridge.go), joined to the built-in embedder's, weighted by -bridgeweight")
 	externalDim := flag.Int("externaldim", 512, "with -external: their dimension")
-	bridgeWeight := flag.Float64("bridgeweight", 0.5, "with -bridge or -static: weight of its vector beside the built-in one")
+	bridgeWeight := flag.Float64("bridgeweight", 0.5, "with -bridge, -static or -external: weight of their vector beside the built-in one")
 	learnedAbsent := flag.Bool("learnedabsent", false, "with -wordvec: expand only the query words the index does not hold")
 	flag.Parse()
 	diagnose, showTop = *diag, *top
@@ -134,27 +134,25 @@ func main() {
 		}
 		opt.Embedder = &expandingEmbedder{Hashing: h, table: t, weight: *learned, absent: *learnedAbsent}
 	}
-	if *bridge != "" || *static != "" {
-		var m *bridgeModel
-		var err error
-		if *bridge != "" {
-			m, err = readBridge(*bridge)
-		} else {
-			m, err = readStatic(*static)
+	switch {
+	case *bridge != "" || *static != "":
+		path := *bridge
+		if path == "" {
+			path = *static
 		}
+		m, err := readWordTables(path)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
 			os.Exit(1)
 		}
-		opt.Embedder = &bridgeEmbedder{Hashing: h, m: m, weight: float32(*bridgeWeight)}
-	}
-	if *external != "" {
-		e, err := newExternalEmbedder(h, *external, *externalDim, float32(*bridgeWeight))
+		opt.Embedder = m.embedder(h, "words", *bridgeWeight)
+	case *external != "":
+		e, err := readExternal(*external, *externalDim)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "searcheval: %v\n", err)
 			os.Exit(1)
 		}
-		opt.Embedder = e
+		opt.Embedder = &joinedEmbedder{Hashing: h, name: "external", dim: e.d, weight: float32(*bridgeWeight), doc: e.vector, query: e.vector}
 	}
 	opt.Tuning = &t
 	ctx := context.Background()

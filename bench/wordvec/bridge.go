@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentos-dev/agentos/search"
 	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/tokenize"
 )
@@ -55,7 +54,7 @@ func (b *bridgeCorpus) addFile(name string, src []byte) {
 		if c.Symbol == "" || c.Test || strings.TrimSpace(c.Doc) == "" {
 			continue
 		}
-		sum, rest := splitSummary(c.Doc)
+		sum, rest := search.SplitSummary(c.Doc)
 		key := strings.ToLower(strings.Join(strings.Fields(sum), " "))
 		if b.seen[key] {
 			b.skipped++
@@ -108,22 +107,6 @@ func (b *bridgeCorpus) terms(text string, exclude map[int32]bool) []int32 {
 		}
 	})
 	return out
-}
-
-// splitSummary cuts a doc comment after its first sentence.
-func splitSummary(doc string) (string, string) {
-	doc = strings.TrimSpace(doc)
-	end := len(doc)
-	if k := strings.Index(doc, "\n\n"); k >= 0 {
-		end = k
-	}
-	for i := 0; i+1 < end; i++ {
-		if (doc[i] == '.' || doc[i] == '!' || doc[i] == '?') && (doc[i+1] == ' ' || doc[i+1] == '\n') {
-			end = i + 1
-			break
-		}
-	}
-	return doc[:end], doc[end:]
 }
 
 func trimBytes(s string, n int) string {
@@ -383,36 +366,8 @@ func heldOutMRR(held []bridgePair, qt, ct []float32, d int) float64 {
 	return total / float64(count)
 }
 
-// writeBridge stores the tables: gzip of "ABR1", the term count and the
-// dimension (uint32), the terms each after its length in a byte, then the
-// question side's rows and the code side's, each a float32 scale and int8
-// components.
+// writeBridge stores the tables as writeTables does, with the magic "ABR1":
+// the question side's rows, then the code side's.
 func writeBridge(path string, words []string, qt, ct []float32, d int) error {
-	var buf bytes.Buffer
-	buf.WriteString("ABR1")
-	_ = binary.Write(&buf, binary.LittleEndian, uint32(len(words)))
-	_ = binary.Write(&buf, binary.LittleEndian, uint32(d))
-	for _, w := range words {
-		buf.WriteByte(byte(len(w)))
-		buf.WriteString(w)
-	}
-	for _, table := range [][]float32{qt, ct} {
-		for i := range words {
-			row := table[i*d : (i+1)*d]
-			var m float32
-			for _, x := range row {
-				m = max(m, float32(math.Abs(float64(x))))
-			}
-			scale := m / 127
-			_ = binary.Write(&buf, binary.LittleEndian, math.Float32bits(scale))
-			for _, x := range row {
-				var q int8
-				if scale > 0 {
-					q = int8(math.Round(float64(x / scale)))
-				}
-				buf.WriteByte(byte(q))
-			}
-		}
-	}
-	return writeGzip(path, buf.Bytes())
+	return writeTables(path, "ABR1", words, d, qt, ct)
 }

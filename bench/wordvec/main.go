@@ -737,28 +737,37 @@ func printNeighbours(words []string, ids map[string]int32, vecs []float32, d int
 // preceded by its length in a byte, then per term a float32 scale and dim
 // int8 components.
 func write(path string, words []string, vecs []float32, d int) error {
+	return writeTables(path, "AWV1", words, d, vecs)
+}
+
+// writeTables writes gzip of magic, the term count and dimension (uint32),
+// the terms each after its length in a byte, then each table's rows as a
+// float32 scale and int8 components.
+func writeTables(path, magic string, words []string, d int, tables ...[]float32) error {
 	var buf bytes.Buffer
-	buf.WriteString("AWV1")
+	buf.WriteString(magic)
 	_ = binary.Write(&buf, binary.LittleEndian, uint32(len(words)))
 	_ = binary.Write(&buf, binary.LittleEndian, uint32(d))
 	for _, w := range words {
 		buf.WriteByte(byte(len(w)))
 		buf.WriteString(w)
 	}
-	for i := range words {
-		v := vecs[i*d : i*d+d]
-		var mx float32
-		for _, x := range v {
-			mx = max(mx, float32(math.Abs(float64(x))))
-		}
-		scale := mx / 127
-		_ = binary.Write(&buf, binary.LittleEndian, math.Float32bits(scale))
-		for _, x := range v {
-			q := int8(0)
-			if scale > 0 {
-				q = int8(math.Round(float64(x / scale)))
+	for _, vecs := range tables {
+		for i := range words {
+			v := vecs[i*d : i*d+d]
+			var mx float32
+			for _, x := range v {
+				mx = max(mx, float32(math.Abs(float64(x))))
 			}
-			buf.WriteByte(byte(q))
+			scale := mx / 127
+			_ = binary.Write(&buf, binary.LittleEndian, math.Float32bits(scale))
+			for _, x := range v {
+				q := int8(0)
+				if scale > 0 {
+					q = int8(math.Round(float64(x / scale)))
+				}
+				buf.WriteByte(byte(q))
+			}
 		}
 	}
 	return writeGzip(path, buf.Bytes())
