@@ -94,3 +94,27 @@ class Other:
 		t.Errorf("implementations of Saver: %+v %v", w.Nodes, err)
 	}
 }
+
+// A Rust impl block in another file of the crate extends the struct it
+// names: self.m() there reaches the struct's methods, even when a class of
+// the same name in another language and folder has one too.
+func TestGraphSelfAcrossFilesOfACrate(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"Cargo.toml":   "[package]\nname = \"shop\"\nversion = \"0.1.0\"\n",
+		"src/model.rs": "pub struct Cart {}\n\nimpl Cart {\n    pub fn clear(&mut self) {}\n}\n\npub struct Basket {}\n\nimpl Basket {\n    pub fn clear(&mut self) {}\n}\n",
+		"src/ops.rs":   "use crate::model::Cart;\n\nimpl Cart {\n    pub fn empty(&mut self) {\n        self.clear()\n    }\n}\n",
+		"web/cart.ts":  "export class Cart {\n  clear(): void {}\n}\n",
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	w, err := ix.Graph().Callees("Cart.empty", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range w.Nodes {
+		got = append(got, n.Symbol.Display()+" in "+n.Symbol.Path)
+	}
+	if want := "model.Cart.clear in src/model.rs"; strings.Join(got, ", ") != want {
+		t.Errorf("Cart.empty calls %q, want %q", got, want)
+	}
+}

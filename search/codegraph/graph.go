@@ -343,7 +343,7 @@ const maxBaseDepth = 8
 
 // classMethod returns the method name of class as seen from file f: the
 // class's own (in f first), else its bases' (class A(B), extends), nearest
-// first, else the only method of a class so named in the project.
+// first, else the nearest only method of a class so named (see nearest).
 func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int32, bool) {
 	cands := d.withName(name)
 	ofClass := func(s sym) bool { return s.def().Recv == class }
@@ -360,7 +360,27 @@ func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int3
 	if i, ok := d.baseMethod(f, class, name, depth); ok {
 		return i, true
 	}
-	return d.one(cands, isCallable, ofClass)
+	return d.nearest(f, cands, isCallable, ofClass)
+}
+
+// nearest returns the only one of ids that want and keep accept, looking in
+// f's package first, then among f's language's symbols, then everywhere: a
+// Rust impl in one file extends the struct of another file in its crate,
+// whatever a TypeScript class of the same name elsewhere has.
+func (d *derived) nearest(f *FileFacts, ids []int32, want func(*Def) bool, keep func(sym) bool) (int32, bool) {
+	for _, near := range []func(sym) bool{
+		func(s sym) bool { return s.f.Package == f.Package && s.f.Language == f.Language },
+		func(s sym) bool { return s.f.Language == f.Language },
+	} {
+		within := func(s sym) bool { return near(s) && (keep == nil || keep(s)) }
+		if i, ok := d.one(ids, want, within); ok {
+			return i, true
+		}
+		if slices.ContainsFunc(ids, func(i int32) bool { return want(d.syms[i].def()) && within(d.syms[i]) }) {
+			return 0, false // more than one that near: ambiguous
+		}
+	}
+	return d.one(ids, want, keep)
 }
 
 // baseMethod returns the method name of the nearest base of class (as seen
@@ -382,12 +402,12 @@ func (d *derived) baseMethod(f *FileFacts, class, name string, depth int) (int32
 }
 
 // class returns the class (a type) named name as seen from file f: the one
-// in f, else the project's only one.
+// in f, else the nearest only one (see nearest).
 func (d *derived) class(f *FileFacts, name string) (int32, bool) {
 	if i, ok := d.one(d.withNameIn(name, f.Package), isType, func(s sym) bool { return s.f == f }); ok {
 		return i, true
 	}
-	return d.one(d.withName(name), isType, nil)
+	return d.nearest(f, d.withName(name), isType, nil)
 }
 
 // Stats counts the graph's symbols, call sites and packages.
