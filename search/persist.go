@@ -168,39 +168,66 @@ func (ix *Index) Load() error {
 	if ix.opt.Dir == "" {
 		return fmt.Errorf("the index has no folder: %w", fs.ErrNotExist)
 	}
-	secs, err := snapshot.Read(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion)
+	var (
+		h      header
+		st     = ix.newState()
+		files  []persistedFile
+		metas  []meta
+		graph  []byte
+		have   = map[string]bool{}
+		decode = func(name string, data []byte, v any) error {
+			if err := gob.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
+				return fmt.Errorf("%w: %s: %v", snapshot.ErrCorrupt, name, err)
+			}
+			return nil
+		}
+	)
+	// The sections come one at a time, each in a buffer of its own, in the
+	// order Save wrote them: the header first, so that a snapshot of another
+	// embedder is turned down before anything else is decoded.
+	err := snapshot.ReadStream(filepath.Join(ix.opt.Dir, SnapshotFile), formatVersion, func(name string, data []byte) error {
+		if !have["header"] && name != "header" {
+			return fmt.Errorf("%w: %s before the header", snapshot.ErrCorrupt, name)
+		}
+		have[name] = true
+		switch name {
+		case "header":
+			if err := decode(name, data, &h); err != nil {
+				return err
+			}
+			if h.Embedder != ix.opt.Embedder.Name() || h.Dim != ix.opt.Embedder.Dim() || h.Texts != ix.embedConfig() {
+				return fmt.Errorf("%w (%s/%d, now %s/%d)", ErrEmbedderChanged, h.Embedder, h.Dim,
+					ix.opt.Embedder.Name(), ix.opt.Embedder.Dim())
+			}
+		case "files":
+			return decode(name, data, &files)
+		case "chunks":
+			return decode(name, data, &metas)
+		case "uses":
+			return decode(name, data, &st.use)
+		case "contexts":
+			return decode(name, data, &st.contexts)
+		case "graph":
+			graph = data
+		case "lexical":
+			if err := st.lex.UnmarshalBinary(data); err != nil {
+				return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
+			}
+			st.setBackground() // decoding resets the lexical index whole
+		case "vector":
+			if err := st.vec.UnmarshalBinary(data); err != nil {
+				return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	var h header
-	if err := gob.NewDecoder(bytes.NewReader(secs["header"])).Decode(&h); err != nil {
-		return fmt.Errorf("%w: header: %v", snapshot.ErrCorrupt, err)
-	}
-	if h.Embedder != ix.opt.Embedder.Name() || h.Dim != ix.opt.Embedder.Dim() || h.Texts != ix.embedConfig() {
-		return fmt.Errorf("%w (%s/%d, now %s/%d)", ErrEmbedderChanged, h.Embedder, h.Dim,
-			ix.opt.Embedder.Name(), ix.opt.Embedder.Dim())
-	}
-	st := ix.newState()
-	var files []persistedFile
-	var metas []meta
-	for _, d := range []struct {
-		name string
-		v    any
-	}{{"files", &files}, {"chunks", &metas}, {"uses", &st.use}, {"contexts", &st.contexts}} {
-		data, ok := secs[d.name]
-		if !ok {
-			return fmt.Errorf("%w: no %s section", snapshot.ErrCorrupt, d.name)
+	for _, name := range []string{"files", "chunks", "uses", "contexts", "graph", "lexical", "vector"} {
+		if !have[name] {
+			return fmt.Errorf("%w: no %s section", snapshot.ErrCorrupt, name)
 		}
-		if err := gob.NewDecoder(bytes.NewReader(data)).Decode(d.v); err != nil {
-			return fmt.Errorf("%w: %s: %v", snapshot.ErrCorrupt, d.name, err)
-		}
-	}
-	if err := st.lex.UnmarshalBinary(secs["lexical"]); err != nil {
-		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
-	}
-	st.setBackground() // decoding resets the lexical index whole
-	if err := st.vec.UnmarshalBinary(secs["vector"]); err != nil {
-		return fmt.Errorf("%w: %v", snapshot.ErrCorrupt, err)
 	}
 	// Decoding gives every string its own copy; the same few paths, kinds
 	// and package names repeat over tens of thousands of chunks and symbols,
@@ -216,12 +243,7 @@ func (ix *Index) Load() error {
 		m.Path, m.Language, m.Domain, m.Kind = in.s(m.Path), in.s(m.Language), in.s(m.Domain), chunk.Kind(in.s(string(m.Kind)))
 		st.metas[i] = m
 	}
-	graph, ok := secs["graph"]
-	if !ok {
-		return fmt.Errorf("%w: no graph section", snapshot.ErrCorrupt)
-	}
-	// A copy: the section is a slice of the whole file's bytes.
-	st.graph = encodedGraph(bytes.Clone(graph), h.Graph)
+	st.graph = encodedGraph(graph, h.Graph) // the section's own buffer, kept as it is
 	if len(st.use) != len(st.metas) {
 		st.use = make([]use, len(st.metas))
 	}

@@ -105,48 +105,91 @@ func WriteStream(path string, v uint32, fill func(add func(name string, data []b
 	})
 }
 
-// Read reads and verifies a snapshot written with format version v. A missing
-// file is reported with an error satisfying errors.Is(err, fs.ErrNotExist).
+// Read reads and verifies a snapshot written with format version v and
+// returns its sections by name. A missing file is reported with an error
+// satisfying errors.Is(err, fs.ErrNotExist).
 func Read(path string, v uint32) (map[string][]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("read index snapshot: %w", err)
-	}
-	if len(b) < headerSize || string(b[:len(magic)]) != magic {
-		return nil, ErrCorrupt
-	}
-	if got := binary.LittleEndian.Uint32(b[len(magic):]); got != v {
-		return nil, fmt.Errorf("%w (%d, want %d)", ErrVersion, got, v)
-	}
-	size := binary.LittleEndian.Uint64(b[len(magic)+4:])
-	sum := binary.LittleEndian.Uint32(b[len(magic)+12:])
-	payload := b[headerSize:]
-	if uint64(len(payload)) != size || crc32.Checksum(payload, table) != sum {
-		return nil, ErrCorrupt
-	}
 	out := map[string][]byte{}
-	for len(payload) > 0 {
-		name, rest, ok := field(payload)
-		if !ok {
-			return nil, ErrCorrupt
-		}
-		data, rest, ok := field(rest)
-		if !ok {
-			return nil, ErrCorrupt
-		}
-		out[string(name)] = data
-		payload = rest
+	err := ReadStream(path, v, func(name string, data []byte) error {
+		out[name] = data
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-func field(b []byte) ([]byte, []byte, bool) {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)-k) {
-		return nil, nil, false
+// ReadStream reads and verifies a snapshot written with format version v
+// and hands its sections to fn one at a time, in the order they were
+// written, each in a buffer of its own that fn may keep: the file is never
+// in memory whole beside what its sections decode into (a few hundred
+// megabytes at monorepo size, once the peak of a restart). The length and
+// checksum are verified in a first pass over the file, before any section
+// is handed over, so fn only ever sees sound bytes. An error from fn stops
+// the read and is returned as it is. A missing file is reported with an
+// error satisfying errors.Is(err, fs.ErrNotExist).
+func ReadStream(path string, v uint32, fn func(name string, data []byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return fmt.Errorf("read index snapshot: %w", err)
 	}
-	return b[k : k+int(n)], b[k+int(n):], true
+	defer f.Close()
+	h := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, h); err != nil || string(h[:len(magic)]) != magic {
+		return ErrCorrupt
+	}
+	if got := binary.LittleEndian.Uint32(h[len(magic):]); got != v {
+		return fmt.Errorf("%w (%d, want %d)", ErrVersion, got, v)
+	}
+	size := binary.LittleEndian.Uint64(h[len(magic)+4:])
+	sum := binary.LittleEndian.Uint32(h[len(magic)+12:])
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("read index snapshot: %w", err)
+	}
+	if uint64(fi.Size()-int64(headerSize)) != size {
+		return ErrCorrupt
+	}
+	crc := crc32.New(table)
+	if _, err := io.Copy(crc, io.NewSectionReader(f, int64(headerSize), int64(size))); err != nil {
+		return fmt.Errorf("read index snapshot: %w", err)
+	}
+	if crc.Sum32() != sum {
+		return ErrCorrupt
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(f, int64(headerSize), int64(size)), 1<<20)
+	field := func() ([]byte, error) {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, err
+		}
+		if n > size {
+			return nil, ErrCorrupt
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, ErrCorrupt
+		}
+		return b, nil
+	}
+	for {
+		name, err := field()
+		if err == io.EOF {
+			return nil // the end of the last section
+		}
+		if err != nil {
+			return ErrCorrupt
+		}
+		data, err := field()
+		if err != nil {
+			return ErrCorrupt
+		}
+		if err := fn(string(name), data); err != nil {
+			return err
+		}
+	}
 }

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,5 +95,62 @@ func TestWriteStream(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("files left: %v", entries)
+	}
+}
+
+// ReadStream hands over the sections in the order they were written, each
+// in its own buffer; a damaged file is found out before any is handed over,
+// and an error of the caller's stops the read and comes back as it is.
+func TestReadStream(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "index.snap")
+	secs := []Section{{"header", []byte("h")}, {"big", bytes.Repeat([]byte{7}, 3<<20)}, {"empty", nil}, {"tail", []byte("t")}}
+	if err := Write(p, 5, secs); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var kept [][]byte
+	if err := ReadStream(p, 5, func(name string, data []byte) error {
+		names = append(names, name)
+		kept = append(kept, data)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(names); got != "[header big empty tail]" {
+		t.Fatalf("sections %s, want them in the order written", got)
+	}
+	for i, s := range secs {
+		if !bytes.Equal(kept[i], s.Data) {
+			t.Errorf("section %s: %d bytes, want %d", s.Name, len(kept[i]), len(s.Data))
+		}
+	}
+	kept[0][0] = 'x' // a buffer of its own: changing it changes no other
+	if kept[3][0] != 't' {
+		t.Error("sections share a buffer")
+	}
+
+	stop := errors.New("embedder changed")
+	calls := 0
+	if err := ReadStream(p, 5, func(string, []byte) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("an error of the caller's: %v after %d calls, want it back after one", err, calls)
+	}
+
+	data, _ := os.ReadFile(p)
+	for what, bad := range map[string][]byte{
+		"a flipped byte of the last section": func() []byte {
+			b := bytes.Clone(data)
+			b[len(b)-1] ^= 1
+			return b
+		}(),
+		"truncated":      data[:len(data)-3],
+		"extended":       append(bytes.Clone(data), 0),
+		"not a snapshot": []byte("hello, world, this is no index"),
+	} {
+		os.WriteFile(p, bad, 0o644)
+		calls = 0
+		err := ReadStream(p, 5, func(string, []byte) error { calls++; return nil })
+		if !errors.Is(err, ErrCorrupt) || calls != 0 {
+			t.Errorf("%s: %v after %d sections, want ErrCorrupt before any", what, err, calls)
+		}
 	}
 }
