@@ -118,3 +118,80 @@ func TestGraphSelfAcrossFilesOfACrate(t *testing.T) {
 		t.Errorf("Cart.empty calls %q, want %q", got, want)
 	}
 }
+
+// A Go call through a field of a struct declared in another file of the
+// package, or in another package, goes to the method of the field's type
+// (an interface's, when the field is one), not to a method of the same name
+// elsewhere.
+func TestGraphGoFieldsOfStructsInOtherFiles(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"go.mod": "module example.com/shop\n\ngo 1.22\n",
+		"server/server.go": `package server
+
+import "example.com/shop/db"
+
+// Server serves orders.
+type Server struct {
+	store Store
+	conn  *db.Conn
+}
+`,
+		"server/store.go": `package server
+
+// Store keeps orders.
+type Store interface{ Get(id string) string }
+`,
+		"server/handlers.go": `package server
+
+import "example.com/shop/db"
+
+// Handle answers a request.
+func (s *Server) Handle(id string) {
+	s.store.Get(id)
+	s.conn.Query(id)
+}
+
+// Ping checks a pool's first connection.
+func Ping(p *db.Pool) { p.First.Query("") }
+`,
+		"db/conn.go": `package db
+
+// Conn is a connection.
+type Conn struct{}
+
+// Query runs a query.
+func (c *Conn) Query(q string) {}
+
+// Pool holds connections.
+type Pool struct{ First *Conn }
+`,
+		"cache/cache.go": `package cache
+
+// Cache is a cache.
+type Cache struct{}
+
+// Get reads a key.
+func (c *Cache) Get(id string) string { return "" }
+
+// Query looks a key up.
+func (c *Cache) Query(q string) {}
+`,
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	for name, want := range map[string]string{
+		"Server.Handle": "server.Store.Get in server/store.go, db.Conn.Query in db/conn.go",
+		"server.Ping":   "db.Conn.Query in db/conn.go",
+	} {
+		w, err := ix.Graph().Callees(name, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range w.Nodes {
+			got = append(got, n.Symbol.Display()+" in "+n.Symbol.Path)
+		}
+		if strings.Join(got, ", ") != want {
+			t.Errorf("%s calls %q, want %s", name, got, want)
+		}
+	}
+}

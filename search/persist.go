@@ -353,4 +353,8 @@ func internFacts(f *codegraph.FileFacts, in interner) {
 		c := &f.Calls[i]
 		c.Recv, c.Name = in.s(c.Recv), in.s(c.Name)
 	}
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		fl.Struct, fl.Name, fl.Type = in.s(fl.Struct), in.s(fl.Name), in.s(fl.Type)
+	}
 }

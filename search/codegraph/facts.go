@@ -93,7 +93,23 @@ type FileFacts struct {
 	// definitions come from chunks; nil for Go, whose symbols have none.
 	Signatures []string
 	Calls      []Ref
+	// Fields are the named types of the fields of the file's Go structs:
+	// a call through a field of a struct declared in another file of the
+	// package (s.db.Get() in handlers.go, the struct in server.go) is
+	// resolved against them.
+	Fields []Field
 }
+
+// Field is a Go struct's field of a named type.
+type Field struct {
+	Struct, Name, Type string
+	Pkg                uint16 // the type's package, as Ref.Pkg
+}
+
+// fieldOf joins a struct's name and a field's in the Recv of a call through
+// a field of a struct the calling file does not declare; resolving it looks
+// the field's type up in the package's Fields.
+const fieldOf = "\x00"
 
 // symbol returns the file's i-th symbol.
 func (f *FileFacts) symbol(i int) Symbol {
@@ -170,8 +186,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	}
 	// The named types of the fields of the file's structs, by struct and
 	// field: a call through a field (s.db.Get()) goes to the field type's
-	// method, an interface's when the field is one. Structs of the package
-	// declared in other files are not known here.
+	// method, an interface's when the field is one. A struct of the package
+	// declared in another file is looked up when the graph is resolved
+	// (FileFacts.Fields).
 	fields := map[string]map[string]typeRef{}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -184,14 +201,13 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			if !ok {
 				continue
 			}
+			fields[ts.Name.Name] = map[string]typeRef{}
 			for _, fl := range st.Fields.List {
 				t, ok := namedType(fl.Type, imports)
 				for _, n := range fl.Names {
 					if ok {
-						if fields[ts.Name.Name] == nil {
-							fields[ts.Name.Name] = map[string]typeRef{}
-						}
 						fields[ts.Name.Name][n.Name] = t
+						ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg})
 					}
 				}
 			}
@@ -238,9 +254,15 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				}
 				if sel, ok := x.X.(*ast.SelectorExpr); ok { // v.field.Name()
 					if id, ok := sel.X.(*ast.Ident); ok {
-						if t, ok := vars[id.Name]; ok && t.pkg == 0 {
-							if ft, ok := fields[t.name][sel.Sel.Name]; ok {
+						if t, ok := vars[id.Name]; ok {
+							if ft, ok := fields[t.name][sel.Sel.Name]; ok && t.pkg == 0 {
 								r.Recv, r.Pkg = ft.name, ft.pkg
+								break
+							}
+							if _, here := fields[t.name]; !here || t.pkg != 0 {
+								// A struct of another file or package (or no
+								// struct): looked up when resolving.
+								r.Recv, r.Pkg, r.Loose = t.name+fieldOf+sel.Sel.Name, t.pkg, true
 								break
 							}
 						}

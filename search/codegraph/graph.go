@@ -284,6 +284,20 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		want = isType
 	}
 	if f.Language == "go" {
+		if st, field, ok := strings.Cut(r.Recv, fieldOf); ok {
+			// s.field.M() with s's struct declared in another file or
+			// package: the method of the field's type, else by name, loosely.
+			structPkg := f.Package
+			if r.Pkg != 0 {
+				structPkg = f.pkgOf(r)
+			}
+			r.Recv, r.Pkg, r.Loose = "", 0, true
+			if t, tpkg, ok := d.fieldType(structPkg, st, field); ok {
+				if i, ok := d.one(d.withNameIn(r.Name, tpkg), want, func(s sym) bool { return s.def().Recv == t }); ok {
+					return i, false, true
+				}
+			}
+		}
 		pkg := f.Package
 		if r.Pkg != 0 {
 			pkg = f.pkgOf(r)
@@ -336,6 +350,26 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	}
 	i, ok := d.one(cands, want, nil)
 	return i, true, ok
+}
+
+// fieldType returns the type of a field of the Go struct named st in
+// package pkg, and the type's package.
+func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
+	i, ok := d.one(d.withNameIn(st, pkg), isType, nil)
+	if !ok {
+		return "", "", false
+	}
+	f := d.syms[i].f
+	for _, fl := range f.Fields {
+		if fl.Struct == st && fl.Name == field {
+			if fl.Pkg == 0 {
+				return fl.Type, f.Package, true
+			}
+			tp := f.pkgOf(Ref{Pkg: fl.Pkg})
+			return fl.Type, tp, tp != ""
+		}
+	}
+	return "", "", false
 }
 
 // maxBaseDepth bounds the walk up a class's bases, against cycles.
