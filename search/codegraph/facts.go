@@ -1,6 +1,7 @@
 package codegraph
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"math"
@@ -100,10 +101,15 @@ type FileFacts struct {
 	Fields []Field
 }
 
-// Field is a Go struct's field of a named type.
+// Field is a Go struct's field of a named type. A file's are sorted by
+// struct and name.
 type Field struct {
 	Struct, Name, Type string
 	Pkg                uint16 // the type's package, as Ref.Pkg
+}
+
+func compareFields(a, b Field) int {
+	return cmp.Or(strings.Compare(a.Struct, b.Struct), strings.Compare(a.Name, b.Name))
 }
 
 // fieldOf joins a struct's name and a field's in the Recv of a call through
@@ -213,6 +219,8 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 		}
 	}
+	// Sorted by struct and field, for fieldType's binary search.
+	slices.SortStableFunc(ff.Fields, compareFields)
 	// calls records the call sites in node n as made by symbol from; vars
 	// are the function's receiver and parameters whose type is named.
 	calls := func(from int32, n ast.Node, vars map[string]typeRef) {

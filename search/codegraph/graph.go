@@ -360,16 +360,16 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 		return "", "", false
 	}
 	f := d.syms[i].f
-	for _, fl := range f.Fields {
-		if fl.Struct == st && fl.Name == field {
-			if fl.Pkg == 0 {
-				return fl.Type, f.Package, true
-			}
-			tp := f.pkgOf(Ref{Pkg: fl.Pkg})
-			return fl.Type, tp, tp != ""
-		}
+	k, ok := slices.BinarySearchFunc(f.Fields, Field{Struct: st, Name: field}, compareFields)
+	if !ok {
+		return "", "", false
 	}
-	return "", "", false
+	fl := f.Fields[k]
+	if fl.Pkg == 0 {
+		return fl.Type, f.Package, true
+	}
+	tp := f.pkgOf(Ref{Pkg: fl.Pkg})
+	return fl.Type, tp, tp != ""
 }
 
 // maxBaseDepth bounds the walk up a class's bases, against cycles.
