@@ -17,6 +17,9 @@
 #               and the built bundles in build/ (which the index leaves out,
 #               as it does every build/ folder). Paths keep the package's
 #               src/: run searcheval with -prefix src/.
+#   mobx        mobx 6.13.5: every .ts file under src/ (58 files with one
+#               .d.ts, 8,339 lines; no tests shipped). Written without
+#               semicolons. Held out: typescript-heldout-questions.json.
 #
 # Paths in DIR are relative to the package's src/ folder, except for a whole
 # package (-repo). Needs npm (for `npm pack`), tar and base64.
@@ -30,9 +33,12 @@
 #   bench/corpus-typescript.sh query-core-repo /tmp/query-core-repo
 #   go run ./bench/searcheval -corpus /tmp/query-core-repo -prefix src/ -languages typescript \
 #     -questions bench/searcheval/testdata/typescript-query-core-repo-questions.json
+#   bench/corpus-typescript.sh mobx /tmp/mobx
+#   go run ./bench/searcheval -corpus /tmp/mobx -languages typescript \
+#     -questions bench/searcheval/testdata/typescript-heldout-questions.json
 set -euo pipefail
 
-name=${1:?usage: bench/corpus-typescript.sh rxjs|query-core|query-core-5.59|query-core-repo [DIR]}
+name=${1:?usage: bench/corpus-typescript.sh rxjs|query-core|query-core-5.59|query-core-repo|mobx [DIR]}
 whole=
 case $name in
 rxjs)
@@ -51,8 +57,13 @@ query-core-5.59 | query-core-repo)
   want=sha512-crHn+G3ltqb5JG0oUv6q+PMz1m1YkjpASrXTU+sYWW9pLk0t2GybUHNRqYPZWhxgjPaVGC4yp92gSFEJgYEsPw==
   [ "$name" = query-core-repo ] && whole=1
   ;;
+mobx)
+  spec=mobx@6.13.5
+  tgz=mobx-6.13.5.tgz
+  want=sha512-/HTWzW2s8J1Gqt+WmUj5Y0mddZk+LInejADc79NJadrWla3rHzmRHki/mnEUH1AvOmbNTZ1BRbKxr8DSgfdjMA==
+  ;;
 *)
-  echo "corpus: unknown code base $name (rxjs, query-core, query-core-5.59, query-core-repo)" >&2
+  echo "corpus: unknown code base $name (rxjs, query-core, query-core-5.59, query-core-repo, mobx)" >&2
   exit 2
   ;;
 esac
