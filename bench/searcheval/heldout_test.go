@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,27 +26,39 @@ func loadSet(t *testing.T, path string) questionSet {
 	return qs
 }
 
-// The evaluation set is measured, never tuned on: none of its questions is
-// in a tuning set, and none appears in the product's code or data (its
+// The held-out sets are measured, never tuned on: none of their questions
+// is in a tuning set, and none appears in the product's code or data (its
 // synonym tables, vocabulary, examples). Everything outside bench/, docs/
 // and the tests is the product.
 func TestEvaluationSetIsHeldOut(t *testing.T) {
-	eval := loadSet(t, "testdata/eval-questions.json")
-	queries := map[string]bool{}
-	for _, q := range eval.Queries {
-		queries[strings.ToLower(q.Query)] = true
+	heldOut := []string{"testdata/eval-questions.json", "testdata/python-heldout-questions.json", "testdata/typescript-heldout-questions.json"}
+	queries := map[string]string{} // question → its set
+	for _, set := range heldOut {
+		if _, err := os.Stat(set); os.IsNotExist(err) {
+			continue
+		}
+		for _, q := range loadSet(t, set).Queries {
+			queries[strings.ToLower(q.Query)] = set
+		}
 	}
-	for _, tuning := range []string{"testdata/dev-questions.json", "testdata/validation-questions.json"} {
+	tunings, err := filepath.Glob("testdata/*-questions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tuning := range tunings {
+		if slices.Contains(heldOut, filepath.ToSlash(tuning)) {
+			continue
+		}
 		for _, q := range loadSet(t, tuning).Queries {
-			if queries[strings.ToLower(q.Query)] {
-				t.Errorf("%s asks the evaluation question %q", tuning, q.Query)
+			if set, ok := queries[strings.ToLower(q.Query)]; ok {
+				t.Errorf("%s asks the question %q of the held-out %s", tuning, q.Query, set)
 			}
 		}
 	}
 
 	root := filepath.Join("..", "..")
 	checked := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -66,9 +79,9 @@ func TestEvaluationSetIsHeldOut(t *testing.T) {
 		}
 		checked++
 		text := strings.ToLower(string(data))
-		for q := range queries {
+		for q, set := range queries {
 			if strings.Contains(text, q) {
-				t.Errorf("%s holds the evaluation question %q", rel, q)
+				t.Errorf("%s holds the question %q of the held-out %s", rel, q, set)
 			}
 		}
 		return nil
