@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes a corpus of the Python tuning questions (bench/searcheval/testdata/
+# Makes a corpus of the Python question sets (bench/searcheval/testdata/
 # python-*-questions.json) from a Python library as Debian 12 ships it, in
 # one of two forms:
 #
@@ -26,6 +26,7 @@
 #   rich      Rich 13.3.1 (python3-rich 13.3.1-1): 78 files, 26k lines
 #   boltons   boltons 21.0.0 (python3-boltons 21.0.0-2): 30 files, 17k lines
 #   paramiko  Paramiko 2.12.0 (python3-paramiko 2.12.0-2): 46 files, 20k lines
+#   docutils  Docutils 0.19 (python3-docutils 0.19+dfsg-6): 120 files, 42k lines
 #   rich-repo       Rich 13.3.1's tree (rich_13.3.1.orig.tar.xz): 521 files,
 #                   190 of them .py (78 under rich/, 66 tests, 36 examples,
 #                   3 benchmarks, 5 tools, 1 docs); PREFIX rich
@@ -85,6 +86,12 @@ paramiko)
   pkg=paramiko
   tree=669d84e9e3e0ba20d98b4e916e2eab4d8411b3350258339f04cb375a42729d43
   ;;
+docutils)
+  pool=pool/main/p/python-docutils/python3-docutils_0.19+dfsg-6_all.deb
+  want=ada9a80195375262c50dc0acf21a00a51166fee3fc96f6ca6d20a1a27868ba2c
+  pkg=docutils
+  tree=391a6acb83a5b74ac84792ab8761b084d5739aa25aa89db963dda20eb0da57d3
+  ;;
 rich-repo)
   repo=1
   pool=pool/main/r/rich/rich_13.3.1.orig.tar.xz
@@ -110,7 +117,7 @@ paramiko-repo)
   tree=
   ;;
 *)
-  echo "corpus: unknown corpus $corpus (networkx, rich, boltons, paramiko, each also as NAME-repo)" >&2
+  echo "corpus: unknown corpus $corpus (networkx, rich, boltons, paramiko, docutils; the first four also as NAME-repo)" >&2
   exit 2
   ;;
 esac
