@@ -9,7 +9,8 @@
 #
 # ROOT (default /tmp) holds the corpora, one folder each. Needs what the
 # recipes need: curl and dpkg-deb or ar (Debian packages), npm (npm
-# packages), Go. The Go evaluation set is measured, never tuned on.
+# packages), Go. The Go evaluation set and the Python and TypeScript held-out
+# sets (Docutils, mobx) are measured, never tuned on.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -36,6 +37,9 @@ sets=(
   "rxjs|bench/corpus-typescript.sh rxjs $root/rxjs|typescript|$q/typescript-dev-questions.json|"
   "query-core|bench/corpus-typescript.sh query-core $root/query-core|typescript|$q/typescript-validation-questions.json|"
   "query-core-repo|bench/corpus-typescript.sh query-core-repo $root/query-core-repo|typescript|$q/typescript-query-core-repo-questions.json|src/"
+  # Held out: measured, never tuned on.
+  "docutils|bench/corpus-python.sh docutils $root/docutils|python|$q/python-heldout-questions.json|"
+  "mobx|bench/corpus-typescript.sh mobx $root/mobx|typescript|$q/typescript-heldout-questions.json|"
 )
 go build -o "$root/searcheval.bin" ./bench/searcheval
 for s in "${sets[@]}"; do
