@@ -20,6 +20,12 @@
 #   mobx        mobx 6.13.5: every .ts file under src/ (58 files with one
 #               .d.ts, 8,339 lines; no tests shipped). Written without
 #               semicolons. Held out: typescript-heldout-questions.json.
+#   redux-toolkit
+#               @reduxjs/toolkit 2.14.0: every .ts file under src/ (103
+#               files, 22,172 lines; no tests shipped; its one .tsx,
+#               query/react/ApiProvider.tsx, is left out). Written without
+#               semicolons; few of its functions have doc comments (the
+#               documentation is a separate site).
 #
 # Paths in DIR are relative to the package's src/ folder, except for a whole
 # package (-repo). Needs npm (for `npm pack`), tar and base64.
@@ -36,9 +42,12 @@
 #   bench/corpus-typescript.sh mobx /tmp/mobx
 #   go run ./bench/searcheval -corpus /tmp/mobx -languages typescript \
 #     -questions bench/searcheval/testdata/typescript-heldout-questions.json
+#   bench/corpus-typescript.sh redux-toolkit /tmp/redux-toolkit
+#   go run ./bench/searcheval -corpus /tmp/redux-toolkit -languages typescript \
+#     -questions bench/searcheval/testdata/typescript-sparse-questions.json
 set -euo pipefail
 
-name=${1:?usage: bench/corpus-typescript.sh rxjs|query-core|query-core-5.59|query-core-repo|mobx [DIR]}
+name=${1:?usage: bench/corpus-typescript.sh rxjs|query-core|query-core-5.59|query-core-repo|mobx|redux-toolkit [DIR]}
 whole=
 case $name in
 rxjs)
@@ -62,8 +71,13 @@ mobx)
   tgz=mobx-6.13.5.tgz
   want=sha512-/HTWzW2s8J1Gqt+WmUj5Y0mddZk+LInejADc79NJadrWla3rHzmRHki/mnEUH1AvOmbNTZ1BRbKxr8DSgfdjMA==
   ;;
+redux-toolkit)
+  spec=@reduxjs/toolkit@2.14.0
+  tgz=reduxjs-toolkit-2.14.0.tgz
+  want=sha512-m/PxMwRe0xLL6XUsAgy0YjInklHcfi9uMwFhJk+QINqjxqPvyc89T5cMjszA5bDmTE0gwGc7zr9LRO4gL+mhaw==
+  ;;
 *)
-  echo "corpus: unknown code base $name (rxjs, query-core, query-core-5.59, query-core-repo, mobx)" >&2
+  echo "corpus: unknown code base $name (rxjs, query-core, query-core-5.59, query-core-repo, mobx, redux-toolkit)" >&2
   exit 2
   ;;
 esac
