@@ -135,6 +135,13 @@ type Tuning struct {
 	// EmbedBodyChars is how much of its body follows.
 	EmbedDocChars  int
 	EmbedBodyChars int
+	// EmbedBodyCharsNoDoc is how much of its body follows instead for a
+	// symbol without a doc comment, whose name and signature are otherwise
+	// all its vector has to go on (code documented elsewhere, or not at
+	// all: on the sparsely documented TypeScript tuning set, 0, 200, 500,
+	// 1000 gave hybrid MRR@10 0.414, 0.441, 0.560, 0.551; more than 500
+	// lowered query-core; docs/benchmarks.md).
+	EmbedBodyCharsNoDoc int
 	// QueryIDF weighs the words of a query by their rarity in the index
 	// (inverse document frequency to this power) when the embedder supports
 	// it; 0 turns it off.
@@ -206,13 +213,15 @@ func DefaultTuning() Tuning {
 		ImporterBoost:    0,
 		EmbedDocChars:    600,
 		EmbedBodyChars:   0,
-		QueryIDF:         0.5,
-		DocIDF:           0,
-		OppositeFactor:   0.6,
-		CoverageWeight:   0.4,
-		AbbrevWeight:     0.5,
-		SiblingFactor:    0.8,
-		ClassFactor:      1,
+
+		EmbedBodyCharsNoDoc: 500,
+		QueryIDF:            0.5,
+		DocIDF:              0,
+		OppositeFactor:      0.6,
+		CoverageWeight:      0.4,
+		AbbrevWeight:        0.5,
+		SiblingFactor:       0.8,
+		ClassFactor:         1,
 
 		ConstructorFactor: 0.8,
 		FeedbackDocs:      8,

@@ -157,7 +157,11 @@ func (ix *Index) encode(add func(name string, data []byte) error) ([]byte, codeg
 // otherwise are not reused.
 func (ix *Index) embedConfig() string {
 	t := ix.opt.Tuning
-	return fmt.Sprintf("doc=%d body=%d docidf=%g", t.EmbedDocChars, t.EmbedBodyChars, t.DocIDF)
+	cfg := fmt.Sprintf("doc=%d body=%d docidf=%g", t.EmbedDocChars, t.EmbedBodyChars, t.DocIDF)
+	if t.EmbedBodyCharsNoDoc > 0 {
+		cfg += fmt.Sprintf(" nodocbody=%d", t.EmbedBodyCharsNoDoc)
+	}
+	return cfg
 }
 
 // Load replaces the index's content with its snapshot. The error satisfies

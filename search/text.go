@@ -104,7 +104,11 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 	b.WriteString(trimTo(doc, ix.opt.Tuning.EmbedDocChars))
 	b.WriteString("\n")
 	b.WriteString(embedPathText(c.Path))
-	if n := ix.opt.Tuning.EmbedBodyChars; n > 0 {
+	n := ix.opt.Tuning.EmbedBodyChars
+	if strings.TrimSpace(c.Doc) == "" {
+		n = max(n, ix.opt.Tuning.EmbedBodyCharsNoDoc)
+	}
+	if n > 0 {
 		b.WriteString("\n")
 		b.WriteString(trimTo(body(c), n))
 	}
