@@ -241,7 +241,9 @@ func bridgeStep(batch []bridgePair, qt, ct, qa, ca []float32, d int, lr, scale f
 	// g = dLoss/dS, rows (question → declaration) and columns both.
 	g := make([]float64, n*n)
 	var loss float64
-	softmax := func(at func(k int) int) {
+	// softmax adds the softmax over the n scores at(0..n-1) to g and returns
+	// the loss of the one at(i), the pair's own.
+	softmax := func(i int, at func(k int) int) float64 {
 		m := math.Inf(-1)
 		for k := 0; k < n; k++ {
 			m = math.Max(m, s[at(k)])
@@ -253,18 +255,12 @@ func bridgeStep(batch []bridgePair, qt, ct, qa, ca []float32, d int, lr, scale f
 		for k := 0; k < n; k++ {
 			g[at(k)] += math.Exp(s[at(k)]-m) / z / float64(n)
 		}
+		return m + math.Log(z) - s[at(i)]
 	}
 	for i := 0; i < n; i++ {
-		softmax(func(k int) int { return i*n + k })
-		softmax(func(k int) int { return k*n + i })
+		loss += softmax(i, func(k int) int { return i*n + k }) // the question's row
+		loss += softmax(i, func(k int) int { return k*n + i }) // the declaration's column
 		g[i*n+i] -= 2 / float64(n)
-		// the loss of row i and column i
-		var zr, zc float64
-		for k := 0; k < n; k++ {
-			zr += math.Exp(s[i*n+k] - s[i*n+i])
-			zc += math.Exp(s[k*n+i] - s[i*n+i])
-		}
-		loss += math.Log(zr) + math.Log(zc)
 	}
 	dq, dc := make([]float32, n*d), make([]float32, n*d)
 	for i := 0; i < n; i++ {
