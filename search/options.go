@@ -213,19 +213,18 @@ func DefaultTuning() Tuning {
 		ImporterBoost:    0,
 		EmbedDocChars:    600,
 		EmbedBodyChars:   0,
+		QueryIDF:         0.5,
+		DocIDF:           0,
+		OppositeFactor:   0.6,
+		CoverageWeight:   0.4,
+		AbbrevWeight:     0.5,
+		SiblingFactor:    0.8,
+		ClassFactor:      1,
 
 		EmbedBodyCharsNoDoc: 500,
-		QueryIDF:            0.5,
-		DocIDF:              0,
-		OppositeFactor:      0.6,
-		CoverageWeight:      0.4,
-		AbbrevWeight:        0.5,
-		SiblingFactor:       0.8,
-		ClassFactor:         1,
-
-		ConstructorFactor: 0.8,
-		FeedbackDocs:      8,
-		FeedbackVector:    0,
+		ConstructorFactor:   0.8,
+		FeedbackDocs:        8,
+		FeedbackVector:      0,
 	}
 }
 

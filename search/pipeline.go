@@ -578,15 +578,17 @@ func (ix *Index) UpdateFile(ctx context.Context, p string) (bool, error) {
 	// stubs beside it are indexed (pipeline's read leaves them out beside
 	// their source): a.js is indexed once a.ts is deleted, and dropped once
 	// a.ts is back.
-	sourceThere := ix.scanner.IsFile(rel)
-	ix.mu.RLock()
-	for _, r := range chunk.RepeatsOf(rel) {
-		_, indexed := ix.st.files[r]
-		if ok, _ := ix.scanner.Accept(r); ok && (indexed && sourceThere || !indexed && !sourceThere && ix.scanner.IsFile(r)) {
-			paths = append(paths, r)
+	if repeats := chunk.RepeatsOf(rel); len(repeats) > 0 {
+		sourceThere := ix.scanner.IsFile(rel)
+		ix.mu.RLock()
+		for _, r := range repeats {
+			_, indexed := ix.st.files[r]
+			if ok, _ := ix.scanner.Accept(r); ok && (indexed && sourceThere || !indexed && !sourceThere && ix.scanner.IsFile(r)) {
+				paths = append(paths, r)
+			}
 		}
+		ix.mu.RUnlock()
 	}
-	ix.mu.RUnlock()
 	if len(paths) == 0 {
 		return removed, nil
 	}
