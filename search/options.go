@@ -79,8 +79,10 @@ func CodeOptions(root string, sourcePaths, languages []string) Options {
 // question set (bench/searcheval/testdata), not on the evaluation set.
 type Tuning struct {
 	// BM25F field weights and length normalisation, in field order: name,
-	// summary (a doc comment's first sentence), doc, keywords, signature,
-	// path, body, context (summaries of the symbol's types and package).
+	// summary (a doc comment's first sentence), doc, keywords (a markdown
+	// section's; in code, the comments inside the body of a symbol without
+	// a doc comment), signature, path, body, context (summaries of the
+	// symbol's types and package).
 	FieldWeight [numFields]float64
 	FieldB      [numFields]float64
 	// K1 is BM25's term frequency saturation.
@@ -242,6 +244,16 @@ const (
 )
 
 var fieldNames = [numFields]string{"name", "summary", "doc", "keywords", "signature", "path", "body", "context"}
+
+// signalName is how a result names a lexical field it matched in: the
+// keywords field of code holds the comments inside an undocumented symbol's
+// body (lexicalFields).
+func signalName(f int, language string) string {
+	if f == fieldKeywords && language != "markdown" {
+		return "comments"
+	}
+	return fieldNames[f]
+}
 
 func (o *Options) normalize() {
 	if o.Embedder == nil {

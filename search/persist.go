@@ -24,8 +24,9 @@ import (
 // 5: TypeScript doc comments as the index reads them (overloads, JSDoc
 // prose) and TypeScript signatures without their type parameters. 6: the
 // header holds the graph's size, which a load no longer decodes. 7: postings
-// are stored compressed, as the index keeps them.
-const formatVersion = 7
+// are stored compressed, as the index keeps them. 8: a symbol without a doc
+// comment is indexed with the comments inside its body.
+const formatVersion = 8
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

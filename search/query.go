@@ -438,7 +438,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			Score: math.Round(c.score*1e6) / 1e6, Signals: []string{}}
 		for f := 0; f < numFields; f++ {
 			if c.fields&(1<<f) != 0 {
-				r.Signals = append(r.Signals, fieldNames[f])
+				r.Signals = append(r.Signals, signalName(f, m.Language))
 			}
 		}
 		if c.vecRank > 0 {

@@ -68,6 +68,13 @@ func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
 	f[fieldName] = c.Symbol
 	f[fieldSummary] = summary(c.Doc)
 	f[fieldDoc] = c.Doc
+	if strings.TrimSpace(c.Doc) == "" {
+		// A symbol without a doc comment often explains itself in comments
+		// inside its body; they get a field of their own (code has no
+		// keywords), so that documented code, which they would only add
+		// noise to, ranks as before.
+		f[fieldKeywords] = innerComments(c)
+	}
 	f[fieldSignature] = indexSignature(c)
 	f[fieldBody] = body(c)
 	return f
@@ -96,6 +103,9 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 	sig, doc := c.Signature, c.Doc
 	if c.Language == "python" {
 		sig, doc = pySignatureNames(sig), pyDocProse(doc)
+	}
+	if strings.TrimSpace(doc) == "" {
+		doc = innerComments(c)
 	}
 	b.WriteString(c.Symbol)
 	b.WriteString("\n")
@@ -195,4 +205,43 @@ func contextNeeds(c *chunk.Chunk) []string {
 		}
 	}
 	return append(keys, packageKey(c))
+}
+
+// innerComments returns the text of the comments written on lines of their
+// own inside a chunk's body (not those after code on the same line, nor tool
+// directives): what a symbol without a doc comment says about itself. Lines
+// are read as they are, not lexed: a comment marker at the start of a line
+// of a multi-line string counts too, rarely enough not to matter.
+func innerComments(c *chunk.Chunk) string {
+	python := c.Language == "python"
+	var b strings.Builder
+	inBlock := false
+	for line := range strings.Lines(body(c)) {
+		t := strings.TrimSpace(line)
+		switch {
+		case inBlock:
+			if k := strings.Index(t, "*/"); k >= 0 {
+				t, inBlock = t[:k], false
+			}
+			t = strings.TrimLeft(t, "* ")
+		case python && strings.HasPrefix(t, "#"):
+			t = strings.TrimLeft(t, "#! ")
+		case !python && strings.HasPrefix(t, "//"):
+			t = strings.TrimLeft(t, "/! ")
+		case !python && strings.HasPrefix(t, "/*"):
+			t = strings.TrimLeft(t, "/*! ")
+			if k := strings.Index(t, "*/"); k >= 0 {
+				t = t[:k]
+			} else {
+				inBlock = true
+			}
+		default:
+			continue
+		}
+		if t = strings.TrimSpace(t); t != "" && !chunk.IsDirective(t) {
+			b.WriteString(t)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

@@ -376,7 +376,7 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 			break
 		}
 		start = r.line(c.Off)
-		if t := jsdocProse(commentText(r.src[c.Off:c.End])); !isDirective(t) && t != "" {
+		if t := jsdocProse(commentText(r.src[c.Off:c.End])); !IsDirective(t) && t != "" {
 			parts = append(parts, t)
 		}
 	}
@@ -390,11 +390,11 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 // the compiler, a formatter, a coverage counter), not to the reader.
 var directives = []string{"tslint:", "eslint-disable", "eslint-enable", "eslint ", "@ts-ignore",
 	"@ts-expect-error", "@ts-nocheck", "@ts-check", "prettier-ignore", "istanbul ignore", "c8 ignore",
-	"biome-ignore", "jshint "}
+	"biome-ignore", "jshint ", "go:", "nolint", "noqa", "type: ignore", "pragma: no cover", "pylint:"}
 
-// isDirective reports whether a comment's text is only a tool directive:
+// IsDirective reports whether a comment's text is only a tool directive:
 // such a comment stays in the chunk's lines but is no documentation.
-func isDirective(t string) bool {
+func IsDirective(t string) bool {
 	if strings.Contains(t, "\n") {
 		return false
 	}
