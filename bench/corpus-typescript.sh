@@ -26,6 +26,10 @@
 #               query/react/ApiProvider.tsx, is left out). Written without
 #               semicolons; few of its functions have doc comments (the
 #               documentation is a separate site).
+#   immer       immer 11.2.10: every .ts file under src/ (17 files with one
+#               .d.ts, 3,357 lines; no tests shipped). Written without
+#               semicolons; about a quarter of its functions have a doc
+#               comment (the documentation is a separate site).
 #
 # Paths in DIR are relative to the package's src/ folder, except for a whole
 # package (-repo). Needs npm (for `npm pack`), tar and base64.
@@ -45,9 +49,12 @@
 #   bench/corpus-typescript.sh redux-toolkit /tmp/redux-toolkit
 #   go run ./bench/searcheval -corpus /tmp/redux-toolkit -languages typescript \
 #     -questions bench/searcheval/testdata/typescript-sparse-questions.json
+#   bench/corpus-typescript.sh immer /tmp/immer
+#   go run ./bench/searcheval -corpus /tmp/immer -languages typescript \
+#     -questions bench/searcheval/testdata/typescript-sparse2-questions.json
 set -euo pipefail
 
-name=${1:?usage: bench/corpus-typescript.sh rxjs|query-core|query-core-5.59|query-core-repo|mobx|redux-toolkit [DIR]}
+name=${1:?usage: bench/corpus-typescript.sh rxjs|query-core|query-core-5.59|query-core-repo|mobx|redux-toolkit|immer [DIR]}
 whole=
 case $name in
 rxjs)
@@ -76,8 +83,13 @@ redux-toolkit)
   tgz=reduxjs-toolkit-2.14.0.tgz
   want=sha512-m/PxMwRe0xLL6XUsAgy0YjInklHcfi9uMwFhJk+QINqjxqPvyc89T5cMjszA5bDmTE0gwGc7zr9LRO4gL+mhaw==
   ;;
+immer)
+  spec=immer@11.2.10
+  tgz=immer-11.2.10.tgz
+  want=sha512-pzANBj+0A9u+prdhBJ14DVi44vCvVUQzBa8DKt6I0AMCokPHtt722BK9IX5bFC70xUSU9TnzLRIJLTGqIzjEFw==
+  ;;
 *)
-  echo "corpus: unknown code base $name (rxjs, query-core, query-core-5.59, query-core-repo, mobx, redux-toolkit)" >&2
+  echo "corpus: unknown code base $name (rxjs, query-core, query-core-5.59, query-core-repo, mobx, redux-toolkit, immer)" >&2
   exit 2
   ;;
 esac
