@@ -38,6 +38,7 @@ sets=(
   "query-core|bench/corpus-typescript.sh query-core $root/query-core|typescript|$q/typescript-validation-questions.json|"
   "query-core-repo|bench/corpus-typescript.sh query-core-repo $root/query-core-repo|typescript|$q/typescript-query-core-repo-questions.json|src/"
   "redux-toolkit|bench/corpus-typescript.sh redux-toolkit $root/redux-toolkit|typescript|$q/typescript-sparse-questions.json|"
+  "immer|bench/corpus-typescript.sh immer $root/immer|typescript|$q/typescript-sparse2-questions.json|"
   # Held out: measured, never tuned on.
   "docutils|bench/corpus-python.sh docutils $root/docutils|python|$q/python-heldout-questions.json|"
   "mobx|bench/corpus-typescript.sh mobx $root/mobx|typescript|$q/typescript-heldout-questions.json|"
