@@ -25,7 +25,8 @@ import (
 // prose) and TypeScript signatures without their type parameters. 6: the
 // header holds the graph's size, which a load no longer decodes. 7: postings
 // are stored compressed, as the index keeps them. 8: a symbol without a doc
-// comment is indexed with the comments inside its body.
+// comment is indexed with the comments inside its body; a bundler's
+// annotation (#__PURE__) is no doc comment.
 const formatVersion = 8
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.

@@ -387,10 +387,12 @@ func (r *tsRecogniser) docBefore(off int) (int, string) {
 }
 
 // directives are the prefixes of comments that speak to a tool (a linter,
-// the compiler, a formatter, a coverage counter), not to the reader.
+// the compiler, a formatter, a coverage counter, a bundler's annotations
+// such as #__PURE__), not to the reader.
 var directives = []string{"tslint:", "eslint-disable", "eslint-enable", "eslint ", "@ts-ignore",
 	"@ts-expect-error", "@ts-nocheck", "@ts-check", "prettier-ignore", "istanbul ignore", "c8 ignore",
-	"biome-ignore", "jshint ", "go:", "nolint", "noqa", "type: ignore", "pragma: no cover", "pylint:"}
+	"biome-ignore", "jshint ", "#__", "@__", "go:", "nolint", "noqa", "type: ignore", "pragma: no cover",
+	"pylint:"}
 
 // IsDirective reports whether a comment's text is only a tool directive:
 // such a comment stays in the chunk's lines but is no documentation.

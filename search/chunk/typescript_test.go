@@ -313,7 +313,7 @@ class C {
 // TestTypeScriptOverloadDoc checks that overloads merged with their
 // implementation keep the documentation wherever it sits (here on the
 // implementation, after a deprecated overload), and that a linter's
-// directive is no documentation.
+// directive and a bundler's annotation are no documentation.
 func TestTypeScriptOverloadDoc(t *testing.T) {
 	src := `/* tslint:disable:max-line-length */
 /** @deprecated Pass an options object. */
@@ -329,6 +329,10 @@ export function retry(configOrCount: any = Infinity): Op {
 
 // eslint-disable-next-line no-console
 export function log(x: string) { console.log(x) }
+
+/** Returns true if the value is a draft. */
+/*#__PURE__*/
+export function isDraft(x: unknown) { return !!x }
 `
 	cs := Code("retry.ts", "typescript", []byte(src))
 	r := find(t, cs, "retry")
@@ -337,6 +341,9 @@ export function log(x: string) { console.log(x) }
 	}
 	if l := find(t, cs, "log"); l.StartLine != 13 || l.Doc != "" {
 		t.Errorf("log %+v", l)
+	}
+	if d := find(t, cs, "isDraft"); d.StartLine != 16 || d.Doc != "Returns true if the value is a draft." {
+		t.Errorf("isDraft %+v: a bundler's annotation is no documentation", d)
 	}
 }
 
