@@ -31,6 +31,30 @@ func namedSymbol(text string) string {
 	return strings.ToLower(text)
 }
 
+// spelledName returns the name a query of two to four plain words spells
+// ("shortest path", "evict oldest"), in lower case without separators
+// ("shortestpath"), or "": a person types a name as words as often as as an
+// identifier, and the symbol named so (shortest_path, shortestPath) is then
+// what they look for, before the longer names that contain the same words.
+func spelledName(text string) string {
+	words := strings.Fields(text)
+	if len(words) < 2 || len(words) > 4 {
+		return ""
+	}
+	for _, w := range words {
+		if strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			return ""
+		}
+	}
+	return strings.ToLower(strings.Join(words, ""))
+}
+
+// spells reports whether a chunk's own name, in lower case without
+// underscores, is the name a query spells (spelledName).
+func spells(m *meta, spelled string) bool {
+	return m.Symbol != "" && strings.EqualFold(strings.ReplaceAll(baseName(m.Symbol), "_", ""), spelled)
+}
+
 // baseName is a symbol's own name: a method's without its receiver.
 func baseName(symbol string) string { return symbol[strings.LastIndexByte(symbol, '.')+1:] }
 
@@ -147,10 +171,14 @@ func (n *symbolNames) lookup(metas []*meta, name string, fn func(id uint32)) {
 	}
 }
 
-// foldHash is the FNV-1a hash of s in lower case.
+// foldHash is the FNV-1a hash of s in lower case, without underscores, so
+// that a name looked up as spelled words (spelledName) finds its symbols.
 func foldHash(s string) uint32 {
 	h := uint32(2166136261)
 	for _, r := range s {
+		if r == '_' {
+			continue
+		}
 		if r < utf8.RuneSelf {
 			if 'A' <= r && r <= 'Z' {
 				r += 'a' - 'A'

@@ -18,6 +18,23 @@ func TestNamedSymbol(t *testing.T) {
 	}
 }
 
+func TestSpelledName(t *testing.T) {
+	for q, want := range map[string]string{
+		"shortest path": "shortestpath", "  Evict  Oldest ": "evictoldest", "a b c d": "abcd",
+		"shortest": "", "a b c d e": "", "shortest path?": "", "read_file now": "", "": "",
+	} {
+		if got := spelledName(q); got != want {
+			t.Errorf("spelledName(%q) = %q, want %q", q, got, want)
+		}
+	}
+	for sym, want := range map[string]bool{"shortest_path": true, "ShortestPath": true, "G.shortestPath": true,
+		"shortest_path_length": false, "shortest": false, "": false} {
+		if got := spells(&meta{Symbol: sym}, "shortestpath"); got != want {
+			t.Errorf("spells(%q, shortestpath) = %v", sym, got)
+		}
+	}
+}
+
 func TestSymbolNamed(t *testing.T) {
 	for _, tc := range []struct {
 		path, symbol, name string
@@ -170,6 +187,48 @@ func Handle(l *ratelimit.Limiter) {
 			rs := search(t, ix, Query{Text: tc.query, Method: m, ContentBudget: -1})
 			if len(rs) == 0 || rs[0].Path != tc.path || rs[0].Symbol != tc.symbol {
 				t.Errorf("%s %q: %v", m, tc.query, symbols(rs))
+			}
+		}
+	}
+}
+
+// TestSpelledNameFirst searches a name spelled as words, as people type it:
+// the symbol of exactly that name comes first, before the shorter-documented
+// ones whose longer names hold the same words, in every method.
+func TestSpelledNameFirst(t *testing.T) {
+	files := map[string]string{
+		"graphs/generic.py": `def shortest_path(G, source=None, target=None):
+    """Compute paths in the graph.
+
+    Dispatches to the weighted or unweighted algorithm; see the notes for
+    the choice of method, the return values when the source or the target
+    is left out, and the errors raised when no route exists between them.
+    """
+    return _dispatch(G, source, target)
+`,
+		"src/router.ts": `export class Router {
+  resolveRoute(url: string) { return url }
+}
+`,
+	}
+	for _, n := range []string{"single_source", "all_pairs", "bidirectional", "single_target"} {
+		files["graphs/"+n+".py"] = fmt.Sprintf(`def %s_shortest_path(G, source):
+    """Shortest path, shortest path lengths: the shortest path %s."""
+    return shortest_path(G, source)
+`, n, n)
+	}
+	for i := 0; i < 6; i++ {
+		files[fmt.Sprintf("src/route%d.ts", i)] = fmt.Sprintf("/** Resolves the route %d: resolve a route, any route. */\nexport function resolveRoute%d(r: Router) { return r.resolveRoute('/%d') }\n", i, i, i)
+	}
+	ix := build(t, CodeOptions(writeProject(t, files), nil, nil))
+	for _, m := range []Method{Hybrid, Lexical, Vector} {
+		for _, tc := range []struct{ query, symbol string }{
+			{"shortest path", "shortest_path"},
+			{"Resolve route", "Router.resolveRoute"},
+		} {
+			rs := search(t, ix, Query{Text: tc.query, Method: m, ContentBudget: -1})
+			if len(rs) == 0 || rs[0].Symbol != tc.symbol {
+				t.Errorf("%s %q: %v, want %s first", m, tc.query, symbols(rs), tc.symbol)
 			}
 		}
 	}

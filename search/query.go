@@ -300,10 +300,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	}
 	// The definitions a named-symbol query names join the candidates
 	// whatever the legs found.
-	exact := namedSymbol(q.Text)
+	exact, named := namedSymbol(q.Text), symbolNamed
+	key := baseName(exact)
+	if exact == "" {
+		exact, named = spelledName(q.Text), spells
+		key = exact
+	}
 	if exact != "" {
-		st.names.lookup(st.metas, baseName(exact), func(id uint32) {
-			if m := st.metas[id]; m != nil && symbolNamed(m, exact) && accept(id) {
+		st.names.lookup(st.metas, key, func(id uint32) {
+			if m := st.metas[id]; m != nil && named(m, exact) && accept(id) {
 				c := get(id)
 				c.exact = true
 				if int(id) < len(vscores) {
