@@ -26,7 +26,8 @@ import (
 // header holds the graph's size, which a load no longer decodes. 7: postings
 // are stored compressed, as the index keeps them. 8: a symbol without a doc
 // comment is indexed with the comments inside its body; a bundler's
-// annotation (#__PURE__) is no doc comment.
+// annotation (#__PURE__) is no doc comment; functions named as values are
+// in the graph's facts, which are stored compressed.
 const formatVersion = 8
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
