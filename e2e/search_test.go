@@ -97,6 +97,7 @@ type graphNode struct {
 	Symbol   string `json:"symbol"`
 	Path     string `json:"path"`
 	CallLine int    `json:"call_line"`
+	Value    bool   `json:"value"`
 }
 
 type searchOut struct {

@@ -19,7 +19,8 @@ func TestSearchCLIAsksTheRunningServer(t *testing.T) {
 	root := newProject(t)
 	writeTree(t, root, searchFiles)
 	writeTree(t, root, map[string]string{
-		"checkout/add.go": "package checkout\n\n// Add adds two numbers.\nfunc Add(a, b int) int { return a + b }\n",
+		"checkout/add.go": "package checkout\n\n// Add adds two numbers.\nfunc Add(a, b int) int { return a + b }\n\n" +
+			"// Ops are the operations by name.\nvar Ops = map[string]func(a, b int) int{\"add\": Add}\n",
 		"checkout/pay.go": "package checkout\n\n// Payer takes a payment.\ntype Payer interface{ Pay(amount int) error }\n\n" +
 			"// Card pays by card.\ntype Card struct{}\n\nfunc (Card) Pay(amount int) error { return nil }\n",
 	})
@@ -38,6 +39,7 @@ func TestSearchCLIAsksTheRunningServer(t *testing.T) {
 		{"graph", "impls", "Payer"},
 		{"graph", "deps", "Add"},             // ambiguous: the candidates on stderr, exit 1
 		{"graph", "callers", "applyDiscont"}, // unknown: close names on stderr, exit 1
+		{"graph", "callers", "checkout.Add"}, // named as a value, not called
 	}
 	// run runs every command with --verbose and returns what each printed,
 	// the verbose line apart.
@@ -70,7 +72,8 @@ func TestSearchCLIAsksTheRunningServer(t *testing.T) {
 	if !strings.Contains(alone[0].stdout, "cart/cart.go") || !strings.Contains(alone[0].stdout, "Cart.Total") ||
 		!strings.Contains(alone[3].stdout, "cart.Cart.Total") || !strings.Contains(alone[5].stdout, "implementations of checkout.Payer") || !strings.Contains(alone[5].stdout, "checkout.Card  checkout/pay.go:7") ||
 		alone[6].code != 1 || !strings.Contains(alone[6].stderr, "Candidates:") ||
-		alone[7].code != 1 || !strings.Contains(alone[7].stderr, "applyDiscount") {
+		alone[7].code != 1 || !strings.Contains(alone[7].stderr, "applyDiscount") ||
+		!strings.Contains(alone[8].stdout, "checkout.Ops  checkout/add.go:7  (a function value, not a call, with checkout.Add at line 7)") {
 		t.Fatalf("without a server: %+v", alone)
 	}
 

@@ -30,6 +30,15 @@ export class LruCache<V> {
   report() {
     return formatSeconds(clock.now())
   }
+
+  watch(timer: Timer) {
+    timer.every(60, this.evictOldest)
+  }
+
+  sweep() {
+    // Walk the whole table and forget entries past their expiry.
+    for (const [k, v] of this.entries) if (v.expired) this.entries.delete(k)
+  }
 }
 
 /** Formats a duration in milliseconds as seconds with one decimal. */
@@ -50,8 +59,10 @@ app.listen = function listen (port, host) {
 
 // TestTypeScriptSearchE2E searches semicolon-free TypeScript and CommonJS
 // JavaScript through the server: members, options and expression-bodied
-// arrow functions are found as their own symbols, and the graph knows who
-// calls an arrow-function constant.
+// arrow functions are found as their own symbols, as are an undocumented
+// method by its inner comment and a method by its name spelled in words, and
+// the graph knows who calls an arrow-function constant and who hands a
+// method on as a value.
 func TestTypeScriptSearchE2E(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
@@ -64,6 +75,8 @@ func TestTypeScriptSearchE2E(t *testing.T) {
 		{"how many entries the cache keeps before dropping the oldest", "src/cache.ts", "CacheOptions.capacity"},
 		{"format a duration in milliseconds as seconds", "src/cache.ts", "formatSeconds"},
 		{"listen for connections on a port and host", "lib/app.js", "app.listen"},
+		{"forget entries past their expiry", "src/cache.ts", "LruCache.sweep"}, // its inner comment
+		{"evict oldest", "src/cache.ts", "LruCache.evictOldest"},               // its name, spelled
 	} {
 		out := mustSearch(t, c, map[string]any{"action": "search_code", "query": tc.query, "n_results": 3})
 		if len(out.Results) == 0 || out.Results[0].Path != tc.path || out.Results[0].Symbol != tc.symbol {
@@ -73,5 +86,11 @@ func TestTypeScriptSearchE2E(t *testing.T) {
 	out := mustSearch(t, c, map[string]any{"action": "find_callers", "query": "formatSeconds"})
 	if len(out.Callers) != 1 || !strings.HasSuffix(out.Callers[0].Symbol, "LruCache.report") {
 		t.Errorf("callers of formatSeconds: %+v", out.Callers)
+	}
+	// A method handed to a timer rather than called is listed, marked.
+	out = mustSearch(t, c, map[string]any{"action": "find_callers", "query": "LruCache.evictOldest"})
+	if len(out.Callers) != 1 || !strings.HasSuffix(out.Callers[0].Symbol, "LruCache.watch") || !out.Callers[0].Value ||
+		out.Callers[0].CallLine != 25 {
+		t.Errorf("callers of LruCache.evictOldest: %+v, want LruCache.watch naming it as a value at line 25", out.Callers)
 	}
 }

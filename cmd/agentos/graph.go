@@ -223,6 +223,8 @@ func printGraph(w io.Writer, out searchtool.Output) {
 			switch {
 			case n.Embeds:
 				fmt.Fprintf(w, "  (embedding or inheritance, with %s at line %d)", n.Via, n.CallLine)
+			case n.Value:
+				fmt.Fprintf(w, "  (a function value, not a call, with %s at line %d)", n.Via, n.CallLine)
 			case n.CallLine > 0:
 				fmt.Fprintf(w, "  (via %s, call at line %d)", n.Via, n.CallLine)
 			}

@@ -80,6 +80,10 @@ type Ref struct {
 	// Super marks a call through super (super.m(), super().m()): the
 	// method of a base of Recv, not of Recv itself.
 	Super bool
+	// Value marks a function or method named as a value, not called:
+	// passed (http.HandleFunc("/", serveHome)), stored or returned. It
+	// resolves only to a function or method, never by name alone.
+	Value bool
 }
 
 // FileFacts are the symbols, imports and call sites of one file.
@@ -221,10 +225,68 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	}
 	// Sorted by struct and field, for fieldType's binary search.
 	slices.SortStableFunc(ff.Fields, compareFields)
-	// calls records the call sites in node n as made by symbol from; vars
-	// are the function's receiver and parameters whose type is named.
-	calls := func(from int32, n ast.Node, vars map[string]typeRef) {
+	// The file's own types, variables and constants: not functions, so no
+	// function is named where they are.
+	notFuncs := map[string]bool{}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok {
+			for name := range declaredNames(gd) {
+				notFuncs[name] = true
+			}
+		}
+	}
+	// calls records the call sites in node n as made by symbol from, and the
+	// functions it names as values; vars are the function's receiver and
+	// parameters whose type is named, locals every name it declares.
+	calls := func(from int32, n ast.Node, vars map[string]typeRef, locals map[string]bool) {
+		// value records e when it names a function or method without
+		// calling it, where a function value goes: an argument, the right
+		// side of an assignment, a result, an element of a literal.
+		value := func(e ast.Expr) {
+			for {
+				p, ok := e.(*ast.ParenExpr)
+				if !ok {
+					break
+				}
+				e = p.X
+			}
+			switch x := e.(type) {
+			case *ast.Ident:
+				if !locals[x.Name] && !notFuncs[x.Name] && !universe[x.Name] && x.Name != "_" {
+					ff.Calls = append(ff.Calls, Ref{From: from, Line: line(x.Pos()), Name: x.Name, Value: true})
+				}
+			case *ast.SelectorExpr:
+				if r, ok := valueRef(from, x, imports, vars); ok {
+					r.Line = line(x.Sel.Pos())
+					ff.Calls = append(ff.Calls, r)
+				}
+			}
+		}
+		if e, ok := n.(ast.Expr); ok {
+			value(e) // a package-level variable's value
+		}
 		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for _, e := range x.Rhs {
+					value(e)
+				}
+			case *ast.ReturnStmt:
+				for _, e := range x.Results {
+					value(e)
+				}
+			case *ast.CompositeLit:
+				for _, e := range x.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						e = kv.Value
+					}
+					value(e)
+				}
+			case *ast.ValueSpec:
+				for _, e := range x.Values {
+					value(e)
+				}
+			}
 			ce, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -243,6 +305,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 					continue
 				}
 				break
+			}
+			for _, a := range ce.Args {
+				value(a)
 			}
 			r := Ref{From: from, Line: line(ce.Lparen)}
 			switch x := fun.(type) {
@@ -309,7 +374,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			idx := add(s)
 			if d.Body != nil {
 				localVars(d.Body, imports, vars)
-				calls(idx, d.Body, vars)
+				calls(idx, d.Body, vars, declaredNames(d))
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
@@ -357,7 +422,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 					}
 					if first >= 0 {
 						for _, v := range sp.Values {
-							calls(first, v, nil)
+							calls(first, v, nil, declaredNames(v))
 						}
 					}
 				}
@@ -366,6 +431,90 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	}
 	return ff
 }
+
+// valueRef returns the reference a selector not called makes to a function
+// or method as a value: pkg.Func of an imported package, or v.Method of a
+// variable whose type is known (a method value). Any other selector (a
+// field, a method of a value of unknown type) is no reference.
+func valueRef(from int32, x *ast.SelectorExpr, imports map[string]uint16, vars map[string]typeRef) (Ref, bool) {
+	id, ok := x.X.(*ast.Ident)
+	if !ok {
+		return Ref{}, false
+	}
+	if pkg, ok := imports[id.Name]; ok {
+		return Ref{From: from, Name: x.Sel.Name, Pkg: pkg, Value: true}, true
+	}
+	if t, ok := vars[id.Name]; ok {
+		return Ref{From: from, Name: x.Sel.Name, Recv: t.name, Pkg: t.pkg, Value: true}, true
+	}
+	return Ref{}, false
+}
+
+// declaredNames returns every name declared inside n (a function with its
+// receiver, parameters and results, or an expression with function
+// literals): an identifier of one of these names is a local, not the
+// package's function of that name. One set for the whole function is a
+// little coarse (a name declared in one block hides the function in
+// another), which leaves out a reference rather than invent one.
+func declaredNames(n ast.Node) map[string]bool {
+	names := map[string]bool{}
+	fields := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				names[id.Name] = true
+			}
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			fields(n.Recv)
+		case *ast.FuncType:
+			fields(n.TypeParams)
+			fields(n.Params)
+			fields(n.Results)
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						names[id.Name] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				names[id.Name] = true
+			}
+		case *ast.TypeSpec:
+			names[n.Name.Name] = true
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					names[id.Name] = true
+				}
+			}
+		case *ast.LabeledStmt:
+			names[n.Label.Name] = true
+		}
+		return true
+	})
+	return names
+}
+
+// universe are Go's predeclared names: never a reference to the package's
+// own function.
+var universe = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8
+		int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear
+		close complex copy delete imag len make max min new panic print println real recover`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // typeRef is the named type of a variable: name in the caller's package
 // (pkg 0) or in an imported one (1 + its index in FileFacts.Imports).
@@ -600,6 +749,11 @@ var notCalls = map[string]bool{
 	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
 }
 
+// reArgument matches an argument that may be a function (what follows it,
+// a comma or a closing parenthesis, is checked apart): "(name", ", this.m",
+// "(key=self.by_name".
+var reArgument = regexp.MustCompile(`[(,]\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:(this|self)\s*\.\s*)?([A-Za-z_$][\w$]*)`)
+
 // rePySuper matches the text before a call through super: super().m(),
 // super(Class, self).m().
 var rePySuper = regexp.MustCompile(`\bsuper\([^()]*\)\s*\.\s*$`)
@@ -710,6 +864,24 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 				r.Recv = s.Recv
 			} else {
 				r.Loose = true
+			}
+			ff.Calls = append(ff.Calls, r)
+		}
+		// Functions passed as arguments: this.m and self.m, methods of the
+		// enclosing class; a bare name, a function of the same file (a
+		// name defined elsewhere may as well be a variable).
+		for _, m := range reArgument.FindAllStringSubmatchIndex(body, 500) {
+			if rest := strings.TrimLeft(body[m[1]:], " \t"); rest == "" || rest[0] != ',' && rest[0] != ')' {
+				continue
+			}
+			r := Ref{From: from, Name: body[m[4]:m[5]], Line: int32(bodyLine + strings.Count(body[:m[0]], "\n")), Value: true}
+			if m[2] >= 0 {
+				if s.Recv == "" {
+					continue
+				}
+				r.Recv = s.Recv
+			} else if notCalls[r.Name] {
+				continue
 			}
 			ff.Calls = append(ff.Calls, r)
 		}

@@ -43,7 +43,12 @@ type edge struct {
 	line   int32
 	loose  bool
 	embeds bool // a type embedding or extending another, not a call
+	value  bool // a function named as a value (Ref.Value), not called
 }
+
+// isCall reports whether the edge is a call: call paths and the counts of
+// callers follow only calls.
+func (e edge) isCall() bool { return !e.embeds && !e.value }
 
 // edges holds every symbol's edges in one slice, symbol i's at
 // list[at[i]:at[i+1]]: a slice for each symbol would cost its header (24
@@ -144,8 +149,8 @@ func (d *derived) withNameIn(n, pkg string) []int32 {
 
 // link is a resolved call while the graph is derived.
 type link struct {
-	from, to, line int32
-	loose, embeds  bool
+	from, to, line       int32
+	loose, embeds, value bool
 }
 
 // newEdges lays out the links of each of n symbols, from each link's from
@@ -154,9 +159,9 @@ func newEdges(n int, links []link, in bool) edges {
 	e := edges{at: make([]int32, n+1), list: make([]edge, len(links))}
 	ends := func(l link) (int32, edge) {
 		if in {
-			return l.to, edge{to: l.from, line: l.line, loose: l.loose, embeds: l.embeds}
+			return l.to, edge{to: l.from, line: l.line, loose: l.loose, embeds: l.embeds, value: l.value}
 		}
-		return l.from, edge{to: l.to, line: l.line, loose: l.loose, embeds: l.embeds}
+		return l.from, edge{to: l.to, line: l.line, loose: l.loose, embeds: l.embeds, value: l.value}
 	}
 	for _, l := range links {
 		i, _ := ends(l)
@@ -238,7 +243,9 @@ func (g *Graph) get() *derived {
 		}
 	}
 	var links []link
-	seen := map[[2]int32]bool{} // a file's calls already linked: its own symbols call
+	// A file's links so far, by caller and callee: one link a pair, a call
+	// rather than a mention as a value when there are both.
+	seen := map[[2]int32]int{}
 	for _, p := range paths {
 		f := g.files[p]
 		base := d.byFile[p]
@@ -246,11 +253,18 @@ func (g *Graph) get() *derived {
 		for _, r := range f.Calls {
 			from := base + r.From
 			to, loose, ok := d.resolve(f, r)
-			if !ok || to == from || seen[[2]int32{from, to}] {
+			if !ok || to == from {
 				continue
 			}
-			seen[[2]int32{from, to}] = true
-			links = append(links, link{from: from, to: to, line: r.Line, loose: loose, embeds: r.Embeds})
+			l := link{from: from, to: to, line: r.Line, loose: loose, embeds: r.Embeds, value: r.Value}
+			if k, dup := seen[[2]int32{from, to}]; dup {
+				if links[k].value && !l.value {
+					links[k] = l
+				}
+				continue
+			}
+			seen[[2]int32{from, to}] = len(links)
+			links = append(links, l)
 		}
 	}
 	d.out, d.in = newEdges(len(d.syms), links, false), newEdges(len(d.syms), links, true)
@@ -306,7 +320,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			// The function of that package, or the method of that type
 			// (the receiver's or a parameter's; an interface's method too).
 			i, ok := d.one(d.withNameIn(r.Name, pkg), want, func(s sym) bool { return s.def().Recv == r.Recv })
-			if ok || r.Recv == "" {
+			if ok || r.Recv == "" || r.Value {
 				return i, false, ok
 			}
 			// Not the type's own: a method it gets from a type it embeds,
@@ -337,8 +351,15 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			return i, true, true
 		}
 	}
-	inPkg := d.withNameIn(r.Name, f.Package)
 	sameFile := func(s sym) bool { return s.f.Path == f.Path }
+	if r.Value { // this.m not found above, or a bare name: the file's own
+		if r.Recv != "" {
+			return 0, false, false
+		}
+		i, ok := d.one(d.withNameIn(r.Name, f.Package), want, sameFile)
+		return i, false, ok
+	}
+	inPkg := d.withNameIn(r.Name, f.Package)
 	otherFile := func(s sym) bool { return s.f.Path != f.Path }
 	for _, keep := range []func(sym) bool{sameFile, otherFile} {
 		if i, ok := d.one(inPkg, want, keep); ok {
@@ -449,6 +470,7 @@ type Stats struct {
 	Symbols  int `json:"symbols"`
 	Calls    int `json:"calls"`  // call sites, resolved to a symbol or not
 	Embeds   int `json:"embeds"` // types named as embedded or extended
+	Values   int `json:"values"` // names that may be functions used as values, resolved or not
 	Packages int `json:"packages"`
 }
 
@@ -462,9 +484,12 @@ func (g *Graph) Stats() Stats {
 	for _, f := range g.files {
 		st.Symbols += len(f.Symbols)
 		for _, r := range f.Calls {
-			if r.Embeds {
+			switch {
+			case r.Embeds:
 				st.Embeds++
-			} else {
+			case r.Value:
+				st.Values++
+			default:
 				st.Calls++
 			}
 		}
@@ -519,7 +544,7 @@ func (g *Graph) Uses() map[string]map[string]Use {
 		var pkgs []string
 		for _, e := range d.in.of(int32(i)) {
 			c := d.syms[e.to]
-			if e.embeds || c.def().Test || isAside(c.f) {
+			if !e.isCall() || c.def().Test || isAside(c.f) {
 				continue
 			}
 			if !e.loose {

@@ -24,6 +24,9 @@ type Node struct {
 	// Embeds says the link is a type embedding or extending the other (Line
 	// is where it names it), not a call.
 	Embeds bool `json:"embeds,omitempty"`
+	// Value says the link is a function or method named as a value (passed,
+	// stored or returned at Line), not a call.
+	Value bool `json:"value,omitempty"`
 }
 
 // Walk is the answer to Callers or Callees.
@@ -93,7 +96,7 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 				seen[e.to] = true
 				next = append(next, e.to)
 				w.Nodes = append(w.Nodes, Node{Symbol: d.syms[e.to].symbol(), Depth: level, Via: d.syms[from].symbol().Display(),
-					Line: int(e.line), Loose: e.loose, Embeds: e.embeds})
+					Line: int(e.line), Loose: e.loose, Embeds: e.embeds, Value: e.value})
 			}
 		}
 		frontier = next
@@ -179,7 +182,7 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 		var next []int32
 		for _, n := range frontier {
 			for _, e := range d.in.of(n) {
-				if _, ok := dist[e.to]; !ok && !e.embeds {
+				if _, ok := dist[e.to]; !ok && e.isCall() {
 					dist[e.to] = level
 					next = append(next, e.to)
 				}
@@ -213,7 +216,7 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 				return false
 			}
 			dd, ok := dist[e.to]
-			if !ok || e.embeds || dd > left-1 || onPath[e.to] {
+			if !ok || !e.isCall() || dd > left-1 || onPath[e.to] {
 				continue
 			}
 			if e.to == dst && left-1 != 0 {

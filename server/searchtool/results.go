@@ -88,6 +88,7 @@ type GraphNode struct {
 	CallLine  int    `json:"call_line,omitempty" jsonschema:"Line of the call, in the caller's file"`
 	Loose     bool   `json:"loose,omitempty" jsonschema:"Linked by name only: the callee's type was not known"`
 	Embeds    bool   `json:"embeds,omitempty" jsonschema:"Not a call: this type embeds or extends the other (call_line is where it names it)"`
+	Value     bool   `json:"value,omitempty" jsonschema:"Not a call: the caller names the function as a value at call_line (passes, stores or returns it)"`
 }
 
 // CallPath is a chain of calls.
@@ -166,7 +167,7 @@ func graphNodes(w codegraph.Walk) []GraphNode {
 	out := make([]GraphNode, len(w.Nodes))
 	for i, n := range w.Nodes {
 		out[i] = GraphNode{Symbol: n.Symbol.Display(), Kind: n.Symbol.Kind, Path: n.Symbol.Path, StartLine: n.Symbol.Line,
-			EndLine: n.Symbol.EndLine, Depth: n.Depth, Via: n.Via, CallLine: n.Line, Loose: n.Loose, Embeds: n.Embeds}
+			EndLine: n.Symbol.EndLine, Depth: n.Depth, Via: n.Via, CallLine: n.Line, Loose: n.Loose, Embeds: n.Embeds, Value: n.Value}
 	}
 	return out
 }
