@@ -256,7 +256,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 					ff.Calls = append(ff.Calls, Ref{From: from, Line: line(x.Pos()), Name: x.Name, Value: true})
 				}
 			case *ast.SelectorExpr:
-				if r, ok := valueRef(from, x, imports, vars); ok {
+				if r, ok := valueRef(from, x, imports, vars, locals); ok {
 					r.Line = line(x.Sel.Pos())
 					ff.Calls = append(ff.Calls, r)
 				}
@@ -436,16 +436,16 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 // or method as a value: pkg.Func of an imported package, or v.Method of a
 // variable whose type is known (a method value). Any other selector (a
 // field, a method of a value of unknown type) is no reference.
-func valueRef(from int32, x *ast.SelectorExpr, imports map[string]uint16, vars map[string]typeRef) (Ref, bool) {
+func valueRef(from int32, x *ast.SelectorExpr, imports map[string]uint16, vars map[string]typeRef, locals map[string]bool) (Ref, bool) {
 	id, ok := x.X.(*ast.Ident)
 	if !ok {
 		return Ref{}, false
 	}
-	if pkg, ok := imports[id.Name]; ok {
-		return Ref{From: from, Name: x.Sel.Name, Pkg: pkg, Value: true}, true
-	}
 	if t, ok := vars[id.Name]; ok {
 		return Ref{From: from, Name: x.Sel.Name, Recv: t.name, Pkg: t.pkg, Value: true}, true
+	}
+	if pkg, ok := imports[id.Name]; ok && !locals[id.Name] { // a local may hide a package's name
+		return Ref{From: from, Name: x.Sel.Name, Pkg: pkg, Value: true}, true
 	}
 	return Ref{}, false
 }

@@ -69,6 +69,8 @@ type Route struct{ Check func(int) bool }
 func shadow() {
 	serveHome := func(w, r int) {}
 	run(serveHome)
+	auth := struct{ Login func(int, int) }{}
+	run(auth.Login)
 	check(1)
 	run(check)
 }
