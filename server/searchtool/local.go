@@ -148,14 +148,21 @@ func (l *Local) open(ctx context.Context, sp spec, rebuild bool, progress func(P
 	}
 	if build {
 		progress(Progress{Index: sp.name, Phase: "building"})
+		// Under the same memory limit as a server's build (buildProgress):
+		// without it `agentos index --rebuild` of 8× the Go standard
+		// library peaked at 1.7 GB, where the server's build stays near 1.
+		// The save, which encodes the index beside it, counts as the build.
+		endBuild := buildStarts()
 		li.Build, err = ix.BuildWith(ctx, search.BuildOptions{Progress: func(done, total int) {
 			progress(Progress{Index: sp.name, Phase: "building", Files: total, Done: done})
+			buildProgress()
 		}})
-		if err != nil {
-			return nil, err
+		if err == nil {
+			progress(Progress{Index: sp.name, Phase: "saving"})
+			err = l.save(li)
 		}
-		progress(Progress{Index: sp.name, Phase: "saving"})
-		if err := l.save(li); err != nil {
+		endBuild()
+		if err != nil {
 			return nil, err
 		}
 	}

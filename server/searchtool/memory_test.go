@@ -1,9 +1,12 @@
 package searchtool
 
 import (
+	"context"
 	"math"
 	"runtime/debug"
 	"testing"
+
+	"github.com/agentos-dev/agentos/internal/config"
 )
 
 // The memory limit is set from the live heap once an index is open, lifted
@@ -110,5 +113,30 @@ func TestBuildMemoryLimit(t *testing.T) {
 	}
 	if got := buildLimit(100 << 20); got != 484<<20 {
 		t.Errorf("build limit for a 100 MiB heap: %d MiB", got>>20)
+	}
+}
+
+// `agentos index` builds and saves under a build's limit, as the server
+// does: without one the runtime let the heap double over the built index
+// while its snapshot was encoded.
+func TestLocalBuildMemoryLimit(t *testing.T) {
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(math.MaxInt64)
+		memory.limit, memory.lifted, memory.building = 0, false, false
+	})
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetMemoryLimit(math.MaxInt64)
+	limits := map[string]int64{}
+	l, err := OpenLocal(context.Background(), newProject(t), config.Default(), LocalOptions{Code: true, Rebuild: true,
+		Progress: func(pr Progress) { limits[pr.Phase] = debug.SetMemoryLimit(-1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if got := limits["saving"]; got == math.MaxInt64 || got < 384<<20 {
+		t.Errorf("limit while saving a build: %d", got)
+	}
+	if got := limits["done"]; got != math.MaxInt64 {
+		t.Errorf("the build's limit stayed after it: %d", got)
 	}
 }
