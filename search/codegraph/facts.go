@@ -751,8 +751,8 @@ var notCalls = map[string]bool{
 
 // reArgument matches an argument that may be a function (what follows it,
 // a comma or a closing parenthesis, is checked apart): "(name", ", this.m",
-// "(key=self.by_name".
-var reArgument = regexp.MustCompile(`[(,]\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:(this|self)\s*\.\s*)?([A-Za-z_$][\w$]*)`)
+// "(key=self.by_name", Java's "(this::m", Rust's "(Self::m".
+var reArgument = regexp.MustCompile(`[(,]\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:(this|self|Self)\s*(?:\.|::)\s*)?([A-Za-z_$][\w$]*)`)
 
 // rePySuper matches the text before a call through super: super().m(),
 // super(Class, self).m().

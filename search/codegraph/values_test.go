@@ -116,9 +116,10 @@ func Allowed(x int) bool { return x > 0 }
 	}
 }
 
-// In the other languages, a method of the enclosing class passed as this.m
-// or self.m, and a function of the same file passed by name, are linked as
-// values; a name defined only in another file is not guessed at.
+// In the other languages, a method of the enclosing class passed as this.m,
+// self.m, this::m or Self::m, and a function of the same file passed by
+// name, are linked as values; a name defined only in another file is not
+// guessed at.
 func TestFunctionValuesInOtherLanguages(t *testing.T) {
 	g := New()
 	for p, src := range map[string]string{
@@ -136,6 +137,26 @@ function formatRow(r: string) { return r.trim() }
   return xs.map(formatRow)
 }
 `,
+		"src/main/java/app/Jobs.java": `package app;
+
+class Jobs {
+    void runAll(java.util.List<String> names) {
+        names.forEach(this::run);
+    }
+
+    void run(String name) {}
+}
+`,
+		"src/lines.rs": `struct Parser;
+
+impl Parser {
+    fn all(text: &str) -> Vec<u32> {
+        text.lines().map(Self::parse).collect()
+    }
+
+    fn parse(line: &str) -> u32 { 0 }
+}
+`,
 		"app/sorting.py": `class Table:
     def sort(self, rows):
         return sorted(rows, key=self.by_name)
@@ -151,6 +172,8 @@ function formatRow(r: string) { return r.trim() }
 		"View.onClick":  "view.View.mount@3",
 		"formatRow":     "view.View.mount@4",
 		"Table.by_name": "sorting.Table.sort@3",
+		"Jobs.run":      "Jobs.Jobs.runAll@5",
+		"Parser.parse":  "lines.Parser.all@5",
 	} {
 		if got := mentions(t, g, name, true); got != want {
 			t.Errorf("%s named as a value by %q, want %q", name, got, want)
