@@ -27,7 +27,8 @@ import (
 // are stored compressed, as the index keeps them. 8: a symbol without a doc
 // comment is indexed with the comments inside its body; a bundler's
 // annotation (#__PURE__) is no doc comment; functions named as values are
-// in the graph's facts, which are stored compressed.
+// in the graph's facts, which are stored compressed; markdown's HTML
+// comments are not read.
 const formatVersion = 8
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.

@@ -62,7 +62,7 @@ func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
 		// does, its heading path as a symbol's name.
 		f[fieldName] = strings.Join(c.Heading, "\n")
 		f[fieldKeywords] = c.Keywords + "\n" + c.Summary
-		f[fieldDoc] = c.Text
+		f[fieldDoc] = withoutHTMLComments(c.Text)
 		return f
 	}
 	f[fieldName] = c.Symbol
@@ -90,7 +90,7 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 		b.WriteString("\n")
 		b.WriteString(c.Summary)
 		b.WriteString("\n")
-		b.WriteString(trimTo(c.Text, 4000))
+		b.WriteString(trimTo(withoutHTMLComments(c.Text), 4000))
 		return b.String()
 	}
 	switch c.Kind {
@@ -205,6 +205,24 @@ func contextNeeds(c *chunk.Chunk) []string {
 		}
 	}
 	return append(keys, packageKey(c))
+}
+
+// withoutHTMLComments returns markdown without its HTML comments: notes to
+// tools (a standard's <!-- check: assume … --> declarations for its
+// examples' checker), not what the section says, and search reads only
+// what it says. Results still show the section's lines as they are.
+func withoutHTMLComments(md string) string {
+	for {
+		i := strings.Index(md, "<!--")
+		if i < 0 {
+			return md
+		}
+		j := strings.Index(md[i+4:], "-->")
+		if j < 0 {
+			return md[:i]
+		}
+		md = md[:i] + md[i+4+j+3:]
+	}
 }
 
 // innerComments returns the text of the comments written on lines of their

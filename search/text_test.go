@@ -76,3 +76,16 @@ export function idle() {
 		}
 	}
 }
+
+func TestWithoutHTMLComments(t *testing.T) {
+	for md, want := range map[string]string{
+		"a <!-- check: assume\ntype Order struct{} --> b": "a  b",
+		"a <!-- x --> b <!-- y --> c":                     "a  b  c",
+		"a <!-- never closed":                             "a ",
+		"plain":                                           "plain",
+	} {
+		if got := withoutHTMLComments(md); got != want {
+			t.Errorf("withoutHTMLComments(%q) = %q, want %q", md, got, want)
+		}
+	}
+}
