@@ -59,6 +59,12 @@ type Def struct {
 	// known: matching an interface's methods by name and parameter count is
 	// the cheap part of a signature check that needs no type checker.
 	Arity int16
+	// Result is the named type a Go function returns, first of its results
+	// when the others are at most an error (T, *T, (T, error)), and
+	// ResultPkg its package as Ref.Pkg (0: the function's own): a local set
+	// from a call (c := NewClient()) has that type.
+	Result    string
+	ResultPkg uint16
 }
 
 // Ref is a call site not yet resolved to a symbol, or, with Embeds, a type
@@ -120,6 +126,11 @@ func compareFields(a, b Field) int {
 // a field of a struct the calling file does not declare; resolving it looks
 // the field's type up in the package's Fields.
 const fieldOf = "\x00"
+
+// resultOf starts the Recv of a call on a local set from a function's
+// result ("\x01NewClient"): resolving it looks up the function (of the
+// package Ref.Pkg names) and its Def.Result.
+const resultOf = "\x01"
 
 // symbol returns the file's i-th symbol.
 func (f *FileFacts) symbol(i int) Symbol {
@@ -354,6 +365,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		case *ast.FuncDecl:
 			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported(),
 				Arity: arity(d.Type)}
+			if t, ok := resultType(d.Type, imports); ok {
+				s.Result, s.ResultPkg = t.name, t.pkg
+			}
 			vars := map[string]typeRef{}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				s.Recv = chunk.RecvTypeName(d.Recv.List[0].Type)
@@ -562,8 +576,11 @@ func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]t
 			for i, l := range n.Lhs {
 				if id, ok := l.(*ast.Ident); ok {
 					t, ok := typeRef{}, false
-					if len(n.Lhs) == len(n.Rhs) {
+					switch {
+					case len(n.Lhs) == len(n.Rhs):
 						t, ok = statedType(n.Rhs[i], imports)
+					case i == 0 && len(n.Rhs) == 1: // c, err := NewClient()
+						t, ok = calledResult(n.Rhs[0], imports)
 					}
 					note(id.Name, t, ok)
 				}
@@ -608,8 +625,59 @@ func statedType(e ast.Expr, imports map[string]uint16) (typeRef, bool) {
 		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
 			return namedType(e.Args[0], imports)
 		}
+		return calledResult(e, imports)
 	}
 	return typeRef{}, false
+}
+
+// calledResult returns, for a call of a function of this package or an
+// imported one (NewClient(), http.NewRequest()), a type that stands for
+// what it returns: its name after resultOf, resolved when the graph is
+// (see Def.Result).
+func calledResult(e ast.Expr, imports map[string]uint16) (typeRef, bool) {
+	ce, ok := e.(*ast.CallExpr)
+	if !ok {
+		return typeRef{}, false
+	}
+	switch f := ce.Fun.(type) {
+	case *ast.Ident:
+		if !universe[f.Name] {
+			return typeRef{name: resultOf + f.Name}, true
+		}
+	case *ast.SelectorExpr:
+		if id, ok := f.X.(*ast.Ident); ok {
+			if pkg, ok := imports[id.Name]; ok {
+				return typeRef{name: resultOf + f.Sel.Name, pkg: pkg}, true
+			}
+		}
+	}
+	return typeRef{}, false
+}
+
+// resultType returns the named type a function's results give its callers:
+// the first result's when the rest are at most an error.
+func resultType(ft *ast.FuncType, imports map[string]uint16) (typeRef, bool) {
+	if ft.Results == nil || len(ft.Results.List) == 0 {
+		return typeRef{}, false
+	}
+	var types []ast.Expr
+	for _, f := range ft.Results.List {
+		for range max(len(f.Names), 1) {
+			types = append(types, f.Type)
+		}
+	}
+	if len(types) > 2 {
+		return typeRef{}, false
+	}
+	if len(types) == 2 {
+		if id, ok := types[1].(*ast.Ident); !ok || id.Name != "error" {
+			return typeRef{}, false
+		}
+	}
+	if id, ok := types[0].(*ast.Ident); ok && universe[id.Name] {
+		return typeRef{}, false
+	}
+	return namedType(types[0], imports)
 }
 
 // namedType returns the type a parameter's type expression names: T, *T,

@@ -298,6 +298,29 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		want = isType
 	}
 	if f.Language == "go" {
+		if rest, ok := strings.CutPrefix(r.Recv, resultOf); ok {
+			// c.M() or c.field.M() with c := NewClient(): the method of
+			// the type NewClient returns, or of that type's field.
+			fn, field, _ := strings.Cut(rest, fieldOf)
+			fnPkg := f.Package
+			if r.Pkg != 0 {
+				fnPkg = f.pkgOf(r)
+			}
+			if t, tpkg, ok := d.resultOfFunc(fnPkg, fn); ok {
+				if field != "" {
+					t, tpkg, ok = d.fieldType(tpkg, t, field)
+				}
+				if ok {
+					if i, ok := d.one(d.withNameIn(r.Name, tpkg), want, func(s sym) bool { return s.def().Recv == t }); ok {
+						return i, false, true
+					}
+				}
+			}
+			if r.Value {
+				return 0, false, false
+			}
+			r.Recv, r.Pkg, r.Loose = "", 0, true // by name, as a call on a value of unknown type
+		}
 		if st, field, ok := strings.Cut(r.Recv, fieldOf); ok {
 			// s.field.M() with s's struct declared in another file or
 			// package: the method of the field's type, else by name, loosely.
@@ -371,6 +394,25 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	}
 	i, ok := d.one(cands, want, nil)
 	return i, true, ok
+}
+
+// resultOfFunc returns the type the Go function fn of package pkg returns
+// (Def.Result), and the type's package.
+func (d *derived) resultOfFunc(pkg, fn string) (string, string, bool) {
+	i, ok := d.one(d.withNameIn(fn, pkg), isCallable, func(s sym) bool { return s.def().Recv == "" })
+	if !ok {
+		return "", "", false
+	}
+	s := d.syms[i]
+	def := s.def()
+	switch {
+	case def.Result == "":
+		return "", "", false
+	case def.ResultPkg == 0:
+		return def.Result, s.f.Package, true
+	}
+	tp := s.f.pkgOf(Ref{Pkg: def.ResultPkg})
+	return def.Result, tp, tp != ""
 }
 
 // fieldType returns the type of a field of the Go struct named st in

@@ -206,3 +206,75 @@ func x() (store.Reader, error) { return nil, nil }
 		t.Errorf("Shadowed: d, declared once with a stated type and once without, was given the stated one: %q", got)
 	}
 }
+
+// A call on a local set from a function's result (c := store.NewClient(),
+// c, err := Open(), c := newLocal()) goes to the method of the type the
+// function returns, though another type has a method of that name; so does
+// one through a field of that type.
+func TestCallsOnFunctionResults(t *testing.T) {
+	g := New()
+	g.SetFile(goFacts(t, "store/client.go", "example.com/app/store", `package store
+
+type Pool struct{}
+
+func (p *Pool) Do() {}
+
+type Client struct{ pool *Pool }
+
+func NewClient() *Client { return &Client{} }
+
+func Open(name string) (*Client, error) { return nil, nil }
+
+func (c *Client) Do() {}
+
+func Count() int { return 0 }
+`))
+	g.SetFile(goFacts(t, "web/web.go", "example.com/app/web", `package web
+
+import "example.com/app/store"
+
+type Other struct{}
+
+func (o *Other) Do() {}
+
+func newLocal() (c *store.Client) { return nil }
+
+func Use() {
+	c := store.NewClient()
+	c.Do()
+}
+
+func UseOpen() {
+	d, err := store.Open("x")
+	_ = err
+	d.Do()
+}
+
+func UseLocal() {
+	e := newLocal()
+	e.Do()
+}
+
+func UseField() {
+	c := store.NewClient()
+	c.pool.Do()
+}
+
+func UseCount() {
+	n := store.Count()
+	n.Do()
+}
+`))
+	for caller, want := range map[string]string{
+		"Use":      "store.NewClient store.Client.Do",
+		"UseOpen":  "store.Open store.Client.Do",
+		"UseLocal": "web.newLocal store.Client.Do",
+		"UseField": "store.NewClient store.Pool.Do",
+		// No named type: by name, loosely, as before.
+		"UseCount": "store.Count web.Other.Do(loose)",
+	} {
+		if got := calls(t, g, caller); got != want {
+			t.Errorf("%s calls %q, want %q", caller, got, want)
+		}
+	}
+}
