@@ -557,6 +557,18 @@ func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]t
 			declared[name] = t
 		}
 	}
+	// typeOf is what is known so far of a variable's type, for a call on it
+	// (rows, err := db.Query()).
+	typeOf := func(name string) (typeRef, bool) {
+		if t, ok := declared[name]; ok {
+			return t, true
+		}
+		if unknown[name] {
+			return typeRef{}, false
+		}
+		t, ok := vars[name]
+		return t, ok
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -579,8 +591,11 @@ func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]t
 					switch {
 					case len(n.Lhs) == len(n.Rhs):
 						t, ok = statedType(n.Rhs[i], imports)
+						if !ok {
+							t, ok = calledResult(n.Rhs[i], imports, typeOf)
+						}
 					case i == 0 && len(n.Rhs) == 1: // c, err := NewClient()
-						t, ok = calledResult(n.Rhs[0], imports)
+						t, ok = calledResult(n.Rhs[0], imports, typeOf)
 					}
 					note(id.Name, t, ok)
 				}
@@ -625,16 +640,17 @@ func statedType(e ast.Expr, imports map[string]uint16) (typeRef, bool) {
 		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
 			return namedType(e.Args[0], imports)
 		}
-		return calledResult(e, imports)
 	}
 	return typeRef{}, false
 }
 
 // calledResult returns, for a call of a function of this package or an
-// imported one (NewClient(), http.NewRequest()), a type that stands for
-// what it returns: its name after resultOf, resolved when the graph is
-// (see Def.Result).
-func calledResult(e ast.Expr, imports map[string]uint16) (typeRef, bool) {
+// imported one (NewClient(), http.NewRequest()) or of a method of a
+// variable whose type typeOf knows (db.Query()), a type that stands for
+// what it returns, resolved with the graph (see Def.Result): resultOf and
+// the function's name, or resultOf, the receiver's type (itself maybe such
+// a stand-in), "." and the method's name.
+func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (typeRef, bool)) (typeRef, bool) {
 	ce, ok := e.(*ast.CallExpr)
 	if !ok {
 		return typeRef{}, false
@@ -646,6 +662,9 @@ func calledResult(e ast.Expr, imports map[string]uint16) (typeRef, bool) {
 		}
 	case *ast.SelectorExpr:
 		if id, ok := f.X.(*ast.Ident); ok {
+			if t, ok := typeOf(id.Name); ok {
+				return typeRef{name: resultOf + t.name + "." + f.Sel.Name, pkg: t.pkg}, true
+			}
 			if pkg, ok := imports[id.Name]; ok {
 				return typeRef{name: resultOf + f.Sel.Name, pkg: pkg}, true
 			}

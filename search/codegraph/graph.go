@@ -298,15 +298,16 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		want = isType
 	}
 	if f.Language == "go" {
-		if rest, ok := strings.CutPrefix(r.Recv, resultOf); ok {
-			// c.M() or c.field.M() with c := NewClient(): the method of
-			// the type NewClient returns, or of that type's field.
-			fn, field, _ := strings.Cut(rest, fieldOf)
-			fnPkg := f.Package
+		if strings.HasPrefix(r.Recv, resultOf) {
+			// c.M() or c.field.M() with c := NewClient() or c := x.Open():
+			// the method of the type the function returns, or of that
+			// type's field.
+			called, field, _ := strings.Cut(r.Recv, fieldOf)
+			pkg := f.Package
 			if r.Pkg != 0 {
-				fnPkg = f.pkgOf(r)
+				pkg = f.pkgOf(r)
 			}
-			if t, tpkg, ok := d.resultOfFunc(fnPkg, fn); ok {
+			if t, tpkg, ok := d.resultOf(pkg, called, 0); ok {
 				if field != "" {
 					t, tpkg, ok = d.fieldType(tpkg, t, field)
 				}
@@ -396,10 +397,26 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	return i, true, ok
 }
 
-// resultOfFunc returns the type the Go function fn of package pkg returns
-// (Def.Result), and the type's package.
-func (d *derived) resultOfFunc(pkg, fn string) (string, string, bool) {
-	i, ok := d.one(d.withNameIn(fn, pkg), isCallable, func(s sym) bool { return s.def().Recv == "" })
+// resultOf returns the type a stand-in for a call's result names (see
+// calledResult), as seen from package pkg, and the type's package: what
+// the function returns (Def.Result), or the method of the receiver's type
+// (resolved first when it is a stand-in too, a few calls deep at most).
+func (d *derived) resultOf(pkg, called string, depth int) (string, string, bool) {
+	called = strings.TrimPrefix(called, resultOf)
+	recv, name := "", called
+	if k := strings.LastIndexByte(called, '.'); k >= 0 {
+		recv, name = called[:k], called[k+1:]
+		if strings.HasPrefix(recv, resultOf) {
+			var ok bool
+			if depth >= maxResultDepth {
+				return "", "", false
+			}
+			if recv, pkg, ok = d.resultOf(pkg, recv, depth+1); !ok {
+				return "", "", false
+			}
+		}
+	}
+	i, ok := d.one(d.withNameIn(name, pkg), isCallable, func(s sym) bool { return s.def().Recv == recv })
 	if !ok {
 		return "", "", false
 	}
@@ -434,6 +451,10 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 	tp := f.pkgOf(Ref{Pkg: fl.Pkg})
 	return fl.Type, tp, tp != ""
 }
+
+// maxResultDepth bounds the calls a stand-in for a result goes through
+// (rows := sql.Open().Query() is two).
+const maxResultDepth = 4
 
 // maxBaseDepth bounds the walk up a class's bases, against cycles.
 const maxBaseDepth = 8

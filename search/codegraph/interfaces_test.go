@@ -207,10 +207,10 @@ func x() (store.Reader, error) { return nil, nil }
 	}
 }
 
-// A call on a local set from a function's result (c := store.NewClient(),
-// c, err := Open(), c := newLocal()) goes to the method of the type the
-// function returns, though another type has a method of that name; so does
-// one through a field of that type.
+// A call on a local set from a function's or a method's result (c :=
+// store.NewClient(), c, err := Open(), c := newLocal(), rows, err :=
+// c.Query()) goes to the method of the type it returns, though another type
+// has a method of that name; so does one through a field of that type.
 func TestCallsOnFunctionResults(t *testing.T) {
 	g := New()
 	g.SetFile(goFacts(t, "store/client.go", "example.com/app/store", `package store
@@ -228,6 +228,14 @@ func Open(name string) (*Client, error) { return nil, nil }
 func (c *Client) Do() {}
 
 func Count() int { return 0 }
+
+type Rows struct{}
+
+func (c *Client) Query() (*Rows, error) { return nil, nil }
+
+func (r *Rows) Next() bool { return false }
+
+func (p *Pool) Next() bool { return false }
 `))
 	g.SetFile(goFacts(t, "web/web.go", "example.com/app/web", `package web
 
@@ -264,6 +272,18 @@ func UseCount() {
 	n := store.Count()
 	n.Do()
 }
+
+func UseChain() {
+	c := store.NewClient()
+	rows, err := c.Query()
+	_ = err
+	rows.Next()
+}
+
+func UseParam(c *store.Client) {
+	rows, _ := c.Query()
+	rows.Next()
+}
 `))
 	for caller, want := range map[string]string{
 		"Use":      "store.NewClient store.Client.Do",
@@ -272,6 +292,9 @@ func UseCount() {
 		"UseField": "store.NewClient store.Pool.Do",
 		// No named type: by name, loosely, as before.
 		"UseCount": "store.Count web.Other.Do(loose)",
+		// Through a method's result, on a local or on a parameter.
+		"UseChain": "store.NewClient store.Client.Query store.Rows.Next",
+		"UseParam": "store.Client.Query store.Rows.Next",
 	} {
 		if got := calls(t, g, caller); got != want {
 			t.Errorf("%s calls %q, want %q", caller, got, want)
