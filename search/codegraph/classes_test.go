@@ -271,3 +271,85 @@ func TestSelfCallsAcrossFiles(t *testing.T) {
 		t.Errorf("callers of old Repo.close: %+v", w.Nodes)
 	}
 }
+
+// A call through a field whose class the code states goes to that class's
+// method, though other classes have methods of that name: a TypeScript
+// member, a constructor's parameter property and a field set with new;
+// a Python attribute set from a constructor, annotated in __init__ or in the
+// class body; a Java field, with or without this. A field of no stated
+// class is matched by name, as before.
+func TestCallsThroughFields(t *testing.T) {
+	files := map[string]string{
+		"src/store.ts": `export class Cache { get(k: string) { return k } }
+export class Database { get(k: string) { return k } }
+export class Repo { get(k: string) { return k } }
+export class Queue { get(k: string) { return k } }
+`,
+		"src/svc.ts": `import { Cache, Database, Repo, Queue } from './store'
+
+export class Svc {
+  private cache = new Cache()
+  private readonly db: Database
+  private other: any
+  constructor(private readonly repo: Repo) {
+    this.db = new Database()
+  }
+  viaMember() { return this.cache.get('a') }
+  viaAssigned() { return this.db.get('a') }
+  viaParam() { return this.repo.get('a') }
+}
+`,
+		"app/store.py": "class Cache:\n    def get(self, k):\n        return k\n\n\nclass Database:\n    def get(self, k):\n        return k\n\n\nclass Repo:\n    def get(self, k):\n        return k\n",
+		"app/svc.py": `from app.store import Cache, Database, Repo
+
+
+class Svc:
+    repo: Repo
+
+    def __init__(self):
+        self.cache = Cache()
+        self.db: Database = connect()
+
+    def via_ctor(self):
+        return self.cache.get(1)
+
+    def via_annotation(self):
+        return self.db.get(1)
+
+    def via_class_attr(self):
+        return self.repo.get(1)
+`,
+		"src/main/java/app/Store.java": "package app;\n\nclass Store {\n    String get(String k) { return k; }\n}\n",
+		"src/main/java/app/Index.java": "package app;\n\nclass Index {\n    String get(String k) { return k; }\n}\n",
+		"src/main/java/app/Svc.java": `package app;
+
+class Svc {
+    private final Store store = new Store();
+    private Index index;
+
+    String bare() { return store.get("a"); }
+
+    String qualified() { return this.index.get("a"); }
+}
+`,
+	}
+	g := New()
+	for p, src := range files {
+		lang := chunk.LanguageOf(p)
+		g.SetFile(FromChunks(p, lang, chunk.Code(p, lang, []byte(src)), []byte(src)))
+	}
+	for caller, want := range map[string]string{
+		"Svc.viaMember":                 "store.Cache.get",
+		"Svc.viaAssigned":               "store.Database.get",
+		"Svc.viaParam":                  "store.Repo.get",
+		"app/svc.py:Svc.via_ctor":       "store.Cache.get",
+		"app/svc.py:Svc.via_annotation": "store.Database.get",
+		"app/svc.py:Svc.via_class_attr": "store.Repo.get",
+		"Svc.bare":                      "Store.Store.get",
+		"Svc.qualified":                 "Index.Index.get",
+	} {
+		if got := calls(t, g, caller); got != want {
+			t.Errorf("%s calls %q, want %q", caller, got, want)
+		}
+	}
+}

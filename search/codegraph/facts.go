@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agentos-dev/agentos/search/chunk"
 )
@@ -877,6 +878,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 		}
 	}
+	ff.Fields = classFields(lang, cs)
 	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	for _, c := range cs {
 		switch c.Kind {
@@ -935,7 +937,12 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			r := Ref{From: from, Name: name, Line: int32(bodyLine + strings.Count(body[:m[0]], "\n"))}
 			if m[2] >= 0 {
 				recv := body[m[2]:m[3]]
-				if selfNames[recv] && s.Recv != "" {
+				if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(body[:m[2]]) ||
+					lang == "java" && hasField(ff.Fields, s.Recv, recv)) {
+					// this.db.get(), self.db.get(), Java's db.get() on a
+					// field: the method of the field's class, when known.
+					r.Recv, r.Loose = s.Recv+fieldOf+recv, true
+				} else if selfNames[recv] && s.Recv != "" {
 					r.Recv = s.Recv // the enclosing class's (or a base's) method
 				} else if recv == "super" && s.Recv != "" {
 					r.Recv, r.Super = s.Recv, true
@@ -985,6 +992,86 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		}
 	}
 	return ff
+}
+
+// reSelfDot matches the text before a field's name in this.field.m() and
+// self.field.m().
+var reSelfDot = regexp.MustCompile(`\b(?:this|self)\s*\.\s*$`)
+
+var (
+	// A TypeScript class member: "private db: Database", "cache = new
+	// Cache<string>()".
+	reTSField = regexp.MustCompile(`^\s*(?:(?:public|private|protected|readonly|static|declare|override|accessor)\s+)*#?([A-Za-z_$][\w$]*)[?!]?\s*(?::\s*([A-Za-z_$][\w$.]*)|=\s*new\s+([A-Za-z_$][\w$.]*))`)
+	// A constructor's parameter property: "private readonly repo: Repo".
+	reTSParamField = regexp.MustCompile(`(?:public|private|protected|readonly)\s+(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*:\s*([A-Za-z_$][\w$.]*)`)
+	// this.x = new Foo(), self.x = Foo(), self.x: Foo = ….
+	reSelfAssign = regexp.MustCompile(`\b(?:this|self)\.([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?=\s*(?:new\s+)?([A-Za-z_$][\w$.]*)?`)
+	// A Python class attribute's annotation: "    store: Store".
+	rePyClassAttr = regexp.MustCompile(`(?m)^\s+(\w+)\s*:\s*([A-Za-z_][\w.]*)`)
+	// A Java field: "private final Repo repo;", "Cache<String> cache = …".
+	reJavaField = regexp.MustCompile(`(?m)^\s*(?:(?:private|protected|public|static|final|transient|volatile)\s+)*([A-Za-z_][\w.]*)(?:<[^;=(){}]*>)?\s+(\w+)\s*(?:=|;)`)
+)
+
+// classFields returns the fields of a file's classes whose class the code
+// states (a type annotation, a constructor called), for calls through
+// them (this.db.get() goes to the method of db's class): TypeScript and
+// JavaScript members and constructor parameter properties, fields set in
+// methods (this.x = new Foo(), self.x = Foo(), self.x: Foo), Python class
+// annotations and Java fields. A class name starts with a capital, which
+// leaves out string, int and the like; sorted as Go's are.
+func classFields(lang string, cs []chunk.Chunk) []Field {
+	var out []Field
+	add := func(class, name, typ string) {
+		typ = typ[strings.LastIndexByte(typ, '.')+1:]
+		if class == "" || name == "" || typ == "" || !unicode.IsUpper(rune(typ[0])) {
+			return
+		}
+		out = append(out, Field{Struct: class, Name: name, Type: typ})
+	}
+	for _, c := range cs {
+		k := strings.LastIndex(c.Symbol, ".")
+		isMember, class := k >= 0, ""
+		if isMember {
+			class = c.Symbol[:k]
+			class = class[strings.LastIndex(class, ".")+1:]
+		}
+		switch {
+		case c.Kind == chunk.Type && lang == "python":
+			for _, m := range rePyClassAttr.FindAllStringSubmatch(c.Text, -1) {
+				add(c.Symbol, m[1], m[2])
+			}
+		case c.Kind == chunk.Type && lang == "java":
+			for _, m := range reJavaField.FindAllStringSubmatch(c.Text, -1) {
+				add(c.Symbol, m[2], m[1])
+			}
+		case !isMember:
+		case (c.Kind == chunk.Var || c.Kind == chunk.Const) && (lang == "typescript" || lang == "javascript"):
+			if m := reTSField.FindStringSubmatch(c.Text); m != nil {
+				add(class, m[1], m[2]+m[3])
+			}
+		case c.Kind == chunk.Method:
+			if lang == "typescript" && strings.HasSuffix(c.Symbol, ".constructor") {
+				for _, m := range reTSParamField.FindAllStringSubmatch(c.Signature, -1) {
+					add(class, m[1], m[2])
+				}
+			}
+			for _, m := range reSelfAssign.FindAllStringSubmatch(c.Text, -1) {
+				if m[2] != "" { // self.x: Foo = …: the annotation says
+					add(class, m[1], m[2])
+				} else {
+					add(class, m[1], m[3])
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, compareFields)
+	return slices.CompactFunc(out, func(a, b Field) bool { return compareFields(a, b) == 0 })
+}
+
+// hasField reports whether class has the field name among fields (sorted).
+func hasField(fields []Field, class, name string) bool {
+	_, ok := slices.BinarySearchFunc(fields, Field{Struct: class, Name: name}, compareFields)
+	return ok
 }
 
 var reRustImpl = regexp.MustCompile(`^(?:unsafe\s+)?impl\s+!?(?:[\w:]+::)?(\w+)\s+for\s+&?(?:mut\s+)?(?:[\w:]+::)?(\w+)`)

@@ -361,6 +361,19 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
+	if class, field, ok := strings.Cut(r.Recv, fieldOf); ok {
+		// this.db.get(): the method of db's class when the code states it,
+		// else by name with db as a hint, as for any x.get().
+		if t, ok := d.classField(f, class, field); ok {
+			if i, ok := d.classMethod(f, t, r.Name, 0); ok {
+				return i, false, true
+			}
+		}
+		if r.Value {
+			return 0, false, false
+		}
+		r.Recv = field
+	}
 	switch {
 	case r.Super: // super.m(), super().m()
 		if i, ok := d.baseMethod(f, r.Recv, r.Name, 0); ok {
@@ -450,6 +463,24 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 	}
 	tp := f.pkgOf(Ref{Pkg: fl.Pkg})
 	return fl.Type, tp, tp != ""
+}
+
+// classField returns the class of a field of class (in file f, else in the
+// nearest class of that name), as FromChunks found it stated.
+func (d *derived) classField(f *FileFacts, class, field string) (string, bool) {
+	in := f
+	if !hasField(f.Fields, class, field) {
+		c, ok := d.class(f, class)
+		if !ok {
+			return "", false
+		}
+		in = d.syms[c].f
+	}
+	k, ok := slices.BinarySearchFunc(in.Fields, Field{Struct: class, Name: field}, compareFields)
+	if !ok {
+		return "", false
+	}
+	return in.Fields[k].Type, true
 }
 
 // maxResultDepth bounds the calls a stand-in for a result goes through
