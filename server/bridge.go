@@ -173,7 +173,7 @@ func (b *bridge) initializeSession(ctx context.Context, msg []byte, reply bool) 
 // that went away (refused connection, 404 for our session, or a response cut
 // off before the answer to a request: the primary ended while answering) is
 // found again through the state file, re-initialized, and the message sent
-// once more. The primary that ended had its handlers cancelled, so a
+// again (a few times at most). The primary that ended had its handlers cancelled, so a
 // request sent again mostly did not run twice; the tools that change state
 // check it (a workflow phase completes once).
 func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) error {
@@ -185,7 +185,7 @@ func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) er
 		if !lost {
 			return err
 		}
-		if attempt > 0 || ctx.Err() != nil {
+		if attempt >= maxResends || ctx.Err() != nil {
 			return fmt.Errorf("agentos bridge: the primary server did not answer: %v", err)
 		}
 		b.log.Info("the primary ended before answering; sending the message to the next one", "err", err)
@@ -194,6 +194,12 @@ func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) er
 		}
 	}
 }
+
+// maxResends bounds how often forward sends one message again. Once is not
+// always enough: the primary found after one ended may be the one still
+// shutting down (it answers its liveness check a moment longer), and under
+// load the next takes a while to listen.
+const maxResends = 3
 
 // exchange POSTs msg and relays the reply; lost says the primary did not
 // answer and another may (the message is worth sending again).
