@@ -353,3 +353,59 @@ class Svc {
 		}
 	}
 }
+
+// A call on a local whose class the code states where it sets it goes to
+// that class's method: const x = new Foo() or let x: Foo in TypeScript,
+// x = Foo() or x: Foo in Python, Foo x = … in Java. A Python local set to
+// two different things is matched by name, as before (the typed languages
+// keep a local's declared class).
+func TestCallsOnLocals(t *testing.T) {
+	files := map[string]string{
+		"src/store.ts": `export class Cache { get(k: string) { return k } }
+export class Database { get(k: string) { return k } }
+`,
+		"src/use.ts": `import { Cache, Database } from './store'
+
+export function viaNew() {
+  const c = new Cache()
+  return c.get('a')
+}
+
+export function viaType(make: () => Database) {
+  let d: Database = make()
+  return d.get('a')
+}
+
+`,
+		"app/store.py": "class Cache:\n    def get(self, k):\n        return k\n\n\nclass Database:\n    def get(self, k):\n        return k\n",
+		"app/use.py": "from app.store import Cache, Database\n\n\ndef via_call():\n    c = Cache()\n    return c.get(1)\n\n\ndef via_annotation():\n    d: Database = connect()\n    return d.get(1)\n" +
+			"\n\ndef twice(flag):\n    x = Cache()\n    if flag:\n        x = other()\n    return x.get(1)\n",
+		"src/main/java/app/Store.java": "package app;\n\nclass Store {\n    String get(String k) { return k; }\n}\n",
+		"src/main/java/app/Index.java": "package app;\n\nclass Index {\n    String get(String k) { return k; }\n}\n",
+		"src/main/java/app/UseIt.java": "package app;\n\nclass UseIt {\n    String run() {\n        Index ix = Index.open();\n        return ix.get(\"a\");\n    }\n}\n",
+	}
+	g := New()
+	for p, src := range files {
+		lang := chunk.LanguageOf(p)
+		g.SetFile(FromChunks(p, lang, chunk.Code(p, lang, []byte(src)), []byte(src)))
+	}
+	for caller, want := range map[string]string{
+		"viaNew":         "store.Cache.get",
+		"viaType":        "store.Database.get",
+		"twice":          "",
+		"via_call":       "store.Cache.get",
+		"via_annotation": "store.Database.get",
+		"UseIt.run":      "Index.Index.get",
+	} {
+		got := calls(t, g, caller)
+		if caller == "twice" {
+			if strings.Contains(got, "store.Cache.get") && !strings.Contains(got, "(loose)") {
+				t.Errorf("twice calls %q: a local set to two things has no stated class", got)
+			}
+			continue
+		}
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("%s calls %q, want %q among them", caller, got, want)
+		}
+	}
+}

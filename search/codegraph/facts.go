@@ -929,6 +929,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		if k := strings.IndexByte(body, '\n'); k >= 0 {
 			body, bodyLine = body[k+1:], bodyLine+1 // skip the declaration line itself
 		}
+		locals := localClasses(lang, body)
 		for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
 			name := body[m[6]:m[7]]
 			if notCalls[name] {
@@ -946,6 +947,8 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 					r.Recv = s.Recv // the enclosing class's (or a base's) method
 				} else if recv == "super" && s.Recv != "" {
 					r.Recv, r.Super = s.Recv, true
+				} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
+					r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
 				} else {
 					r.Loose = true
 					r.Recv = recv // a module, class or variable: a hint only
@@ -1066,6 +1069,50 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 	}
 	slices.SortStableFunc(out, compareFields)
 	return slices.CompactFunc(out, func(a, b Field) bool { return compareFields(a, b) == 0 })
+}
+
+var (
+	// const x = new Foo(…), let x: Foo = ….
+	reTSLocal = regexp.MustCompile(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*)[^=;\n]*)?=\s*(?:new\s+([A-Za-z_$][\w$]*))?`)
+	// x = Foo(…), x: Foo = ….
+	rePyLocal = regexp.MustCompile(`(?m)^\s*([A-Za-z_]\w*)\s*(?::\s*([A-Za-z_]\w*)[^=\n]*)?=\s*([A-Za-z_]\w*\s*\()?`)
+	// Foo x = …, Foo<Bar> x = ….
+	reJavaLocal = regexp.MustCompile(`\b([A-Za-z_]\w*)(?:<[^;=(){}]*>)?\s+([a-z_]\w*)\s*=`)
+)
+
+// localClasses returns the local variables of a function's body whose class
+// the code states where it sets them (const x = new Foo(), x = Foo(),
+// Foo x = …), by name: a call x.m() goes to that class's method. A name set
+// to two classes, or once to one and once to something else, is left out.
+func localClasses(lang, body string) map[string]string {
+	var re *regexp.Regexp
+	switch lang {
+	case "typescript", "javascript":
+		re = reTSLocal
+	case "python":
+		re = rePyLocal
+	case "java":
+		re = reJavaLocal
+	default:
+		return nil
+	}
+	out := map[string]string{}
+	for _, m := range re.FindAllStringSubmatch(body, -1) {
+		name, class := m[1], ""
+		switch lang {
+		case "typescript", "javascript":
+			class = cmp.Or(m[2], m[3])
+		case "python":
+			class = cmp.Or(m[2], strings.TrimRight(m[3], " \t("))
+		case "java":
+			name, class = m[2], m[1]
+		}
+		if prev, seen := out[name]; seen && prev != class || class == "" || !unicode.IsUpper(rune(class[0])) {
+			class = "" // left out, here and from now on
+		}
+		out[name] = class
+	}
+	return out
 }
 
 // hasField reports whether class has the field name among fields (sorted).
