@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/testbin"
 	"github.com/gofrs/flock"
 	"github.com/mark3labs/mcp-go/client"
@@ -122,9 +123,14 @@ func portRange(t testing.TB, n int) (lo, hi int) {
 	return 0, 0
 }
 
-// portsFree reports whether nothing listens on 127.0.0.1 at lo..hi.
+// portsFree reports whether nothing listens on 127.0.0.1 at lo..hi, and
+// none of them is a port browsers refuse (the review page's test opens one
+// in Chromium).
 func portsFree(lo, hi int) bool {
 	for p := lo; p <= hi; p++ {
+		if ports.BrowserBlocked(p) {
+			return false
+		}
 		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
 		if err != nil {
 			return false

@@ -241,6 +241,22 @@ func TestListenPrefersTheRecordedPort(t *testing.T) {
 	t.Error(strings.Join(problems, "\n"))
 }
 
+// listen never takes a port browsers refuse (10080 here, recorded or not):
+// the review page must open.
+func TestListenSkipsPortsBrowsersRefuse(t *testing.T) {
+	t.Parallel()
+	for _, recorded := range []int{0, 10080} {
+		ln, port, err := listen(recorded, 10080, 10081)
+		if err != nil {
+			t.Skipf("10081 is held by another program: %v", err)
+		}
+		ln.Close()
+		if port != 10081 {
+			t.Errorf("recorded %d: listened on %d, want 10081", recorded, port)
+		}
+	}
+}
+
 // listenInRange checks listen's choices in the free range lo..hi (four
 // ports) and says what went wrong.
 func listenInRange(lo, hi int) (problems []string) {

@@ -26,6 +26,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/machinekey"
+	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/browser"
 	"github.com/agentos-dev/agentos/server/info"
@@ -430,7 +431,8 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 
 // listen binds the recorded port on the loopback address when it is free,
 // else the next free one of lo..hi after it (wrapping round to lo); with no
-// recorded port (0), the first free one.
+// recorded port (0), the first free one. It never takes a port browsers
+// refuse to load pages from (ports.BrowserBlocked).
 func listen(recorded, lo, hi int) (net.Listener, int, error) {
 	first := recorded
 	if first < lo || first > hi {
@@ -438,6 +440,9 @@ func listen(recorded, lo, hi int) (net.Listener, int, error) {
 	}
 	for i := range hi - lo + 1 {
 		port := lo + (first-lo+i)%(hi-lo+1)
+		if ports.BrowserBlocked(port) {
+			continue // the review page could not be opened there
+		}
 		ln, err := net.Listen("tcp", fmt.Sprintf("%s:%d", Host, port))
 		if err == nil {
 			return ln, port, nil

@@ -88,7 +88,8 @@ func Propose(ctx context.Context, root string, lo, hi int) (int, error) {
 }
 
 // pick is the one rule for a project's port: its recorded one when in
-// range, else the first free port of the range no other project records.
+// range, else the first free port of the range no other project records
+// and browsers load pages from.
 func pick(r *record, root string, lo, hi int) (int, error) {
 	if p, ok := r.Projects[root]; ok && p >= lo && p <= hi {
 		return p, nil
@@ -108,7 +109,7 @@ func pick(r *record, root string, lo, hi int) (int, error) {
 		}
 	}
 	for p := lo; p <= hi; p++ {
-		if !taken[p] && Free(p) {
+		if !taken[p] && !BrowserBlocked(p) && Free(p) {
 			return p, nil
 		}
 	}
@@ -148,6 +149,25 @@ func Forget(ctx context.Context, root string) error {
 		return nil
 	})
 }
+
+// BrowserBlocked reports whether browsers refuse to load pages from port:
+// the Fetch standard's "bad ports" (SMTP, IRC, SIP, X11 and the like),
+// which Chrome, Firefox and Safari block (net::ERR_UNSAFE_PORT). A project's
+// server serves a page a person opens (its review page), so it never takes
+// one: the default range holds two, 5060 and 5061.
+func BrowserBlocked(port int) bool { return browserBlocked[port] }
+
+var browserBlocked = func() map[int]bool {
+	m := map[int]bool{}
+	for _, p := range []int{0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95,
+		101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
+		512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719,
+		1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697,
+		10080} {
+		m[p] = true
+	}
+	return m
+}()
 
 // Free reports whether nothing listens on port at Host.
 func Free(port int) bool {

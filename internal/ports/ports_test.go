@@ -165,3 +165,24 @@ func TestProposalsReserveAndClaimsDoNotCollide(t *testing.T) {
 		t.Errorf("claiming one's own port again: %v", err)
 	}
 }
+
+// A project is never given a port browsers refuse to load pages from (its
+// review page opens in one): 5060 and 5061 are in the default range.
+func TestChooseSkipsPortsBrowsersRefuse(t *testing.T) {
+	dir := setup(t)
+	if !Free(5062) {
+		t.Skip("5062 is held by another program")
+	}
+	got, err := Choose(context.Background(), filepath.Join(dir, "p"), 5060, 5062)
+	if err != nil || got != 5062 {
+		t.Errorf("Choose in 5060-5062 = %d, %v; want 5062", got, err)
+	}
+	for _, p := range []int{5060, 5061, 6000, 10080} {
+		if !BrowserBlocked(p) {
+			t.Errorf("%d is not known as a port browsers refuse", p)
+		}
+	}
+	if BrowserBlocked(4242) || BrowserBlocked(5062) {
+		t.Error("an ordinary port counted as one browsers refuse")
+	}
+}
