@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentos-dev/agentos/internal/ports"
 )
 
 // Config is the parsed configuration.
@@ -325,6 +327,8 @@ func (c Config) Validate() error {
 		errs = append(errs, err)
 	} else if p := c.Server.Port; p != 0 && (p < lo || p > hi) {
 		errs = append(errs, fmt.Errorf("server.port %d is outside server.port_range %s: choose a port in the range, or remove the key to take the first free one", p, c.Server.PortRange))
+	} else if p != 0 && ports.BrowserBlocked(p) {
+		errs = append(errs, fmt.Errorf("server.port %d is a port browsers refuse to load pages from (the review page could not open): choose another, or remove the key to take the first free one", p))
 	}
 	if c.Server.Auth != AuthNone && c.Server.Auth != AuthToken {
 		errs = append(errs, fmt.Errorf("server.auth must be %q or %q, not %q", AuthNone, AuthToken, c.Server.Auth))
