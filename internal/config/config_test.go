@@ -59,6 +59,7 @@ func TestParseErrorsNameKeyAndLine(t *testing.T) {
 		{"server:\n  port_range: \"10-5\"\n", []string{"server.port_range"}},
 		{"server:\n  port_range: \"abc\"\n", []string{"server.port_range"}},
 		{"server:\n  auth: basic\n", []string{"server.auth"}},
+		{"server:\n  port: 5060\n", []string{"server.port 5060", "browsers refuse"}},
 		{"logging:\n  level: LOUD\n", []string{"logging.level"}},
 		{"code:\n  source_paths: [src]\n", []string{"ast.source_paths", "must match code.source_paths"}},
 		{"code:\n  languages: [go]\nast:\n  languages: [rust]\n", []string{"ast.languages", "must match"}},
