@@ -56,6 +56,9 @@ type meta struct {
 	Internal  bool
 	Generated bool
 	Example   bool // code beside the project's own (chunk.IsExampleFile)
+	// Deprecated says the symbol's documentation or annotations mark it
+	// deprecated (isDeprecated).
+	Deprecated bool
 }
 
 // aside reports whether a chunk is from a test, an example or the like: the

@@ -533,6 +533,7 @@ type kinds struct {
 	tests        bool // tests ("the tests of the parser")
 	imports      bool // import blocks ("where is net/http imported")
 	examples     bool // examples or demos ("an example of a progress bar")
+	deprecated   bool // deprecated symbols ("the deprecated way to …")
 }
 
 func init() {
@@ -541,6 +542,7 @@ func init() {
 		"test tests testing unittest spec specs benchmark":                               {tests: true},
 		"import imports imported importing":                                              {imports: true},
 		"example examples demo demos sample samples":                                     {examples: true},
+		"deprecated deprecation obsolete legacy":                                         {deprecated: true},
 	} {
 		for _, w := range tokenize.Terms(words) {
 			kindWords[w] = k
@@ -558,6 +560,7 @@ func askedKinds(q Query) kinds {
 		k.tests = k.tests || w.tests
 		k.imports = k.imports || w.imports
 		k.examples = k.examples || w.examples
+		k.deprecated = k.deprecated || w.deprecated
 	})
 	k.imports = k.imports || q.Kind == string(chunk.Imports)
 	return k
@@ -610,6 +613,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 	}
 	if m.Example && !asks.examples {
 		p *= t.ExampleFactor
+	}
+	if m.Deprecated && !asks.deprecated {
+		p *= t.DeprecatedFactor
 	}
 	if m.Generated {
 		p *= t.GeneratedFactor

@@ -263,3 +263,55 @@ func innerComments(c *chunk.Chunk) string {
 	}
 	return b.String()
 }
+
+// deprecationMarks are how code says a symbol is deprecated, each at the
+// start of a line of its doc comment or of the lines above its declaration:
+// Go's "Deprecated:" paragraph, JSDoc's and Javadoc's @deprecated, Java's
+// @Deprecated, Rust's #[deprecated] (its # goes with the comment markers
+// trimmed before), Sphinx's ".. deprecated::". (A DeprecationWarning in a
+// Python body is left out: as often it warns of a parameter, not of the
+// function.)
+var deprecationMarks = []string{"Deprecated:", "@deprecated", "@Deprecated", "[deprecated", ".. deprecated::"}
+
+// isDeprecated reports whether a symbol is marked deprecated. In a Python
+// docstring the mark must sit at the docstring's own indentation: one under
+// a parameter's entry deprecates the parameter.
+func isDeprecated(c *chunk.Chunk) bool {
+	if c.Symbol == "" || c.Language == "markdown" {
+		return false
+	}
+	startsWithMark := func(line string) bool {
+		for _, mark := range deprecationMarks {
+			if strings.HasPrefix(line, mark) {
+				return true
+			}
+		}
+		return false
+	}
+	b := body(c)
+	text := c.Text[:len(c.Text)-len(b)] // the doc comment and annotations above the declaration
+	if c.Language != "python" {
+		text += "\n" + c.Doc
+	}
+	for line := range strings.Lines(text) {
+		if startsWithMark(strings.TrimLeft(line, " \t/*#!")) {
+			return true
+		}
+	}
+	if c.Language == "python" && c.Doc != "" {
+		docIndent := -1 // the indentation of the line that opens the docstring
+		for line := range strings.Lines(b) {
+			trimmed := strings.TrimLeft(line, " \t")
+			indent := len(line) - len(trimmed)
+			switch {
+			case docIndent < 0:
+				if q := strings.TrimLeft(trimmed, "rRuU"); strings.HasPrefix(q, `"""`) || strings.HasPrefix(q, "'''") {
+					docIndent = indent
+				}
+			case indent == docIndent && startsWithMark(trimmed):
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -3,6 +3,8 @@ package search
 import (
 	"slices"
 	"testing"
+
+	"github.com/agentos-dev/agentos/search/chunk"
 )
 
 func TestEmbedPathText(t *testing.T) {
@@ -86,6 +88,57 @@ func TestWithoutHTMLComments(t *testing.T) {
 	} {
 		if got := withoutHTMLComments(md); got != want {
 			t.Errorf("withoutHTMLComments(%q) = %q, want %q", md, got, want)
+		}
+	}
+}
+
+// A symbol marked deprecated in any of the claimed languages is known as
+// such; a Python parameter's deprecation, or a word in prose, is not the
+// function's.
+func TestIsDeprecated(t *testing.T) {
+	for _, tc := range []struct {
+		path, src, symbol string
+		want              bool
+	}{
+		{"a.go", "package a\n\n// ReadAll reads everything.\n//\n// Deprecated: use io.ReadAll.\nfunc ReadAll() {}\n", "ReadAll", true},
+		{"a.go", "package a\n\n// Copy copies; the old Deprecated: form is gone.\nfunc Copy() {}\n", "Copy", false},
+		{"a.ts", "/**\n * Retries.\n * @deprecated Use retryWhen.\n */\nexport function retry() {}\n", "retry", true},
+		{"A.java", "package a;\n\nclass A {\n    @Deprecated\n    void old() {}\n\n    void now() {}\n}\n", "A.old", true},
+		{"A.java", "package a;\n\nclass A {\n    @Deprecated\n    void old() {}\n\n    void now() {}\n}\n", "A.now", false},
+		{"a.rs", "#[deprecated(note = \"use b\")]\npub fn a() {}\n", "a", true},
+		{"a.py", "def old(g):\n    \"\"\"Returns a recarray.\n\n    .. deprecated:: 2.7\n\n       Use new.\n    \"\"\"\n    return g\n", "old", true},
+		{"a.py", "def data(g, attrs=None):\n    \"\"\"Returns data.\n\n    Parameters\n    ----------\n    attrs : dict\n        Names.\n\n        .. deprecated:: 2.8\n    \"\"\"\n    return g\n", "data", false},
+	} {
+		lang := chunk.LanguageOf(tc.path)
+		found := false
+		for _, c := range chunk.Code(tc.path, lang, []byte(tc.src)) {
+			if c.Symbol == tc.symbol {
+				found = true
+				if got := isDeprecated(&c); got != tc.want {
+					t.Errorf("%s %s: deprecated %v, want %v", tc.path, tc.symbol, got, tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no chunk %s", tc.path, tc.symbol)
+		}
+	}
+}
+
+// A deprecated function ranks below its replacement, unless the query asks
+// for what is deprecated.
+func TestDeprecatedRanksBelowItsReplacement(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"a/slurp.go": "package a\n\n// Slurp reads from r until an error or EOF and returns the data it read.\n//\n// Deprecated: use b.Slurp.\nfunc Slurp(r Reader) ([]byte, error) { return nil, nil }\n",
+		"b/slurp.go": "package b\n\n// Slurp reads from r until an error or EOF and returns the data it read.\n//\n// Current: the one to use.\nfunc Slurp(r Reader) ([]byte, error) { return nil, nil }\n",
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	for _, tc := range []struct{ query, path string }{
+		{"read from a reader until EOF and return the data", "b/slurp.go"},
+		{"the deprecated way to read from a reader until EOF", "a/slurp.go"},
+	} {
+		if rs := search(t, ix, Query{Text: tc.query, Limit: 2}); len(rs) == 0 || rs[0].Path != tc.path {
+			t.Errorf("%q: got %v, want %s first", tc.query, symbols(rs), tc.path)
 		}
 	}
 }
