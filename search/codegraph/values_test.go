@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/agentos-dev/agentos/search/chunk"
 )
 
-// mentions lists what name names as values, each "Symbol@line".
-func mentions(t *testing.T, g *Graph, name string, up bool) string {
+// mentions lists the symbols that name name as a value, each
+// "Symbol@line".
+func mentions(t *testing.T, g *Graph, name string) string {
 	t.Helper()
-	w, err := g.walk(name, 1, 0, up)
+	w, err := g.Callers(name, 1, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -91,7 +90,7 @@ func Allowed(x int) bool { return x > 0 }
 		"auth.Allowed":  "",
 		"logged":        "",
 	} {
-		if got := mentions(t, g, name, true); got != want {
+		if got := mentions(t, g, name); got != want {
 			t.Errorf("%s named as a value by %q, want %q", name, got, want)
 		}
 	}
@@ -121,8 +120,7 @@ func Allowed(x int) bool { return x > 0 }
 // name, are linked as values; a name defined only in another file is not
 // guessed at.
 func TestFunctionValuesInOtherLanguages(t *testing.T) {
-	g := New()
-	for p, src := range map[string]string{
+	g := chunkGraph(map[string]string{
 		"src/view.ts": `export class View {
   mount(el: Element) {
     el.addEventListener('click', this.onClick)
@@ -164,10 +162,7 @@ impl Parser {
     def by_name(self, row):
         return row.name
 `,
-	} {
-		lang := chunk.LanguageOf(p)
-		g.SetFile(FromChunks(p, lang, chunk.Code(p, lang, []byte(src)), []byte(src)))
-	}
+	})
 	for name, want := range map[string]string{
 		"View.onClick":  "view.View.mount@3",
 		"formatRow":     "view.View.mount@4",
@@ -175,7 +170,7 @@ impl Parser {
 		"Jobs.run":      "Jobs.Jobs.runAll@5",
 		"Parser.parse":  "lines.Parser.all@5",
 	} {
-		if got := mentions(t, g, name, true); got != want {
+		if got := mentions(t, g, name); got != want {
 			t.Errorf("%s named as a value by %q, want %q", name, got, want)
 		}
 	}
