@@ -9,20 +9,28 @@ import (
 
 const maxBodyChars = 16 << 10
 
-// body returns the chunk's text after its doc comment.
+// body returns the chunk's text after its doc comment (at most
+// maxBodyChars of it).
 func body(c *chunk.Chunk) string {
-	t := c.Text
-	for i := c.StartLine; i < c.DeclLine && t != ""; i++ {
-		if k := strings.IndexByte(t, '\n'); k >= 0 {
-			t = t[k+1:]
-		} else {
-			t = ""
-		}
-	}
+	_, t := splitAtDecl(c)
 	if len(t) > maxBodyChars {
 		t = t[:maxBodyChars]
 	}
 	return t
+}
+
+// splitAtDecl cuts a chunk's text at its declaration line: what is above it
+// (its doc comment, decorators, annotations) and the rest.
+func splitAtDecl(c *chunk.Chunk) (head, rest string) {
+	rest = c.Text
+	for i := c.StartLine; i < c.DeclLine && rest != ""; i++ {
+		if k := strings.IndexByte(rest, '\n'); k >= 0 {
+			rest = rest[k+1:]
+		} else {
+			rest = ""
+		}
+	}
+	return c.Text[:len(c.Text)-len(rest)], rest
 }
 
 func pathText(p string) string {
@@ -288,8 +296,7 @@ func isDeprecated(c *chunk.Chunk) bool {
 		}
 		return false
 	}
-	b := body(c)
-	text := c.Text[:len(c.Text)-len(b)] // the doc comment and annotations above the declaration
+	text, b := splitAtDecl(c)
 	if c.Language != "python" {
 		text += "\n" + c.Doc
 	}
@@ -299,17 +306,22 @@ func isDeprecated(c *chunk.Chunk) bool {
 		}
 	}
 	if c.Language == "python" && c.Doc != "" {
-		docIndent := -1 // the indentation of the line that opens the docstring
+		docIndent, quote := -1, "" // the docstring's opening line's indentation, and its quotes
 		for line := range strings.Lines(b) {
 			trimmed := strings.TrimLeft(line, " \t")
 			indent := len(line) - len(trimmed)
 			switch {
 			case docIndent < 0:
 				if q := strings.TrimLeft(trimmed, "rRuU"); strings.HasPrefix(q, `"""`) || strings.HasPrefix(q, "'''") {
-					docIndent = indent
+					docIndent, quote = indent, q[:3]
+					if strings.Contains(q[3:], quote) {
+						return false // a one-line docstring
+					}
 				}
 			case indent == docIndent && startsWithMark(trimmed):
 				return true
+			case strings.Contains(line, quote):
+				return false // the docstring ends
 			}
 		}
 	}

@@ -108,6 +108,8 @@ func TestIsDeprecated(t *testing.T) {
 		{"a.rs", "#[deprecated(note = \"use b\")]\npub fn a() {}\n", "a", true},
 		{"a.py", "def old(g):\n    \"\"\"Returns a recarray.\n\n    .. deprecated:: 2.7\n\n       Use new.\n    \"\"\"\n    return g\n", "old", true},
 		{"a.py", "def data(g, attrs=None):\n    \"\"\"Returns data.\n\n    Parameters\n    ----------\n    attrs : dict\n        Names.\n\n        .. deprecated:: 2.8\n    \"\"\"\n    return g\n", "data", false},
+		{"a.py", "def outer():\n    \"\"\"Does outer.\"\"\"\n    @deprecated\n    def inner():\n        pass\n    return inner\n", "outer", false},
+		{"a.py", "@deprecated(\"use new\")\ndef old():\n    return 1\n", "old", true},
 	} {
 		lang := chunk.LanguageOf(tc.path)
 		found := false
