@@ -1032,6 +1032,9 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 		out = append(out, Field{Struct: class, Name: name, Type: typ})
 	}
 	for _, c := range cs {
+		// A class is known by its own name (a nested one's too), as a
+		// method's Recv names it: a member's class is the last part of
+		// its symbol before its own name.
 		k := strings.LastIndex(c.Symbol, ".")
 		isMember, class := k >= 0, ""
 		if isMember {
@@ -1041,11 +1044,11 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 		switch {
 		case c.Kind == chunk.Type && lang == "python":
 			for _, m := range rePyClassAttr.FindAllStringSubmatch(c.Text, -1) {
-				add(c.Symbol, m[1], m[2])
+				add(c.Symbol[k+1:], m[1], m[2])
 			}
 		case c.Kind == chunk.Type && lang == "java":
 			for _, m := range reJavaField.FindAllStringSubmatch(c.Text, -1) {
-				add(c.Symbol, m[2], m[1])
+				add(c.Symbol[k+1:], m[2], m[1])
 			}
 		case !isMember:
 		case (c.Kind == chunk.Var || c.Kind == chunk.Const) && (lang == "typescript" || lang == "javascript"):
