@@ -318,6 +318,14 @@ class Svc:
 
     def via_class_attr(self):
         return self.repo.get(1)
+
+    def reset(self, fresh):
+        self.other = Cache()
+        if fresh:
+            self.other = Database()
+
+    def via_two_classes(self):
+        return self.other.get(1)
 `,
 		"src/main/java/app/Store.java": "package app;\n\nclass Store {\n    String get(String k) { return k; }\n}\n",
 		"src/main/java/app/Index.java": "package app;\n\nclass Index {\n    String get(String k) { return k; }\n}\n",
@@ -341,8 +349,10 @@ class Svc {
 		"app/svc.py:Svc.via_ctor":       "store.Cache.get",
 		"app/svc.py:Svc.via_annotation": "store.Database.get",
 		"app/svc.py:Svc.via_class_attr": "store.Repo.get",
-		"Svc.bare":                      "Store.Store.get",
-		"Svc.qualified":                 "Index.Index.get",
+		// Set to two classes: by name, and three classes have get.
+		"app/svc.py:Svc.via_two_classes": "",
+		"Svc.bare":                       "Store.Store.get",
+		"Svc.qualified":                  "Index.Index.get",
 	} {
 		if got := calls(t, g, caller); got != want {
 			t.Errorf("%s calls %q, want %q", caller, got, want)

@@ -1071,7 +1071,22 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 		}
 	}
 	slices.SortStableFunc(out, compareFields)
-	return slices.CompactFunc(out, func(a, b Field) bool { return compareFields(a, b) == 0 })
+	// One entry a field; none for a field given two classes (self.x = Foo()
+	// in one method, self.x = Bar() in another): a guess is worse than a
+	// call matched by name.
+	kept := out[:0]
+	for i := 0; i < len(out); {
+		j := i + 1
+		same := true
+		for ; j < len(out) && compareFields(out[i], out[j]) == 0; j++ {
+			same = same && out[j].Type == out[i].Type
+		}
+		if same {
+			kept = append(kept, out[i])
+		}
+		i = j
+	}
+	return kept
 }
 
 var (
