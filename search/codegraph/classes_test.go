@@ -422,3 +422,37 @@ func chunkGraph(files map[string]string) *Graph {
 	}
 	return g
 }
+
+// A call on a local set from a function's call goes to the method of the
+// class the function's signature says it returns: a TypeScript return type
+// (a Promise's too, awaited) or a Python annotation.
+func TestCallsOnReturnedClasses(t *testing.T) {
+	g := chunkGraph(map[string]string{
+		"src/db.ts": `export class Database { get(k: string) { return k } }
+export class Conn { get(k: string) { return k } }
+export function openDb(name: string): Database { return new Database() }
+export async function connect(): Promise<Conn> { return new Conn() }
+`,
+		"src/use.ts": `import { openDb, connect } from './db'
+
+export async function useBoth() {
+  const db = openDb('x')
+  db.get('a')
+  const c = await connect()
+  return c.get('b')
+}
+`,
+		"app/db.py": "class Database:\n    def get(self, k):\n        return k\n\n\nclass Conn:\n    def get(self, k):\n        return k\n\n\n" +
+			"def open_db(name) -> Database:\n    return Database()\n\n\ndef connect() -> \"Conn\":\n    return Conn()\n",
+		"app/use.py": "from app.db import open_db, connect\n\n\ndef use_db():\n    db = open_db('x')\n    return db.get(1)\n\n\ndef use_conn():\n    c = connect()\n    return c.get(1)\n",
+	})
+	for caller, want := range map[string]string{
+		"useBoth":  "db.openDb(loose) db.Database.get db.connect(loose) db.Conn.get",
+		"use_db":   "db.open_db(loose) db.Database.get",
+		"use_conn": "db.connect(loose) db.Conn.get",
+	} {
+		if got := calls(t, g, caller); got != want {
+			t.Errorf("%s calls %q, want %q", caller, got, want)
+		}
+	}
+}

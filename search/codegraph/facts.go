@@ -895,6 +895,9 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		}
 		s := Def{Name: c.Symbol, Line: int32(c.DeclLine), EndLine: int32(c.EndLine), Kind: string(c.Kind),
 			Exported: c.Exported, Test: c.Test}
+		if c.Kind != chunk.Type {
+			s.Result = returnedClass(lang, c.Signature)
+		}
 		if i := strings.LastIndex(c.Symbol, "."); i >= 0 {
 			s.Recv, s.Name = c.Symbol[:i], c.Symbol[i+1:]
 			if j := strings.LastIndex(s.Recv, "."); j >= 0 {
@@ -1090,8 +1093,8 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 }
 
 var (
-	// const x = new Foo(…), let x: Foo = ….
-	reTSLocal = regexp.MustCompile(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*)[^=;\n]*)?=\s*(?:new\s+([A-Za-z_$][\w$]*))?`)
+	// const x = new Foo(…), let x: Foo = …, const x = (await) connect(…).
+	reTSLocal = regexp.MustCompile(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*)[^=;\n]*)?=\s*(?:new\s+([A-Za-z_$][\w$]*)|(?:await\s+)?([A-Za-z_$][\w$]*)\s*\()?`)
 	// x = Foo(…), x: Foo = ….
 	rePyLocal = regexp.MustCompile(`(?m)^\s*([A-Za-z_]\w*)\s*(?::\s*([A-Za-z_]\w*)[^=\n]*)?=\s*([A-Za-z_]\w*\s*\()?`)
 	// Foo x = …, Foo<Bar> x = ….
@@ -1100,8 +1103,11 @@ var (
 
 // localClasses returns the local variables of a function's body whose class
 // the code states where it sets them (const x = new Foo(), x = Foo(),
-// Foo x = …), by name: a call x.m() goes to that class's method. A name set
-// to two classes, or once to one and once to something else, is left out.
+// Foo x = …), by name: a call x.m() goes to that class's method. One set
+// from a function's call (c = connect()) has a stand-in, resultOf and the
+// function's name, for the class the function's signature returns. A name
+// set to two classes, or once to one and once to something else, is left
+// out.
 func localClasses(lang, body string) map[string]string {
 	var re *regexp.Regexp
 	switch lang {
@@ -1120,17 +1126,54 @@ func localClasses(lang, body string) map[string]string {
 		switch lang {
 		case "typescript", "javascript":
 			class = cmp.Or(m[2], m[3])
+			if class == "" && m[4] != "" {
+				class = resultOf + m[4] // const c = connect(): what it returns
+			}
 		case "python":
 			class = cmp.Or(m[2], strings.TrimRight(m[3], " \t("))
+			if class != "" && m[2] == "" && !unicode.IsUpper(rune(class[0])) {
+				class = resultOf + class // c = connect(): what it returns
+			}
 		case "java":
 			name, class = m[2], m[1]
 		}
-		if prev, seen := out[name]; seen && prev != class || class == "" || !unicode.IsUpper(rune(class[0])) {
+		if prev, seen := out[name]; seen && prev != class || class == "" ||
+			!unicode.IsUpper(rune(class[0])) && !strings.HasPrefix(class, resultOf) {
 			class = "" // left out, here and from now on
 		}
 		out[name] = class
 	}
 	return out
+}
+
+var (
+	// A TypeScript function's return type: "): Database", "): Promise<Conn>".
+	reTSReturn = regexp.MustCompile(`\)\s*:\s*(?:Promise\s*<\s*)?([A-Za-z_$][\w$.]*)`)
+	// A Python function's annotation: "-> Database", "-> 'Conn'", "-> Optional[Conn]".
+	rePyReturn = regexp.MustCompile(`->\s*(?:Optional\[)?["']?([A-Za-z_][\w.]*)`)
+)
+
+// returnedClass returns the class a TypeScript or Python function's
+// signature says it returns, without its module, or "" when it names none
+// (a class name starts with a capital). Java needs none: a local's declared
+// type says it.
+func returnedClass(lang, signature string) string {
+	var typ string
+	switch lang {
+	case "typescript", "javascript":
+		if ms := reTSReturn.FindAllStringSubmatch(signature, -1); len(ms) > 0 {
+			typ = ms[len(ms)-1][1]
+		}
+	case "python":
+		if m := rePyReturn.FindStringSubmatch(signature); m != nil {
+			typ = m[1]
+		}
+	}
+	typ = typ[strings.LastIndexByte(typ, '.')+1:]
+	if typ == "" || !unicode.IsUpper(rune(typ[0])) {
+		return ""
+	}
+	return typ
 }
 
 // hasField reports whether class has the field name among fields (sorted).

@@ -361,6 +361,19 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
+	if fn, ok := strings.CutPrefix(r.Recv, resultOf); ok {
+		// c.m() with c = connect(): the method of the class connect's
+		// signature says it returns.
+		if i, ok := d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" }); ok && d.syms[i].def().Result != "" {
+			if i, ok := d.classMethod(f, d.syms[i].def().Result, r.Name, 0); ok {
+				return i, false, true
+			}
+		}
+		if r.Value {
+			return 0, false, false
+		}
+		r.Recv, r.Loose = "", true
+	}
 	if class, field, ok := strings.Cut(r.Recv, fieldOf); ok {
 		// this.db.get(): the method of db's class when the code states it,
 		// else by name with db as a hint, as for any x.get().
