@@ -423,9 +423,9 @@ func chunkGraph(files map[string]string) *Graph {
 	return g
 }
 
-// A call on a local set from a function's call goes to the method of the
-// class the function's signature says it returns: a TypeScript return type
-// (a Promise's too, awaited) or a Python annotation.
+// A call on a local or a field set from a function's call goes to the
+// method of the class the function's signature says it returns: a
+// TypeScript return type (a Promise's too, awaited) or a Python annotation.
 func TestCallsOnReturnedClasses(t *testing.T) {
 	g := chunkGraph(map[string]string{
 		"src/db.ts": `export class Database { get(k: string) { return k } }
@@ -441,15 +441,27 @@ export async function useBoth() {
   const c = await connect()
   return c.get('b')
 }
+
+export class Repo {
+  private db
+  constructor() {
+    this.db = openDb('y')
+  }
+  load() { return this.db.get('a') }
+}
 `,
 		"app/db.py": "class Database:\n    def get(self, k):\n        return k\n\n\nclass Conn:\n    def get(self, k):\n        return k\n\n\n" +
 			"def open_db(name) -> Database:\n    return Database()\n\n\ndef connect() -> \"Conn\":\n    return Conn()\n",
-		"app/use.py": "from app.db import open_db, connect\n\n\ndef use_db():\n    db = open_db('x')\n    return db.get(1)\n\n\ndef use_conn():\n    c = connect()\n    return c.get(1)\n",
+		"app/use.py": "from app.db import open_db, connect\n\n\ndef use_db():\n    db = open_db('x')\n    return db.get(1)\n\n\ndef use_conn():\n    c = connect()\n    return c.get(1)\n\n\n" +
+			"class Repo:\n    def __init__(self):\n        self.conn = connect()\n\n    def load(self):\n        return self.conn.get(1)\n",
 	})
 	for caller, want := range map[string]string{
 		"useBoth":  "db.openDb(loose) db.Database.get db.connect(loose) db.Conn.get",
 		"use_db":   "db.open_db(loose) db.Database.get",
 		"use_conn": "db.connect(loose) db.Conn.get",
+		// Fields set from such a call.
+		"src/use.ts:Repo.load": "db.Database.get",
+		"app/use.py:Repo.load": "db.Conn.get",
 	} {
 		if got := calls(t, g, caller); got != want {
 			t.Errorf("%s calls %q, want %q", caller, got, want)

@@ -1010,8 +1010,8 @@ var (
 	reTSField = regexp.MustCompile(`^\s*(?:(?:public|private|protected|readonly|static|declare|override|accessor)\s+)*#?([A-Za-z_$][\w$]*)[?!]?\s*(?::\s*([A-Za-z_$][\w$.]*)|=\s*new\s+([A-Za-z_$][\w$.]*))`)
 	// A constructor's parameter property: "private readonly repo: Repo".
 	reTSParamField = regexp.MustCompile(`(?:public|private|protected|readonly)\s+(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*:\s*([A-Za-z_$][\w$.]*)`)
-	// this.x = new Foo(), self.x = Foo(), self.x: Foo = ….
-	reSelfAssign = regexp.MustCompile(`\b(?:this|self)\.([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?=\s*(?:new\s+)?([A-Za-z_$][\w$.]*)?`)
+	// this.x = new Foo(), self.x = Foo(), self.x: Foo = …, self.x = connect().
+	reSelfAssign = regexp.MustCompile(`\b(?:this|self)\.([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?=\s*(?:new\s+)?(?:await\s+)?([A-Za-z_$][\w$.]*)?(\s*\()?`)
 	// A Python class attribute's annotation: "    store: Store".
 	rePyClassAttr = regexp.MustCompile(`(?m)^\s+(\w+)\s*:\s*([A-Za-z_][\w.]*)`)
 	// A Java field: "private final Repo repo;", "Cache<String> cache = …".
@@ -1065,9 +1065,14 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 				}
 			}
 			for _, m := range reSelfAssign.FindAllStringSubmatch(c.Text, -1) {
-				if m[2] != "" { // self.x: Foo = …: the annotation says
+				switch {
+				case m[2] != "": // self.x: Foo = …: the annotation says
 					add(class, m[1], m[2])
-				} else {
+				case m[4] != "" && m[3] != "" && !strings.Contains(m[3], ".") && !unicode.IsUpper(rune(m[3][0])):
+					// self.x = connect(): what connect returns, when the
+					// graph is resolved.
+					out = append(out, Field{Struct: class, Name: m[1], Type: resultOf + m[3]})
+				default:
 					add(class, m[1], m[3])
 				}
 			}

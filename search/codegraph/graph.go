@@ -361,11 +361,11 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
-	if fn, ok := strings.CutPrefix(r.Recv, resultOf); ok {
+	if strings.HasPrefix(r.Recv, resultOf) {
 		// c.m() with c = connect(): the method of the class connect's
 		// signature says it returns.
-		if i, ok := d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" }); ok && d.syms[i].def().Result != "" {
-			if i, ok := d.classMethod(f, d.syms[i].def().Result, r.Name, 0); ok {
+		if t, ok := d.returnedClass(f, r.Recv); ok {
+			if i, ok := d.classMethod(f, t, r.Name, 0); ok {
 				return i, false, true
 			}
 		}
@@ -378,7 +378,10 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		// this.db.get(): the method of db's class when the code states it,
 		// else by name with db as a hint, as for any x.get().
 		if t, ok := d.classField(f, class, field); ok {
-			if i, ok := d.classMethod(f, t, r.Name, 0); ok {
+			if strings.HasPrefix(t, resultOf) { // self.conn = connect()
+				t, ok = d.returnedClass(f, t)
+			}
+			if i, ok2 := d.classMethod(f, t, r.Name, 0); ok && ok2 {
 				return i, false, true
 			}
 		}
@@ -476,6 +479,18 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 	}
 	tp := f.pkgOf(Ref{Pkg: fl.Pkg})
 	return fl.Type, tp, tp != ""
+}
+
+// returnedClass returns the class that the function a stand-in names
+// (resultOf and its name, in a language without a Go parser) returns, as
+// its signature says (Def.Result), the function found nearest f.
+func (d *derived) returnedClass(f *FileFacts, standIn string) (string, bool) {
+	fn := strings.TrimPrefix(standIn, resultOf)
+	i, ok := d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" })
+	if !ok || d.syms[i].def().Result == "" {
+		return "", false
+	}
+	return d.syms[i].def().Result, true
 }
 
 // classField returns the class of a field of class (in file f, else in the
