@@ -307,7 +307,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			if r.Pkg != 0 {
 				pkg = f.pkgOf(r)
 			}
-			if t, tpkg, ok := d.resultOf(pkg, called, 0); ok {
+			if t, tpkg, ok := d.goResultType(pkg, called, 0); ok {
 				if field != "" {
 					t, tpkg, ok = d.fieldType(tpkg, t, field)
 				}
@@ -364,7 +364,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	if strings.HasPrefix(r.Recv, resultOf) {
 		// c.m() with c = connect(): the method of the class connect's
 		// signature says it returns.
-		if t, ok := d.returnedClass(f, r.Recv); ok {
+		if t, ok := d.classReturnedBy(f, r.Recv); ok {
 			if i, ok := d.classMethod(f, t, r.Name, 0); ok {
 				return i, false, true
 			}
@@ -379,10 +379,12 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		// else by name with db as a hint, as for any x.get().
 		if t, ok := d.classField(f, class, field); ok {
 			if strings.HasPrefix(t, resultOf) { // self.conn = connect()
-				t, ok = d.returnedClass(f, t)
+				t, ok = d.classReturnedBy(f, t)
 			}
-			if i, ok2 := d.classMethod(f, t, r.Name, 0); ok && ok2 {
-				return i, false, true
+			if ok {
+				if i, ok := d.classMethod(f, t, r.Name, 0); ok {
+					return i, false, true
+				}
 			}
 		}
 		if r.Value {
@@ -426,11 +428,11 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	return i, true, ok
 }
 
-// resultOf returns the type a stand-in for a call's result names (see
+// goResultType returns the type a stand-in for a call's result names (see
 // calledResult), as seen from package pkg, and the type's package: what
 // the function returns (Def.Result), or the method of the receiver's type
 // (resolved first when it is a stand-in too, a few calls deep at most).
-func (d *derived) resultOf(pkg, called string, depth int) (string, string, bool) {
+func (d *derived) goResultType(pkg, called string, depth int) (string, string, bool) {
 	called = strings.TrimPrefix(called, resultOf)
 	recv, name := "", called
 	if k := strings.LastIndexByte(called, '.'); k >= 0 {
@@ -440,7 +442,7 @@ func (d *derived) resultOf(pkg, called string, depth int) (string, string, bool)
 			if depth >= maxResultDepth {
 				return "", "", false
 			}
-			if recv, pkg, ok = d.resultOf(pkg, recv, depth+1); !ok {
+			if recv, pkg, ok = d.goResultType(pkg, recv, depth+1); !ok {
 				return "", "", false
 			}
 		}
@@ -481,10 +483,10 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 	return fl.Type, tp, tp != ""
 }
 
-// returnedClass returns the class that the function a stand-in names
+// classReturnedBy returns the class that the function a stand-in names
 // (resultOf and its name, in a language without a Go parser) returns, as
 // its signature says (Def.Result), the function found nearest f.
-func (d *derived) returnedClass(f *FileFacts, standIn string) (string, bool) {
+func (d *derived) classReturnedBy(f *FileFacts, standIn string) (string, bool) {
 	fn := strings.TrimPrefix(standIn, resultOf)
 	i, ok := d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" })
 	if !ok || d.syms[i].def().Result == "" {
