@@ -942,7 +942,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			if m[2] >= 0 {
 				recv := body[m[2]:m[3]]
 				if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(body[:m[2]]) ||
-					lang == "java" && hasField(ff.Fields, s.Recv, recv)) {
+					lang == "java" && isField(ff.Fields, s.Recv, recv)) {
 					// this.db.get(), self.db.get(), Java's db.get() on a
 					// field: the method of the field's class, when known.
 					r.Recv, r.Loose = s.Recv+fieldOf+recv, true
@@ -1181,9 +1181,19 @@ func returnedClass(lang, signature string) string {
 	return typ
 }
 
-// hasField reports whether class has the field name among fields (sorted).
-func hasField(fields []Field, class, name string) bool {
-	_, ok := slices.BinarySearchFunc(fields, Field{Struct: class, Name: name}, compareFields)
+// findField returns the field name of class (or of a Go struct) among
+// fields, sorted by compareFields.
+func findField(fields []Field, class, name string) (Field, bool) {
+	k, ok := slices.BinarySearchFunc(fields, Field{Struct: class, Name: name}, compareFields)
+	if !ok {
+		return Field{}, false
+	}
+	return fields[k], true
+}
+
+// isField reports whether class has the field name among fields.
+func isField(fields []Field, class, name string) bool {
+	_, ok := findField(fields, class, name)
 	return ok
 }
 

@@ -312,7 +312,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 					t, tpkg, ok = d.fieldType(tpkg, t, field)
 				}
 				if ok {
-					if i, ok := d.one(d.withNameIn(r.Name, tpkg), want, func(s sym) bool { return s.def().Recv == t }); ok {
+					if i, ok := d.methodIn(tpkg, t, r.Name, want); ok {
 						return i, false, true
 					}
 				}
@@ -331,7 +331,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			}
 			r.Recv, r.Pkg, r.Loose = "", 0, true
 			if t, tpkg, ok := d.fieldType(structPkg, st, field); ok {
-				if i, ok := d.one(d.withNameIn(r.Name, tpkg), want, func(s sym) bool { return s.def().Recv == t }); ok {
+				if i, ok := d.methodIn(tpkg, t, r.Name, want); ok {
 					return i, false, true
 				}
 			}
@@ -343,7 +343,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		if r.Pkg != 0 || r.Recv != "" || !r.Loose {
 			// The function of that package, or the method of that type
 			// (the receiver's or a parameter's; an interface's method too).
-			i, ok := d.one(d.withNameIn(r.Name, pkg), want, func(s sym) bool { return s.def().Recv == r.Recv })
+			i, ok := d.methodIn(pkg, r.Recv, r.Name, want)
 			if ok || r.Recv == "" || r.Value {
 				return i, false, ok
 			}
@@ -447,7 +447,7 @@ func (d *derived) goResultType(pkg, called string, depth int) (string, string, b
 			}
 		}
 	}
-	i, ok := d.one(d.withNameIn(name, pkg), isCallable, func(s sym) bool { return s.def().Recv == recv })
+	i, ok := d.methodIn(pkg, recv, name, isCallable)
 	if !ok {
 		return "", "", false
 	}
@@ -471,11 +471,10 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 		return "", "", false
 	}
 	f := d.syms[i].f
-	k, ok := slices.BinarySearchFunc(f.Fields, Field{Struct: st, Name: field}, compareFields)
+	fl, ok := findField(f.Fields, st, field)
 	if !ok {
 		return "", "", false
 	}
-	fl := f.Fields[k]
 	if fl.Pkg == 0 {
 		return fl.Type, f.Package, true
 	}
@@ -498,19 +497,21 @@ func (d *derived) classReturnedBy(f *FileFacts, standIn string) (string, bool) {
 // classField returns the class of a field of class (in file f, else in the
 // nearest class of that name), as FromChunks found it stated.
 func (d *derived) classField(f *FileFacts, class, field string) (string, bool) {
-	in := f
-	if !hasField(f.Fields, class, field) {
-		c, ok := d.class(f, class)
-		if !ok {
+	fl, ok := findField(f.Fields, class, field)
+	if !ok {
+		c, found := d.class(f, class)
+		if !found {
 			return "", false
 		}
-		in = d.syms[c].f
+		fl, ok = findField(d.syms[c].f.Fields, class, field)
 	}
-	k, ok := slices.BinarySearchFunc(in.Fields, Field{Struct: class, Name: field}, compareFields)
-	if !ok {
-		return "", false
-	}
-	return in.Fields[k].Type, true
+	return fl.Type, ok
+}
+
+// methodIn returns the only symbol of package pkg named name whose receiver
+// (or class) is typ ("" for a function) and that want accepts.
+func (d *derived) methodIn(pkg, typ, name string, want func(*Def) bool) (int32, bool) {
+	return d.one(d.withNameIn(name, pkg), want, func(s sym) bool { return s.def().Recv == typ })
 }
 
 // maxResultDepth bounds the calls a stand-in for a result goes through
