@@ -238,11 +238,7 @@ class Other {
 			src := []byte(tc.src)
 			g := New()
 			g.SetFile(FromChunks(tc.path, tc.lang, chunk.Code(tc.path, tc.lang, src), src))
-			for caller, want := range tc.want {
-				if got := calls(t, g, caller); got != want {
-					t.Errorf("%s calls %q, want %q", caller, got, want)
-				}
-			}
+			wantCalls(t, g, tc.want)
 		})
 	}
 }
@@ -342,7 +338,7 @@ class Svc {
 `,
 	}
 	g := chunkGraph(files)
-	for caller, want := range map[string]string{
+	wantCalls(t, g, map[string]string{
 		"Svc.viaMember":                 "store.Cache.get",
 		"Svc.viaAssigned":               "store.Database.get",
 		"Svc.viaParam":                  "store.Repo.get",
@@ -353,11 +349,7 @@ class Svc {
 		"app/svc.py:Svc.via_two_classes": "",
 		"Svc.bare":                       "Store.Store.get",
 		"Svc.qualified":                  "Index.Index.get",
-	} {
-		if got := calls(t, g, caller); got != want {
-			t.Errorf("%s calls %q, want %q", caller, got, want)
-		}
-	}
+	})
 }
 
 // A call on a local whose class the code states where it sets it goes to
@@ -455,16 +447,22 @@ export class Repo {
 		"app/use.py": "from app.db import open_db, connect\n\n\ndef use_db():\n    db = open_db('x')\n    return db.get(1)\n\n\ndef use_conn():\n    c = connect()\n    return c.get(1)\n\n\n" +
 			"class Repo:\n    def __init__(self):\n        self.conn = connect()\n\n    def load(self):\n        return self.conn.get(1)\n",
 	})
-	for caller, want := range map[string]string{
+	wantCalls(t, g, map[string]string{
 		"useBoth":  "db.openDb(loose) db.Database.get db.connect(loose) db.Conn.get",
 		"use_db":   "db.open_db(loose) db.Database.get",
 		"use_conn": "db.connect(loose) db.Conn.get",
 		// Fields set from such a call.
 		"src/use.ts:Repo.load": "db.Database.get",
 		"app/use.py:Repo.load": "db.Conn.get",
-	} {
-		if got := calls(t, g, caller); got != want {
-			t.Errorf("%s calls %q, want %q", caller, got, want)
+	})
+}
+
+// wantCalls checks what each caller calls (see calls).
+func wantCalls(t *testing.T, g *Graph, want map[string]string) {
+	t.Helper()
+	for caller, w := range want {
+		if got := calls(t, g, caller); got != w {
+			t.Errorf("%s calls %q, want %q", caller, got, w)
 		}
 	}
 }

@@ -76,17 +76,13 @@ func (h *Handler) Load() {
 // concrete type to that type's method.
 func TestCallsThroughInterfaces(t *testing.T) {
 	g := interfaceGraph(t)
-	for caller, want := range map[string]string{
+	wantCalls(t, g, map[string]string{
 		"Serve":      "store.Reader.Get",
 		"Save":       "store.ReadWriter.Put store.Disk.Get",
 		"store.Copy": "store.Reader.Get store.ReadWriter.Put",
 		// Through the receiver's fields, of a concrete and an interface type.
 		"Handler.Load": "store.Disk.Get store.Reader.Get",
-	} {
-		if got := calls(t, g, caller); got != want {
-			t.Errorf("%s calls %q, want %q", caller, got, want)
-		}
-	}
+	})
 	w, err := g.Callers("Reader.Get", 1, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -192,16 +188,12 @@ func Param(r store.Reader) {
 
 func x() (store.Reader, error) { return nil, nil }
 `))
-	for caller, want := range map[string]string{
+	wantCalls(t, g, map[string]string{
 		"Declared":  "store.Reader.Get",
 		"Composite": "store.Disk.Get store.Mem.Put",
 		"Asserted":  "store.ReadWriter.Put",
 		"Param":     "job.x store.Reader.Get",
-	} {
-		if got := calls(t, g, caller); got != want {
-			t.Errorf("%s calls %q, want %q", caller, got, want)
-		}
-	}
+	})
 	if got := calls(t, g, "Shadowed"); strings.Contains(got, "store.Disk.Get") {
 		t.Errorf("Shadowed: d, declared once with a stated type and once without, was given the stated one: %q", got)
 	}
@@ -285,7 +277,7 @@ func UseParam(c *store.Client) {
 	rows.Next()
 }
 `))
-	for caller, want := range map[string]string{
+	wantCalls(t, g, map[string]string{
 		"Use":      "store.NewClient store.Client.Do",
 		"UseOpen":  "store.Open store.Client.Do",
 		"UseLocal": "web.newLocal store.Client.Do",
@@ -295,9 +287,5 @@ func UseParam(c *store.Client) {
 		// Through a method's result, on a local or on a parameter.
 		"UseChain": "store.NewClient store.Client.Query store.Rows.Next",
 		"UseParam": "store.Client.Query store.Rows.Next",
-	} {
-		if got := calls(t, g, caller); got != want {
-			t.Errorf("%s calls %q, want %q", caller, got, want)
-		}
-	}
+	})
 }
