@@ -135,8 +135,9 @@ func (ix *Index) read(rel string) (*prepared, error) {
 			m.Signature = m.Signature[:300] + "…"
 		}
 		p.metas = append(p.metas, m)
-		p.docs = append(p.docs, lexical.Analyze(ix.lexicalFields(c)...))
-		p.texts = append(p.texts, ix.embedText(c))
+		comments := commentsOnce(c)
+		p.docs = append(p.docs, lexical.Analyze(ix.lexicalFields(c, comments)...))
+		p.texts = append(p.texts, ix.embedText(c, comments))
 		p.needs = append(p.needs, contextNeeds(c))
 	}
 	return p, nil

@@ -61,8 +61,9 @@ func embedPathText(p string) string {
 	return strings.Join(kept, "/")
 }
 
-// lexicalFields returns a chunk's text per lexical field.
-func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
+// lexicalFields returns a chunk's text per lexical field; comments gives its
+// inner comments (commentsOnce).
+func (ix *Index) lexicalFields(c *chunk.Chunk, comments func() string) []string {
 	f := make([]string, numFields)
 	f[fieldPath] = pathText(c.Path)
 	if c.Language == "markdown" {
@@ -81,15 +82,16 @@ func (ix *Index) lexicalFields(c *chunk.Chunk) []string {
 		// inside its body; they get a field of their own (code has no
 		// keywords), so that documented code, which they would only add
 		// noise to, ranks as before.
-		f[fieldKeywords] = innerComments(c)
+		f[fieldKeywords] = comments()
 	}
 	f[fieldSignature] = indexSignature(c)
 	f[fieldBody] = body(c)
 	return f
 }
 
-// embedText is what a chunk's vector is made from.
-func (ix *Index) embedText(c *chunk.Chunk) string {
+// embedText is what a chunk's vector is made from; comments gives its inner
+// comments (commentsOnce).
+func (ix *Index) embedText(c *chunk.Chunk, comments func() string) string {
 	var b strings.Builder
 	if c.Language == "markdown" {
 		b.WriteString(strings.Join(c.Heading, " > "))
@@ -113,7 +115,7 @@ func (ix *Index) embedText(c *chunk.Chunk) string {
 		sig, doc = pySignatureNames(sig), pyDocProse(doc)
 	}
 	if strings.TrimSpace(doc) == "" {
-		doc = innerComments(c)
+		doc = comments()
 	}
 	b.WriteString(c.Symbol)
 	b.WriteString("\n")
@@ -230,6 +232,20 @@ func withoutHTMLComments(md string) string {
 			return md[:i]
 		}
 		md = md[:i] + md[i+4+j+3:]
+	}
+}
+
+// commentsOnce returns a function that works out a chunk's inner comments
+// the first time it is called: the lexical fields and the vector's text
+// both read them.
+func commentsOnce(c *chunk.Chunk) func() string {
+	var s string
+	done := false
+	return func() string {
+		if !done {
+			s, done = innerComments(c), true
+		}
+		return s
 	}
 }
 
