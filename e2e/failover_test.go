@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -355,4 +356,26 @@ func TestRequestsInFlightDuringAHandover(t *testing.T) {
 		wg.Wait()
 		agents[k] = launchAgent(t, root, fmt.Sprintf("ide-relaunched-%d", round))
 	}
+}
+
+// The server never listens on a port browsers refuse, since the review page
+// must open there: with 10080 first in its range it takes the next one, and
+// a server.port of 5060 is refused as a configuration error.
+func TestServerSkipsPortsBrowsersRefuse(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	writeConfig(t, root, "server:\n  port: 5060\n")
+	if r := runAgentos(t, root, "serve", "--project-root", root, "--transport", "http"); r.code != 3 || !strings.Contains(r.stderr, "browsers refuse") {
+		t.Errorf("server.port 5060: exit %d\n%s", r.code, r.stderr)
+	}
+	if !portsFree(10081, 10081) {
+		t.Skip("10081 is held by another program")
+	}
+	writeConfig(t, root, "server:\n  port_range: \"10080-10081\"\n")
+	p := startServe(t, root, "--transport", "http")
+	if st := waitState(t, root, p.cmd.Process.Pid); st.Port != 10081 {
+		t.Errorf("range 10080-10081: the server listens on %d, want 10081", st.Port)
+	}
+	p.signal(t, syscall.SIGTERM)
+	p.exitCode(t)
 }
