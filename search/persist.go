@@ -28,8 +28,9 @@ import (
 // comment is indexed with the comments inside its body; a bundler's
 // annotation (#__PURE__) is no doc comment; functions named as values are
 // in the graph's facts, which are stored compressed; markdown's HTML
-// comments are not read; a chunk records whether it is deprecated.
-const formatVersion = 8
+// comments are not read; a chunk records whether it is deprecated. 9: a
+// Python function's @overload signatures are one chunk with it.
+const formatVersion = 9
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

@@ -10,9 +10,10 @@ classes at module level, in class bodies and in if/try/with/for/while/match
 blocks outside functions (nested functions belong to their function);
 methods and nested classes qualified by their classes ("Outer.Inner.method");
 module-level assignments with a simple name target, annotated assignments
-and `type X = ...` aliases. "line" is the def/class line (not the first
-decorator's) or the assignment's first line. Files that do not parse are
-left out.
+and `type X = ...` aliases. Consecutive `@overload` definitions of a name
+and the implementation after them are one declaration, at the first one's
+line. "line" is the def/class line (not the first decorator's) or the
+assignment's first line. Files that do not parse are left out.
 """
 import ast
 import json
@@ -33,11 +34,26 @@ def blocks(node):
         yield from c.body
 
 
+def is_overload(fn):
+    """Whether a function is decorated with typing's @overload."""
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Name) and d.id == "overload":
+            return True
+        if isinstance(d, ast.Attribute) and d.attr == "overload":
+            return True
+    return False
+
+
 def walk(stmts, prefix, top, out):
+    overloaded = None  # the name the last statement declared as an overload
     for n in stmts:
+        after_overload, overloaded = overloaded, None
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             kind = "method" if prefix else "func"
-            out.append({"name": prefix + n.name, "kind": kind, "line": n.lineno})
+            if is_overload(n):
+                overloaded = prefix + n.name
+            if after_overload != prefix + n.name:
+                out.append({"name": prefix + n.name, "kind": kind, "line": n.lineno})
         elif isinstance(n, ast.ClassDef):
             out.append({"name": prefix + n.name, "kind": "type", "line": n.lineno})
             walk(n.body, prefix + n.name + ".", False, out)

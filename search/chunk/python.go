@@ -47,8 +47,14 @@ func Python(p string, src []byte) ([]Chunk, bool) {
 	var (
 		out       []Chunk
 		stack     []pyBlock
-		decoStart int // first line of the decorators above the next statement
-		indents   = []int{0}
+		decoStart int  // first line of the decorators above the next statement
+		overload  bool // one of those decorators is @overload
+		// lastOverload is the index in out of the last definition marked
+		// @overload, whose next overload or implementation may follow at
+		// the same indentation.
+		lastOverload       = -1
+		lastOverloadIndent int
+		indents            = []int{0}
 	)
 	for si, st := range stmts {
 		// Indentation must return to a level it has been at.
@@ -76,10 +82,11 @@ func Python(p string, src []byte) ([]Chunk, bool) {
 			if decoStart == 0 {
 				decoStart = st.start
 			}
+			overload = overload || isOverloadDecorator(toks)
 			continue
 		}
-		deco := decoStart
-		decoStart = 0
+		deco, isOverload := decoStart, overload
+		decoStart, overload = 0, false
 		inFunc, prefix := false, ""
 		for _, b := range stack {
 			inFunc = inFunc || b.fn
@@ -118,11 +125,34 @@ func Python(p string, src []byte) ([]Chunk, bool) {
 				if kind != Func && len(prefix) > 0 {
 					c.Types = []string{strings.TrimSuffix(prefix, ".")}
 				}
-				out = append(out, c)
+				if o := lastOverload; o >= 0 && o == len(out)-1 && lastOverloadIndent == st.indent &&
+					out[o].Symbol == c.Symbol && out[o].Kind == c.Kind {
+					// Overloads and their implementation are one
+					// definition, declared where the first begins: it
+					// keeps the longest documentation (most often the
+					// implementation's) and the implementation's
+					// signature, the most general.
+					out[o].EndLine = c.EndLine
+					if len(c.Doc) > len(out[o].Doc) {
+						out[o].Doc = c.Doc
+					}
+					if !isOverload && c.Signature != "" {
+						out[o].Signature = c.Signature
+					}
+				} else {
+					out = append(out, c)
+				}
 				b.idx = len(out) - 1
+				lastOverload = -1
+				if isOverload && !b.class {
+					lastOverload, lastOverloadIndent = b.idx, st.indent
+				}
 			}
 			stack = append(stack, b)
 			continue
+		}
+		if len(stack) == 0 || !stack[len(stack)-1].fn {
+			lastOverload = -1 // a statement between two definitions of one name
 		}
 		if st.indent == 0 && len(stack) == 0 {
 			for _, simple := range pySimpleStatements(st) {
@@ -162,6 +192,13 @@ func Python(p string, src []byte) ([]Chunk, bool) {
 		}
 	}
 	return mergeByLine(out, mods), true
+}
+
+// isOverloadDecorator reports whether a decorator's tokens are typing's
+// @overload, under any module prefix (@typing.overload, @t.overload).
+func isOverloadDecorator(toks []pyTok) bool {
+	n := len(toks)
+	return n >= 2 && toks[n-1].text == "overload" && (n == 2 || toks[n-2].text == ".")
 }
 
 // pyHeaderColon returns the index of the ":" that ends a compound

@@ -46,6 +46,82 @@ func TestPythonConstructs(t *testing.T) {
 	}
 }
 
+// TestPythonOverloads: @overload signatures and the implementation after
+// them are one definition, from the first decorator to the implementation's
+// end, declared at the first def, with the implementation's docstring and
+// signature; under any module prefix, in a class too. A statement between
+// two definitions, another name, or a definition without @overload before
+// it keeps them apart.
+func TestPythonOverloads(t *testing.T) {
+	src := `import typing
+from typing import overload
+
+
+@overload
+def get(key: int) -> int: ...
+@overload
+def get(key: str) -> str: ...
+def get(key):
+    """Return the value stored under key."""
+    return store[key]
+
+
+class Cache:
+    @typing.overload
+    def pop(self, key: int) -> int:
+        ...
+
+    @typing.overload
+    def pop(self, key: str) -> str:
+        """The string form."""
+        ...
+
+    def pop(self, key):
+        return self.data.pop(key)
+
+
+@overload
+def stub(x: int) -> int: ...
+@overload
+def stub(x: str) -> str: ...
+X = 1
+def stub(x):
+    return x
+
+
+def plain(a): ...
+@overload
+def plain(a: int) -> int: ...
+`
+	cs := Code("over.py", "python", []byte(src))
+	var got []string
+	for _, c := range cs {
+		if c.Symbol != "" {
+			got = append(got, describe(c))
+		}
+	}
+	want := []string{
+		"func get 5 6 11 exported",
+		"type Cache 14 14 14 exported",
+		"method Cache.pop 15 16 25 exported",
+		"func stub 28 29 31 exported",
+		"const X 32 32 32 exported",
+		"func stub 33 33 34 exported",
+		"func plain 37 37 37 exported",
+		"func plain 38 39 39 exported",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("symbols:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+	}
+	if c := bySymbol(cs, "get"); c.Doc != "Return the value stored under key." || c.Signature != "def get(key)" ||
+		!strings.HasPrefix(c.Text, "@overload\ndef get(key: int)") {
+		t.Errorf("overloaded function %+v", c)
+	}
+	if c := bySymbol(cs, "Cache.pop"); c.Doc != "The string form." || c.Signature != "def pop(self, key)" {
+		t.Errorf("overloaded method %+v", c)
+	}
+}
+
 // Literals and layouts that must neither fail nor hide the function after
 // them.
 func TestPythonLexes(t *testing.T) {
