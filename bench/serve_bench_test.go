@@ -31,20 +31,30 @@ var binary string // the release-built agentos; set only when a benchmark runs
 
 // TestMain builds the binary (once per source hash, internal/testbin) only
 // when a benchmark is selected: the test command runs this package with
-// no -bench and so builds nothing.
+// no -bench and so builds nothing. The servers the benchmarks start record
+// their ports in a configuration folder of their own, not the user's.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		bin, err := testbin.Agentos(ctx)
-		cancel()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "build agentos:", err)
-			os.Exit(1)
-		}
-		binary = bin
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		os.Exit(m.Run())
 	}
-	os.Exit(m.Run())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	bin, err := testbin.Agentos(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build agentos:", err)
+		os.Exit(1)
+	}
+	binary = bin
+	config, err := os.MkdirTemp("", "agentos-bench-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("AGENTOS_CONFIG_HOME", config)
+	code := m.Run()
+	os.RemoveAll(config)
+	os.Exit(code)
 }
 
 func project(b *testing.B) string {

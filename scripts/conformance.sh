@@ -39,7 +39,8 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$work/agentos" ./cmd/agentos
-mkdir "$work/project"
+mkdir "$work/project" "$work/config"
+export AGENTOS_CONFIG_HOME="$work/config" # the server's port is recorded here, not in the user's folder
 "$work/agentos" install --dir "$work/project" --scope project --yes >/dev/null
 "$work/agentos" serve --transport http --project-root "$work/project" --log-level WARN </dev/null 2>"$work/server.log" &
 server_pid=$!
