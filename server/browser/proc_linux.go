@@ -14,7 +14,10 @@ import (
 
 // prepareCmd starts the browser in its own process group, so closing a
 // session can kill it and every helper process it forked at once, and asks
-// the kernel to kill it should the server die without closing it.
+// the kernel to kill it should the server die without closing it. The
+// kernel sends that signal when the thread that started the browser ends;
+// the allocator starts it from a goroutine locked to its thread until the
+// browser exits, so no other goroutine's thread ending can kill it.
 func prepareCmd(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
