@@ -263,7 +263,7 @@ func (e *Engine) Approve(id string, who Approver, note string, shown *Binding) (
 		s.Vars["coverage_threshold"], s.Vars["coverage_threshold_source"] = strconv.FormatFloat(t.Percent, 'f', -1, 64), t.Source
 		s.Approval = &gates.Approval{By: who.By, At: e.set.Now().UTC(), Note: note, Via: who.Via}
 		s.Binding, s.Changes = b, nil
-		e.audit(s.ID, who.Actor, "approve", s.Current, s.Current, "approved", who.By+" via "+who.Via)
+		e.audit(s, who.Actor, "approve", s.Current, s.Current, "approved", who.By+" via "+who.Via)
 		return nil
 	})
 }
@@ -289,7 +289,7 @@ func (e *Engine) Reject(id string, who Approver, reason string) (*Session, error
 		}
 		s.Approval, s.Binding = nil, nil
 		s.Changes = &ChangeRequest{By: who.By, Reason: reason, At: e.set.Now().UTC()}
-		e.audit(s.ID, who.Actor, "reject", s.Current, s.Current, "changes requested", reason)
+		e.audit(s, who.Actor, "reject", s.Current, s.Current, "changes requested", reason)
 		return nil
 	})
 }

@@ -90,8 +90,13 @@ func (e *Engine) changed(id string) {
 	}
 }
 
-func (e *Engine) audit(id string, actor Actor, action string, from, to int, result, detail string) {
-	e.store.Audit(id, AuditEntry{At: e.set.Now().UTC(), Actor: actor.String(), Action: action, From: from, To: to, Result: result, Detail: detail})
+// audit appends a line to session s's audit log and notes in s how long
+// the log now is, which the state signs when it is next written.
+func (e *Engine) audit(s *Session, actor Actor, action string, from, to int, result, detail string) {
+	n, mac, err := e.store.Audit(s.ID, AuditEntry{At: e.set.Now().UTC(), Actor: actor.String(), Action: action, From: from, To: to, Result: result, Detail: detail})
+	if err == nil && mac != "" {
+		s.AuditLines, s.AuditHead = n, mac
+	}
 }
 
 // Start begins a session of the named workflow.
@@ -145,7 +150,7 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	if err := e.store.Create(sess); err != nil {
 		return nil, err
 	}
-	e.audit(id, actor, "start", 0, 1, "", def.Name)
+	e.audit(sess, actor, "start", 0, 1, "", def.Name)
 	e.changed(id)
 	return sess, nil
 }
@@ -516,7 +521,7 @@ func (e *Engine) CompleteTask(id, taskID, note string, actor Actor, force bool) 
 		}
 		now := e.set.Now().UTC()
 		next.Status, next.CompletedAt, next.Note = Done, &now, note
-		e.audit(s.ID, actor, "complete_task", s.Current, s.Current, "done", taskID)
+		e.audit(s, actor, "complete_task", s.Current, s.Current, "done", taskID)
 		return nil
 	})
 }
@@ -587,7 +592,7 @@ func (e *Engine) record(s *Session, report *GateReport, actor Actor, action stri
 	p.LastGate = report
 	from := s.Current
 	if !report.Passed {
-		e.audit(s.ID, actor, action, from, from, "gate failed", failedChecks(report))
+		e.audit(s, actor, action, from, from, "gate failed", failedChecks(report))
 		return
 	}
 	now := e.set.Now().UTC()
@@ -599,7 +604,7 @@ func (e *Engine) record(s *Session, report *GateReport, actor Actor, action stri
 		s.Status = StatusCompleted
 		e.onCompleted(s)
 	}
-	e.audit(s.ID, actor, action, from, s.Current, "gate passed", "")
+	e.audit(s, actor, action, from, s.Current, "gate passed", "")
 }
 
 func failedChecks(r *GateReport) string {
@@ -705,7 +710,7 @@ func (e *Engine) checkRules(s *Session, snap *rulesSnapshot, actor Actor) (gates
 	if len(kept) > 0 {
 		fix = "Restore " + strings.Join(kept, ", ") + " by hand (agentos upgrade restores config and workflows), and remove whatever in the project's code or tests writes under .agentos/."
 	}
-	e.audit(s.ID, actor, "rules_changed", s.Current, s.Current, "gate failed", strings.Join(names, "; "))
+	e.audit(s, actor, "rules_changed", s.Current, s.Current, "gate failed", strings.Join(names, "; "))
 	return gates.Result{Type: rulesCheck, Message: msg, Remediation: fix, Details: map[string]any{"files": names}}, false
 }
 
@@ -744,7 +749,7 @@ func (e *Engine) Pause(id string, actor Actor, force bool) (*Session, error) {
 			return refused("session %s is %s, not active", s.ID, s.Status)
 		}
 		s.Status = StatusPaused
-		e.audit(s.ID, actor, "pause", s.Current, s.Current, "", "")
+		e.audit(s, actor, "pause", s.Current, s.Current, "", "")
 		return nil
 	})
 }
@@ -756,7 +761,7 @@ func (e *Engine) Resume(id string, actor Actor, force bool) (*Session, error) {
 			return refused("session %s is %s, not paused", s.ID, s.Status)
 		}
 		s.Status = StatusActive
-		e.audit(s.ID, actor, "resume", s.Current, s.Current, "", "")
+		e.audit(s, actor, "resume", s.Current, s.Current, "", "")
 		return nil
 	})
 }
@@ -776,7 +781,7 @@ func (e *Engine) Rollback(id string, to int, actor Actor, force bool) (*Session,
 		from := s.Current
 		e.withdrawApproval(s)
 		resetFrom(s, to)
-		e.audit(s.ID, actor, "rollback", from, to, "", "")
+		e.audit(s, actor, "rollback", from, to, "", "")
 		return nil
 	})
 }
@@ -819,7 +824,7 @@ func (e *Engine) TransferOwner(id string, to Actor, actor Actor, force bool) (*S
 		from := s.Owner
 		to.Since = e.set.Now().UTC()
 		s.Owner = to
-		e.audit(s.ID, actor, "transfer_owner", s.Current, s.Current, "", from.String()+" → "+to.String())
+		e.audit(s, actor, "transfer_owner", s.Current, s.Current, "", from.String()+" → "+to.String())
 		return nil
 	})
 }
@@ -870,7 +875,7 @@ func (e *Engine) Reset(id string) (*Session, error) {
 		} else if len(changes) > 0 {
 			detail = "under the rules now: " + strings.Join(changes, "; ")
 		}
-		e.audit(s.ID, CLIActor, "reset", from, 1, "", detail)
+		e.audit(s, CLIActor, "reset", from, 1, "", detail)
 		return nil
 	})
 }

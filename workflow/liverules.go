@@ -207,7 +207,7 @@ func (e *Engine) holdRules(s *Session) error {
 		if err != nil {
 			return err
 		}
-		e.audit(s.ID, CLIActor, "record_rules", s.Current, s.Current, "",
+		e.audit(s, CLIActor, "record_rules", s.Current, s.Current, "",
 			"the session predates recorded rules: recorded those in force now ("+strings.Join(changes, ", ")+"); there was nothing to compare them with")
 		return nil
 	}
@@ -284,7 +284,7 @@ func (e *Engine) ConfirmRules(id, via string, shown *Binding) (*Session, error) 
 		if err != nil {
 			return err
 		}
-		e.audit(s.ID, CLIActor, "confirm_rules", s.Current, s.Current, "confirmed", via+": "+strings.Join(changes, "; "))
+		e.audit(s, CLIActor, "confirm_rules", s.Current, s.Current, "confirmed", via+": "+strings.Join(changes, "; "))
 		return nil
 	})
 }

@@ -109,7 +109,8 @@ func (s *Store) check(sess *Session, data []byte) *Integrity {
 }
 
 // checkAudit verifies the audit log's chain: each line this machine signed
-// must match, and must follow the line before it. Lines before
+// must match, and must follow the line before it, and the log must still
+// hold the lines the state says it held. Lines before
 // sess.AuditAccepted were accepted by a person as they are (they may be
 // another machine's, which this one cannot check); every later line must be
 // this machine's.
@@ -125,6 +126,9 @@ func (s *Store) checkAudit(sess *Session) *Integrity {
 			return &Integrity{Verdict: IntegrityChanged, Detail: fmt.Sprintf("audit.jsonl line %d", i+1)}
 		}
 		prev = e.MAC
+	}
+	if n := sess.AuditLines; n > 0 && (len(lines) < n || lines[n-1].MAC != sess.AuditHead) {
+		return &Integrity{Verdict: IntegrityChanged, Detail: fmt.Sprintf("audit.jsonl lost lines (it held %d, now %d)", n, len(lines))}
 	}
 	return nil
 }
@@ -149,7 +153,7 @@ func (e *Engine) Accept(id string) (*Session, error) {
 		if err := e.acceptAudit(s); err != nil {
 			return err
 		}
-		e.audit(s.ID, CLIActor, "accept", s.Current, s.Current, was.Verdict, was.Detail)
+		e.audit(s, CLIActor, "accept", s.Current, s.Current, was.Verdict, was.Detail)
 		return nil
 	})
 	return sess, err
@@ -162,5 +166,9 @@ func (e *Engine) acceptAudit(s *Session) error {
 		return fmt.Errorf("read the audit log of %s: %w", s.ID, err)
 	}
 	s.AuditAccepted = len(lines)
+	s.AuditLines, s.AuditHead = 0, ""
+	if len(lines) > 0 {
+		s.AuditLines, s.AuditHead = len(lines), lines[len(lines)-1].MAC
+	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentos-dev/agentos/assets"
@@ -97,6 +98,55 @@ func TestHandEditIsChangedOutsideAgentos(t *testing.T) {
 	editFile(t, filepath.Join(dir, "audit.jsonl"), func(s string) string { return s + `{"actor":"agentos-cli","action":"approve"}` + "\n" })
 	if got, _ := e.Get(s.ID); got.Integrity == nil || got.Integrity.Verdict != IntegrityChanged {
 		t.Fatalf("forged audit line: %+v", got.Integrity)
+	}
+}
+
+// Lines cut from the end of the audit log (a failed gate, say) leave a
+// chain that still checks out; the state, which records how long the log
+// was, shows them. Transitions from many goroutines at once keep both
+// consistent, and a person accepting the shortened log makes it whole.
+func TestAuditLinesCutFromTheEnd(t *testing.T) {
+	root := t.TempDir()
+	e := signedEngine(t, root, keyOf(1))
+	s, err := e.Start(context.Background(), "spec_creation_v1", map[string]string{"feature": "cut"}, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, task := range []string{"1.1", "1.2", "1.1", "1.2", "1.1"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.CompleteTask(s.ID, task, "", agent, false)
+		}()
+	}
+	wg.Wait()
+	if _, err := e.Pause(s.ID, agent, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.Get(s.ID); got.Integrity != nil || got.AuditLines < 3 {
+		t.Fatalf("after concurrent transitions: %+v, %d lines recorded", got.Integrity, got.AuditLines)
+	}
+	audit := filepath.Join(root, ".agentos", "state", "workflows", s.ID, "audit.jsonl")
+	editFile(t, audit, func(s string) string {
+		lines := strings.SplitAfter(s, "\n")
+		return strings.Join(lines[:len(lines)-2], "") // the last line ("pause") cut
+	})
+	got, err := e.Get(s.ID)
+	if err != nil || got.Integrity == nil || got.Integrity.Verdict != IntegrityChanged || !strings.Contains(got.Integrity.Detail, "lost lines") {
+		t.Fatalf("cut audit log: %v %+v", err, got.Integrity)
+	}
+	if _, err := e.Resume(s.ID, agent, false); err == nil || !strings.Contains(err.Error(), "changed outside agentos") {
+		t.Fatalf("resumed a session whose audit log lost lines: %v", err)
+	}
+	if _, err := e.Accept(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Resume(s.ID, agent, false); err != nil {
+		t.Fatalf("after accepting: %v", err)
+	}
+	if got, _ := e.Get(s.ID); got.Integrity != nil {
+		t.Fatalf("accepted and resumed: %+v", got.Integrity)
 	}
 }
 

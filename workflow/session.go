@@ -53,8 +53,14 @@ type Session struct {
 	// AuditAccepted is how many lines of the audit log a person accepted as
 	// they were (agentos workflow accept, reset); later lines must be signed
 	// by this machine.
-	AuditAccepted int   `json:"audit_accepted,omitempty"`
-	Seal          *Seal `json:"seal,omitempty"`
+	AuditAccepted int `json:"audit_accepted,omitempty"`
+	// AuditLines and AuditHead are how many lines the audit log held when
+	// agentos last appended to it, and the MAC of the last: signed with the
+	// state, they show lines cut from the log's end, which its chain alone
+	// cannot.
+	AuditLines int    `json:"audit_lines,omitempty"`
+	AuditHead  string `json:"audit_head,omitempty"`
+	Seal       *Seal  `json:"seal,omitempty"`
 	// Integrity is set, on reading, when the session is not as this
 	// machine's agentos signed it; such a session is read-only until a
 	// person accepts or resets it.

@@ -195,32 +195,37 @@ type AuditEntry struct {
 }
 
 // Audit appends an entry to the session's audit log, signed and chained
-// to the line before it.
-func (s *Store) Audit(id string, e AuditEntry) error {
+// to the line before it. With a key, it returns how many lines the log now
+// holds and the new line's MAC, for the state to record (checkAudit).
+func (s *Store) Audit(id string, e AuditEntry) (lines int, mac string, err error) {
 	if s.key != nil {
-		lines, err := s.readAuditLines(id)
+		before, err := s.readAuditLines(id)
 		if err != nil {
-			return fmt.Errorf("audit %s: %w", id, err)
+			return 0, "", fmt.Errorf("audit %s: %w", id, err)
 		}
 		prev := ""
-		if len(lines) > 0 {
-			prev = lines[len(lines)-1].MAC
+		if len(before) > 0 {
+			prev = before[len(before)-1].MAC
 		}
 		e.KeyID, e.MAC = s.key.ID, ""
 		e.MAC = auditMAC(s.key, id, prev, e.signed())
+		lines = len(before) + 1
 	}
 	path := filepath.Join(s.sessionDir(id), "audit.jsonl")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
-		return fmt.Errorf("audit %s: %w", id, err)
+		return 0, "", fmt.Errorf("audit %s: %w", id, err)
 	}
 	defer s.own.note(path)
 	defer f.Close()
 	line, _ := json.Marshal(e)
 	if _, err := f.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("audit %s: %w", id, err)
+		return 0, "", fmt.Errorf("audit %s: %w", id, err)
 	}
-	return f.Sync()
+	if err := f.Sync(); err != nil {
+		return 0, "", fmt.Errorf("audit %s: %w", id, err)
+	}
+	return lines, e.MAC, nil
 }
 
 // ReadAudit returns a session's audit log.
