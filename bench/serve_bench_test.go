@@ -9,7 +9,6 @@ package bench
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -38,23 +37,7 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		os.Exit(m.Run())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	bin, err := testbin.Agentos(ctx)
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "build agentos:", err)
-		os.Exit(1)
-	}
-	binary = bin
-	config, err := os.MkdirTemp("", "agentos-bench-config-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("AGENTOS_CONFIG_HOME", config)
-	code := m.Run()
-	os.RemoveAll(config)
-	os.Exit(code)
+	os.Exit(testbin.Main(m, func(bin string) { binary = bin }))
 }
 
 func project(b *testing.B) string {

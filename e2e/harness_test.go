@@ -43,24 +43,7 @@ func TestMain(m *testing.M) {
 	if !parallelSet {
 		flag.Set("test.parallel", "8")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	bin, err := testbin.Agentos(ctx)
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "build agentos:", err)
-		os.Exit(1)
-	}
-	binary = bin
-	// The machine's signing key of workflow state: never the real user's.
-	config, err := os.MkdirTemp("", "agentos-e2e-config-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("AGENTOS_CONFIG_HOME", config)
-	code := m.Run()
-	os.RemoveAll(config)
-	os.Exit(code)
+	os.Exit(testbin.Main(m, func(bin string) { binary = bin }))
 }
 
 // long skips a long test unless the long tests were asked for:

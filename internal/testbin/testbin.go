@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -67,6 +68,30 @@ func Agentos(ctx context.Context) (string, error) {
 		return "", errors.New("testbin: the current folder is not in a Go module")
 	}
 	return Build(ctx, Release(filepath.Dir(gomod)))
+}
+
+// Main builds the agentos binary (Agentos), hands its path to use, and runs
+// the package's tests with a configuration folder of their own in
+// AGENTOS_CONFIG_HOME, removed after: the servers they start sign workflow
+// state and record their ports there, never in the real user's folder. It
+// returns the exit code for os.Exit.
+func Main(m *testing.M, use func(binary string)) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	bin, err := Agentos(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build agentos:", err)
+		return 1
+	}
+	use(bin)
+	config, err := os.MkdirTemp("", "agentos-test-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(config)
+	os.Setenv("AGENTOS_CONFIG_HOME", config)
+	return m.Run()
 }
 
 // Build returns the path of the binary spec describes, from the cache when
