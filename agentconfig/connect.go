@@ -27,16 +27,44 @@ func PinnedBinary(p project.Paths) string {
 
 // LaunchBinary is the agentos that entries run: the project's pinned copy,
 // or, in a project installed without one (install --no-pin), this agentos
-// where it is.
-func LaunchBinary(p project.Paths) string {
+// where it is, unless it is a temporary build of `go run` (TransientBinary),
+// which no entry may name.
+func LaunchBinary(p project.Paths) (string, error) {
 	pinned := PinnedBinary(p)
 	if _, err := os.Stat(pinned); err == nil {
-		return pinned
+		return pinned, nil
 	}
-	if exe, err := os.Executable(); err == nil {
-		return exe
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("this project has no pinned agentos (installed with --no-pin), and the path of this agentos, which its agents would run, is unknown: %w", err)
 	}
-	return pinned
+	if TransientBinary(exe) {
+		return "", fmt.Errorf("this project has no pinned agentos (installed with --no-pin), and its agents would run %s, a temporary build of `go run` that Go deletes or replaces; run an installed agentos (`go install ./cmd/agentos`), or install again without --no-pin to pin a copy in .agentos/bin/", exe)
+	}
+	return exe, nil
+}
+
+// TransientBinary reports whether path is an executable `go run` built:
+// in a go-build folder of the temporary directory, or in Go's build cache
+// (which keeps `go run` executables since Go 1.24). Go removes or replaces
+// it, so no agent's entry may name it.
+func TransientBinary(path string) bool {
+	dirs := []string{filepath.Join(os.TempDir(), "go-build")}
+	if v := os.Getenv("GOTMPDIR"); v != "" {
+		dirs = append(dirs, filepath.Join(v, "go-build"))
+	}
+	if v := os.Getenv("GOCACHE"); v != "" {
+		dirs = append(dirs, v)
+	} else if cache, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(cache, "go-build"))
+	}
+	for _, d := range dirs {
+		// go-build folders of the temporary directory are go-build1234/.
+		if rel, err := filepath.Rel(filepath.Dir(d), path); err == nil && strings.HasPrefix(rel, filepath.Base(d)) && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
 }
 
 // NotRunningError says the primary server is not running, and how to start it.
@@ -91,7 +119,11 @@ func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env En
 	out := Connected{Client: c, Target: t, URL: pr.URL}
 	entry := HTTPEntry(pr.URL)
 	if !c.CanHTTP() {
-		entry = Bridge(LaunchBinary(p), p.Root)
+		bin, err := LaunchBinary(p)
+		if err != nil {
+			return Connected{}, err
+		}
+		entry = Bridge(bin, p.Root)
 		out.Bridge, out.URL = true, ""
 		out.Note = c.Name + " speaks stdio only: its entry runs `agentos serve --transport stdio`, which bridges to the server at " + pr.URL + "."
 	}

@@ -156,9 +156,16 @@ func runAgentos(t testing.TB, dir string, args ...string) result {
 // no terminal on stdin, and returns what it printed and its exit code.
 func runEnv(t testing.TB, dir string, env []string, args ...string) result {
 	t.Helper()
+	return runBinary(t, binary, dir, env, args...)
+}
+
+// runBinary is runEnv with another agentos binary: a copy of the built one
+// somewhere else.
+func runBinary(t testing.TB, bin, dir string, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader("") // not a terminal

@@ -153,6 +153,71 @@ func TestUpgradeCLI(t *testing.T) {
 
 func exitUsage() int { return 2 }
 
+// A project installed with --no-pin has no pinned binary: an upgrade points
+// its agents at the agentos that upgrades it, where it is. An agentos that
+// `go run` built (Go deletes or replaces it) is refused before anything
+// changes.
+func TestUpgradeUnpinnedProject(t *testing.T) {
+	t.Parallel()
+	root, home := t.TempDir(), t.TempDir()
+	copyTo := func(dir string) string {
+		t.Helper()
+		data, err := os.ReadFile(binary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(dir, "agentos")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return bin
+	}
+	env := []string{"HOME=" + home, "USERPROFILE=" + home}
+	first, second := copyTo(filepath.Join(home, "old")), copyTo(filepath.Join(home, "new"))
+	if r := runBinary(t, first, root, env, "install", "--dir", root, "--scope", "project", "--agent", "claude-code", "--no-pin", "--yes"); r.code != 0 {
+		t.Fatalf("install --no-pin: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	entries := filepath.Join(root, ".mcp.json")
+	if data, _ := os.ReadFile(entries); !strings.Contains(string(data), first) {
+		t.Fatalf("the entry does not run the installing agentos %s:\n%s", first, data)
+	}
+	// As an earlier version left it, so that there is something to upgrade.
+	p, _ := project.At(root)
+	m, _, err := manifest.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.AssetVersion = "0.9.0"
+	if err := manifest.Save(p, m); err != nil {
+		t.Fatal(err)
+	}
+
+	transient := copyTo(filepath.Join(os.TempDir(), fmt.Sprintf("go-build%d", rand.Uint32()), "b001", "exe"))
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(filepath.Dir(filepath.Dir(transient)))) })
+	before := tree(t, root)
+	r := runBinary(t, transient, root, env, "upgrade", "--yes")
+	if r.code == 0 || !strings.Contains(r.stderr, "temporary build of `go run`") {
+		t.Fatalf("upgrade from a go run build: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if d := upgradetest.Diff(before, tree(t, root)); len(d) > 0 {
+		t.Fatalf("the refused upgrade changed %v", d)
+	}
+
+	if r := runBinary(t, second, root, env, "upgrade", "--yes"); r.code != 0 {
+		t.Fatalf("upgrade: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, _ := os.ReadFile(entries)
+	if !strings.Contains(string(data), second) || strings.Contains(string(data), first) {
+		t.Errorf("the entry does not run the upgrading agentos %s:\n%s", second, data)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "bin", "agentos")); err == nil {
+		t.Error("the upgrade pinned a binary in an unpinned project")
+	}
+}
+
 // A SIGKILL at every point of an upgrade, then a rollback or a new run:
 // the project is byte-identical to before, or fully upgraded.
 func TestUpgradeKilledAtEveryPoint(t *testing.T) {

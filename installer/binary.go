@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
@@ -62,7 +61,7 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		return change{}, err
 	}
 	if opts.NoPin {
-		if transientBinary(src) {
+		if agentconfig.TransientBinary(src) {
 			return change{}, fmt.Errorf("install: --no-pin would point the agents at %s, a temporary build of `go run` that Go deletes or replaces; install without --no-pin (a copy is pinned in .agentos/bin/), or run an installed agentos (`go install ./cmd/agentos`)", src)
 		}
 		if fi, err := os.Stat(src); err != nil || !fi.Mode().IsRegular() {
@@ -104,7 +103,7 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		step.Action = Created
 	}
 	step.Detail = "Copied from " + src + "."
-	if transientBinary(src) {
+	if agentconfig.TransientBinary(src) {
 		step.Detail = "Copied from " + src + ", a temporary build of `go run` that Go deletes or replaces: the agents run this copy."
 	}
 	return change{step: step, apply: func() error {
@@ -122,29 +121,6 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		}
 		return nil
 	}}, nil
-}
-
-// transientBinary reports whether path is an executable `go run` built:
-// in a go-build folder of the temporary directory, or in Go's build cache
-// (which keeps `go run` executables since Go 1.24). Go removes or replaces
-// it, so no agent's entry may name it.
-func transientBinary(path string) bool {
-	dirs := []string{filepath.Join(os.TempDir(), "go-build")}
-	if v := os.Getenv("GOTMPDIR"); v != "" {
-		dirs = append(dirs, filepath.Join(v, "go-build"))
-	}
-	if v := os.Getenv("GOCACHE"); v != "" {
-		dirs = append(dirs, v)
-	} else if cache, err := os.UserCacheDir(); err == nil {
-		dirs = append(dirs, filepath.Join(cache, "go-build"))
-	}
-	for _, d := range dirs {
-		// go-build folders of the temporary directory are go-build1234/.
-		if rel, err := filepath.Rel(filepath.Dir(d), path); err == nil && strings.HasPrefix(rel, filepath.Base(d)) && !strings.HasPrefix(rel, "..") {
-			return true
-		}
-	}
-	return false
 }
 
 // fileSum is the sha256 of the file at path.

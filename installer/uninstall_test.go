@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentos-dev/agentos/agentconfig"
 )
 
 // Uninstall takes out of ~/.claude.json exactly what install put there:
@@ -70,7 +72,7 @@ func TestGoRunBinaryIsPinned(t *testing.T) {
 			t.Errorf("binary step: %+v", s)
 		}
 	}
-	if transientBinary(filepath.Join(t.TempDir(), "agentos")) {
+	if agentconfig.TransientBinary(filepath.Join(t.TempDir(), "agentos")) {
 		t.Error("an ordinary temporary folder taken for a go run build")
 	}
 }

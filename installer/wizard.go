@@ -115,7 +115,7 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 	}
 	// A `go run` build is deleted by Go: it is pinned without asking (the
 	// plan's binary step says why).
-	if src, err := sourceBinary(opts); !opts.NoPin && (err != nil || !transientBinary(src)) {
+	if src, err := sourceBinary(opts); !opts.NoPin && (err != nil || !agentconfig.TransientBinary(src)) {
 		q.pages = append(q.pages, page{fields: func() []huh.Field {
 			return []huh.Field{huh.NewConfirm().
 				Title("Pin a copy of this agentos binary in .agentos/bin/?").

@@ -18,11 +18,11 @@ type ourEntry struct {
 }
 
 // findEntries lists this project's launch and bridge entries in every client
-// config on this machine. HTTP entries name a URL, not the binary, and are
-// left to `agentos connect`; unreadable or malformed files are left alone.
-func findEntries(p project.Paths, env agentconfig.Env) []ourEntry {
+// config on this machine, and each as it should be, running bin. HTTP
+// entries name a URL, not the binary, and are left to `agentos connect`;
+// unreadable or malformed files are left alone.
+func findEntries(p project.Paths, env agentconfig.Env, bin string) []ourEntry {
 	var out []ourEntry
-	bin := agentconfig.LaunchBinary(p) // the pinned copy, or with --no-pin the running agentos
 	for _, c := range agentconfig.All() {
 		for _, t := range agentconfig.TargetsOf(c, p.Root, env) {
 			data, err := os.ReadFile(t.Path)
@@ -59,7 +59,7 @@ func jsonString(s string) string {
 // that have one, the rules files and marked blocks agentos wrote that exist.
 // Only agentos's own entry and blocks change; everything else in the files
 // is kept by agentconfig's merge.
-func planConfigs(p project.Paths, env agentconfig.Env) ([]agentconfig.Change, error) {
+func planConfigs(p project.Paths, env agentconfig.Env, bin string) ([]agentconfig.Change, error) {
 	text, err := agentconfig.RulesText()
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func planConfigs(p project.Paths, env agentconfig.Env) ([]agentconfig.Change, er
 	var out []agentconfig.Change
 	seen := map[string]bool{}
 	clients := map[string]bool{}
-	for _, oe := range findEntries(p, env) {
+	for _, oe := range findEntries(p, env, bin) {
 		ch, err := agentconfig.PlanEntry(oe.target, oe.want)
 		if err != nil {
 			return nil, err
@@ -95,17 +95,17 @@ func planConfigs(p project.Paths, env agentconfig.Env) ([]agentconfig.Change, er
 	return out, nil
 }
 
-// checkConfigs checks that every entry for this project launches the
-// pinned binary as install would write it.
-func checkConfigs(p project.Paths, env agentconfig.Env) (int, error) {
-	entries := findEntries(p, env)
+// checkConfigs checks that every entry for this project launches bin as
+// install would write it.
+func checkConfigs(p project.Paths, env agentconfig.Env, bin string) (int, error) {
+	entries := findEntries(p, env, bin)
 	for _, oe := range entries {
 		ch, err := agentconfig.PlanEntry(oe.target, oe.want)
 		if err != nil {
 			return 0, err
 		}
 		if ch.Action != agentconfig.Unchanged {
-			return 0, fmt.Errorf("%s: the agentos entry does not launch %s as expected", oe.target.Path, agentconfig.LaunchBinary(p))
+			return 0, fmt.Errorf("%s: the agentos entry does not launch %s as expected", oe.target.Path, bin)
 		}
 	}
 	return len(entries), nil

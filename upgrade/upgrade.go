@@ -87,7 +87,8 @@ type Plan struct {
 	p          project.Paths
 	next       manifest.Manifest
 	binary     []byte
-	unpinned   bool // no pinned binary: installed with --no-pin
+	unpinned   bool   // no pinned binary: installed with --no-pin
+	launch     string // the agentos the agents' entries run (agentconfig.LaunchBinary)
 	ignorePath string
 	ignore     []byte
 	ignorePerm fs.FileMode
@@ -184,7 +185,7 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 	}
 	pl.Port = Unchanged
 	pl.planPort()
-	if pl.Configs, err = planConfigs(p, pl.env); err != nil {
+	if pl.Configs, err = planConfigs(p, pl.env, pl.launch); err != nil {
 		return nil, fmt.Errorf("upgrade: %w", err)
 	}
 	return pl, nil
@@ -194,10 +195,16 @@ func (pl *Plan) planBinary() error {
 	target := installer.PinnedBinary(pl.p)
 	if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
 		// Installed with --no-pin: the agents run an agentos outside the
-		// project, which is upgraded where it is, not here.
-		pl.Binary, pl.unpinned = Unchanged, true
+		// project, which is upgraded where it is, not here; from now on,
+		// the one that upgrades the project.
+		launch, err := agentconfig.LaunchBinary(pl.p)
+		if err != nil {
+			return fmt.Errorf("upgrade: %w", err)
+		}
+		pl.Binary, pl.unpinned, pl.launch = Unchanged, true, launch
 		return nil
 	}
+	pl.launch = target
 	si, err := os.Stat(pl.Source.Binary)
 	if err != nil {
 		return fmt.Errorf("upgrade: the binary to pin: %w", err)
@@ -501,7 +508,7 @@ func (u *run) update(ctx context.Context) (string, error) {
 	for _, c := range u.pl.Configs {
 		backedUp[c.Path] = true
 	}
-	configs, err := planConfigs(u.p, u.pl.env)
+	configs, err := planConfigs(u.p, u.pl.env, u.pl.launch)
 	if err != nil {
 		return "", err
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
@@ -76,7 +75,7 @@ func (u *run) validate(ctx context.Context) (string, error) {
 			}
 		}
 	}
-	bin := agentconfig.LaunchBinary(u.p)
+	bin := u.pl.launch
 	if !u.pl.unpinned {
 		sum, err := fileSum(bin)
 		if err != nil {
@@ -92,7 +91,7 @@ func (u *run) validate(ctx context.Context) (string, error) {
 	if _, err := manifestMatches(u); err != nil {
 		return "", err
 	}
-	entries, err := checkConfigs(u.p, u.pl.env)
+	entries, err := checkConfigs(u.p, u.pl.env, bin)
 	if err != nil {
 		return "", err
 	}
