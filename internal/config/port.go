@@ -34,6 +34,12 @@ func SetPort(data []byte, port int) ([]byte, error) {
 		case server == nil:
 			out = append(lines, "", "server:", indentBlock(portComment, "  "), fmt.Sprintf("  port: %d", port))
 		case server.Kind == yaml.ScalarNode && server.Tag == "!!null":
+			if n := portCommentAt(lines, key.Line); n > 0 {
+				// Only the port line was deleted: the comment still says what it is.
+				indent := lines[key.Line][:len(lines[key.Line])-len(strings.TrimLeft(lines[key.Line], " \t"))]
+				out = insertLines(lines, key.Line+n, fmt.Sprintf("%sport: %d", indent, port))
+				break
+			}
 			out = insertLines(lines, key.Line, indentBlock(portComment, "  "), fmt.Sprintf("  port: %d", port))
 		case server.Kind != yaml.MappingNode || server.Style&yaml.FlowStyle != 0 || len(server.Content) == 0:
 			return nil, fmt.Errorf("line %d: server is not a block mapping; add \"port: %d\" under it by hand", key.Line, port)
@@ -56,6 +62,10 @@ func SetPort(data []byte, port int) ([]byte, error) {
 			at := first.Line - 1
 			for at > key.Line && strings.HasPrefix(strings.TrimSpace(lines[at-1]), "#") {
 				at--
+			}
+			if n := portCommentAt(lines, at); n > 0 {
+				out = insertLines(lines, at+n, fmt.Sprintf("%sport: %d", indent, port))
+				break
 			}
 			out = insertLines(lines, at, indentBlock(portComment, indent), fmt.Sprintf("%sport: %d", indent, port))
 		}
@@ -115,6 +125,22 @@ func lineEnding(data []byte) string {
 }
 
 // insertLines inserts add after the first n lines.
+// portCommentAt returns how many lines portComment takes when lines[i:]
+// start with it, whatever their indentation, else 0: a person who deleted
+// only the port line left it, and it is not added twice.
+func portCommentAt(lines []string, i int) int {
+	want := strings.Split(portComment, "\n")
+	if i+len(want) > len(lines) {
+		return 0
+	}
+	for k, w := range want {
+		if strings.TrimSpace(lines[i+k]) != w {
+			return 0
+		}
+	}
+	return len(want)
+}
+
 func insertLines(lines []string, n int, add ...string) []string {
 	out := append([]string(nil), lines[:n]...)
 	for _, a := range add {
