@@ -124,7 +124,6 @@ func lineEnding(data []byte) string {
 	return "\n"
 }
 
-// insertLines inserts add after the first n lines.
 // portCommentAt returns how many lines portComment takes when lines[i:]
 // start with it, whatever their indentation, else 0: a person who deleted
 // only the port line left it, and it is not added twice.
@@ -141,6 +140,7 @@ func portCommentAt(lines []string, i int) int {
 	return len(want)
 }
 
+// insertLines inserts add after the first n lines.
 func insertLines(lines []string, n int, add ...string) []string {
 	out := append([]string(nil), lines[:n]...)
 	for _, a := range add {
