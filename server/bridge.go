@@ -173,9 +173,9 @@ func (b *bridge) initializeSession(ctx context.Context, msg []byte, reply bool) 
 // that went away (refused connection, 404 for our session, or a response cut
 // off before the answer to a request: the primary ended while answering) is
 // found again through the state file, re-initialized, and the message sent
-// again (a few times at most). The primary that ended had its handlers cancelled, so a
-// request sent again mostly did not run twice; the tools that change state
-// check it (a workflow phase completes once).
+// again (maxResends times at most). The primary that ended had its handlers
+// cancelled, so a request sent again mostly did not run twice; the tools
+// that change state check it (a workflow phase completes once).
 func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) error {
 	for attempt := 0; ; attempt++ {
 		b.mu.Lock()
