@@ -182,3 +182,42 @@ func TestHandEditedStateIsDetected(t *testing.T) {
 	}
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "4.1"})
 }
+
+// With its own shell an agent could cut the end of a session's audit log (a
+// failed gate, say); the chain that remains still checks out, but the signed
+// state says how long the log was, so the session is read-only until a
+// person accepts it. Honest transitions before and after raise nothing.
+func TestAuditLogCutIsDetected(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "cut"}}).Session.ID
+	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.1"})
+	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.2"})
+	if out := mustWF(t, c, map[string]any{"action": "get_state", "session_id": id}); strings.Contains(out.NextAction, "outside") {
+		t.Fatalf("an honest session reads as changed: %s", out.NextAction)
+	}
+	audit := filepath.Join(root, ".agentos", "state", "workflows", id, "audit.jsonl")
+	data, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("audit log of %d lines", len(lines))
+	}
+	if err := os.WriteFile(audit, []byte(strings.Join(lines[:len(lines)-2], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustWF(t, c, map[string]any{"action": "get_state", "session_id": id})
+	if !strings.Contains(out.NextAction, "changed outside agentos") {
+		t.Errorf("get_state after the audit log's last line was cut: %s", out.NextAction)
+	}
+	_, errText := wf(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.3", "force": true})
+	wantRefused(t, "advancing a session whose audit log was cut", errText, "changed outside agentos", "agentos workflow accept "+id)
+	runOK(t, root, "workflow", "accept", id, "--yes", "--dir", root)
+	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.3"})
+	if out := mustWF(t, c, map[string]any{"action": "get_state", "session_id": id}); strings.Contains(out.NextAction, "outside") {
+		t.Errorf("after accept: %s", out.NextAction)
+	}
+}
