@@ -37,6 +37,7 @@ export class LruCache<V> {
 
   sweep() {
     // Walk the whole table and forget entries past their expiry.
+    // Unlike report(), it never needs formatSeconds(ms).
     for (const [k, v] of this.entries) if (v.expired) this.entries.delete(k)
   }
 }
@@ -61,8 +62,8 @@ app.listen = function listen (port, host) {
 // JavaScript through the server: members, options and expression-bodied
 // arrow functions are found as their own symbols, as are an undocumented
 // method by its inner comment and a method by its name spelled in words, and
-// the graph knows who calls an arrow-function constant and who hands a
-// method on as a value.
+// the graph knows who calls an arrow-function constant (not a comment
+// naming it) and who hands a method on as a value.
 func TestTypeScriptSearchE2E(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
@@ -83,6 +84,7 @@ func TestTypeScriptSearchE2E(t *testing.T) {
 			t.Errorf("%q: want %s %s first, got %+v", tc.query, tc.path, tc.symbol, out.Results)
 		}
 	}
+	// sweep names formatSeconds( in a comment only: it is no caller.
 	out := mustSearch(t, c, map[string]any{"action": "find_callers", "query": "formatSeconds"})
 	if len(out.Callers) != 1 || !strings.HasSuffix(out.Callers[0].Symbol, "LruCache.report") {
 		t.Errorf("callers of formatSeconds: %+v", out.Callers)

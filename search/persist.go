@@ -29,8 +29,9 @@ import (
 // annotation (#__PURE__) is no doc comment; functions named as values are
 // in the graph's facts, which are stored compressed; markdown's HTML
 // comments are not read; a chunk records whether it is deprecated. 9: a
-// Python function's @overload signatures are one chunk with it.
-const formatVersion = 9
+// Python function's @overload signatures are one chunk with it. 10: outside
+// Go, a call named in a comment or a string is no call site.
+const formatVersion = 10
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

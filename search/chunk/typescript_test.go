@@ -433,7 +433,8 @@ func FuzzTypeScript(f *testing.F) {
 
 // BenchmarkTypeScript chunks the reference fixtures (about 800 kB of
 // TypeScript and JavaScript) with the recogniser and, for comparison, with
-// the brace scanner it replaced.
+// the brace scanner it replaced; and blanking their comments and strings for
+// the call graph (CodeOnly).
 func BenchmarkTypeScript(b *testing.B) {
 	root := filepath.Join("testdata", "tsref")
 	type file struct {
@@ -457,7 +458,10 @@ func BenchmarkTypeScript(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		chunk func(p, lang string, src []byte) []Chunk
-	}{{"recogniser", tsChunker}, {"brace", braceChunker}} {
+	}{{"recogniser", tsChunker}, {"brace", braceChunker}, {"CodeOnly", func(p, lang string, src []byte) []Chunk {
+		CodeOnly(p, lang, src)
+		return nil
+	}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()

@@ -837,6 +837,35 @@ var notCalls = map[string]bool{
 	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
 }
 
+// lineText is a file's text with the offset where each line starts.
+type lineText struct {
+	text   string
+	starts []int // starts[k] is the offset of line k+1
+}
+
+func newLineText(b []byte) lineText {
+	t := lineText{text: string(b), starts: []int{0}}
+	for i, c := range b {
+		if c == '\n' {
+			t.starts = append(t.starts, i+1)
+		}
+	}
+	return t
+}
+
+// lines returns lines from..to (1-based, inclusive), without the line
+// break after the last.
+func (t lineText) lines(from, to int) string {
+	if from < 1 || from > to || from > len(t.starts) {
+		return ""
+	}
+	end := len(t.text)
+	if to < len(t.starts) {
+		end = t.starts[to] - 1
+	}
+	return t.text[t.starts[from-1]:end]
+}
+
 // reArgument matches an argument that may be a function (what follows it,
 // a comma or a closing parenthesis, is checked apart): "(name", ", this.m",
 // "(key=self.by_name", Java's "(this::m", Rust's "(Self::m".
@@ -879,6 +908,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		}
 	}
 	ff.Fields = classFields(lang, cs)
+	code := newLineText(chunk.CodeOnly(p, lang, src))
 	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	for _, c := range cs {
 		switch c.Kind {
@@ -918,20 +948,14 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 			continue
 		}
-		// Call sites after the declaration line.
-		body := c.Text
-		skip := c.DeclLine - c.StartLine
-		for i := 0; i < skip && body != ""; i++ {
-			if k := strings.IndexByte(body, '\n'); k >= 0 {
-				body = body[k+1:]
-			} else {
-				body = ""
-			}
-		}
+		// Call sites after the declaration line (on it, for a one-line
+		// declaration), in the code alone: a comment's or a string's
+		// "name(" is no call.
 		bodyLine := c.DeclLine
-		if k := strings.IndexByte(body, '\n'); k >= 0 {
-			body, bodyLine = body[k+1:], bodyLine+1 // skip the declaration line itself
+		if c.EndLine > c.DeclLine {
+			bodyLine++
 		}
+		body := code.lines(bodyLine, c.EndLine)
 		locals := localClasses(lang, body)
 		for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
 			name := body[m[6]:m[7]]

@@ -9,7 +9,8 @@ import (
 	"github.com/agentos-dev/agentos/search/chunk"
 )
 
-// BenchmarkChunk measures chunking the fixture files of each language.
+// BenchmarkChunk measures chunking the fixture files of each language, and
+// then blanking their comments and strings for the call graph (CodeOnly).
 func BenchmarkChunk(b *testing.B) {
 	for _, lang := range []string{"python", "rust", "java"} {
 		type file struct {
@@ -35,6 +36,14 @@ func BenchmarkChunk(b *testing.B) {
 			for b.Loop() {
 				for _, f := range files {
 					chunk.Code(f.path, lang, f.src)
+				}
+			}
+		})
+		b.Run(lang+"/CodeOnly", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, f := range files {
+					chunk.CodeOnly(f.path, lang, f.src)
 				}
 			}
 		})

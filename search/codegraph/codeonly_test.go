@@ -1,0 +1,108 @@
+package codegraph
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/search/chunk"
+)
+
+// A name followed by "(" in a comment, a docstring or a message is no call;
+// one inside a template literal's ${…} or an f-string's {…} is. Each
+// fixture's run names every function of the file in its comments and
+// strings and calls only real().
+func TestCallsInCommentsAndStringsAreNotCalls(t *testing.T) {
+	for _, tc := range []struct {
+		lang, path, src, want string
+	}{
+		{"typescript", "app/run.ts", "export function real(): string {\n  return ''\n}\n\n" +
+			"export function decoy(): string {\n  return ''\n}\n\n" +
+			"export function shown(): string {\n  return ''\n}\n\n" +
+			"export function run(): string {\n" +
+			"  // decoy() would be called here once\n" +
+			"  /* and decoy(1) here,\n     decoy(2) here */\n" +
+			"  const m = 'decoy() failed' + \"decoy(\"\n" +
+			"  const r = /decoy\\(/\n" +
+			"  return `decoy(${real()}) ${`nested decoy(${shown()})`}` + m + r\n" +
+			"}\n",
+			"real shown"},
+		{"javascript", "app/view.jsx", "function real() {\n  return 1\n}\n\n" +
+			"function decoy() {\n  return 2\n}\n\n" +
+			"function run() {\n" +
+			"  // decoy()\n" +
+			"  return <div title=\"x\">{real()}</div>\n" +
+			"}\n",
+			"real"},
+		{"python", "app/run.py", "def real():\n    return 1\n\n\ndef decoy():\n    return 2\n\n\n" +
+			"def shown():\n    return 3\n\n\n" +
+			"def run():\n" +
+			"    \"\"\"Calls real(), never decoy().\n\n    >>> decoy()\n    \"\"\"\n" +
+			"    # decoy() is not called here\n" +
+			"    x = 'decoy()' + r\"decoy(\\\"\" + b'decoy()'  # nor decoy()\n" +
+			"    return f\"decoy({real()}) {{decoy()}} {shown():>{decoy.width}}\" + rf'\\{x}' + x\n",
+			"real shown"},
+		{"rust", "src/run.rs", "fn real() -> u32 {\n    1\n}\n\nfn decoy() -> u32 {\n    2\n}\n\n" +
+			"fn run() -> u32 {\n" +
+			"    // decoy() is not called\n" +
+			"    /* nor /* nested */ decoy() */\n" +
+			"    let s = \"decoy()\";\n" +
+			"    let r = r#\"decoy(\"#;\n" +
+			"    let c = '(';\n" +
+			"    real() + s.len() as u32 + r.len() as u32 + c as u32\n" +
+			"}\n",
+			"real"},
+		{"java", "src/Run.java", "class Run {\n" +
+			"    static int real() {\n        return 1;\n    }\n\n" +
+			"    static int decoy() {\n        return 2;\n    }\n\n" +
+			"    static int run() {\n" +
+			"        // decoy() is not called\n" +
+			"        String s = \"decoy()\";\n" +
+			"        String b = \"\"\"\n            decoy()\n            \"\"\";\n" +
+			"        return real() + s.length() + b.length();\n" +
+			"    }\n" +
+			"}\n",
+			"real"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			src := []byte(tc.src)
+			cs := chunk.Code(tc.path, tc.lang, src)
+			g := New()
+			g.SetFile(FromChunks(tc.path, tc.lang, cs, src))
+			run := "run"
+			if tc.lang == "java" {
+				run = "Run.run"
+			}
+			got := ""
+			w, err := g.Callees(run, 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range w.Nodes {
+				if n.Symbol.Name == "decoy" || n.Symbol.Name == "real" || n.Symbol.Name == "shown" {
+					if got != "" {
+						got += " "
+					}
+					got += n.Symbol.Name
+				}
+			}
+			if got != tc.want {
+				t.Errorf("run calls %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// CodeOnly keeps every line where it was: blanking never adds or removes a
+// byte, and a file the lexer cannot follow comes back as it is.
+func TestCodeOnlyKeepsLines(t *testing.T) {
+	src := []byte("const a = 'x\\'y' // c\r\nconst b = `t\n${f('q')}\n`\n")
+	got := chunk.CodeOnly("a.ts", "typescript", src)
+	want := "const a =" + strings.Repeat(" ", 12) + "\r\nconst b =   \n  f(   ) \n \n"
+	if string(got) != want {
+		t.Errorf("CodeOnly:\n%q\nwant\n%q", got, want)
+	}
+	bad := []byte("const s = 'unterminated\n")
+	if got := chunk.CodeOnly("b.ts", "typescript", bad); string(got) != string(bad) {
+		t.Errorf("unlexable input changed: %q", got)
+	}
+}
