@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,6 +47,12 @@ export class LruCache<V> {
 /** Formats a duration in milliseconds as seconds with one decimal. */
 export const formatSeconds = (ms: number) => (ms / 1000).toFixed(1) + ' s'
 `,
+	"src/cache.test.ts": `import { formatSeconds } from './cache'
+
+it('formats a duration', () => {
+  expect(formatSeconds(1500)).toBe('1.5 s')
+})
+`,
 	"lib/app.js": `'use strict'
 
 const app = exports = module.exports = {}
@@ -62,8 +70,9 @@ app.listen = function listen (port, host) {
 // JavaScript through the server: members, options and expression-bodied
 // arrow functions are found as their own symbols, as are an undocumented
 // method by its inner comment and a method by its name spelled in words, and
-// the graph knows who calls an arrow-function constant (not a comment
-// naming it) and who hands a method on as a value.
+// the graph knows who calls an arrow-function constant (a test's top-level
+// code does; a comment naming it does not) and who hands a method on as a
+// value.
 func TestTypeScriptSearchE2E(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
@@ -84,10 +93,16 @@ func TestTypeScriptSearchE2E(t *testing.T) {
 			t.Errorf("%q: want %s %s first, got %+v", tc.query, tc.path, tc.symbol, out.Results)
 		}
 	}
-	// sweep names formatSeconds( in a comment only: it is no caller.
+	// sweep names formatSeconds( in a comment only: it is no caller; the
+	// test file's top-level statements are one.
 	out := mustSearch(t, c, map[string]any{"action": "find_callers", "query": "formatSeconds"})
-	if len(out.Callers) != 1 || !strings.HasSuffix(out.Callers[0].Symbol, "LruCache.report") {
-		t.Errorf("callers of formatSeconds: %+v", out.Callers)
+	var callers []string
+	for _, c := range out.Callers {
+		callers = append(callers, fmt.Sprintf("%s %s:%d", c.Symbol, c.Path, c.CallLine))
+	}
+	slices.Sort(callers)
+	if strings.Join(callers, ", ") != "cache.LruCache.report src/cache.ts:21, cache.test.<module> src/cache.test.ts:4" {
+		t.Errorf("callers of formatSeconds: %+v, want LruCache.report and src/cache.test.ts's <module> at line 4", out.Callers)
 	}
 	// A method handed to a timer rather than called is listed, marked.
 	out = mustSearch(t, c, map[string]any{"action": "find_callers", "query": "LruCache.evictOldest"})

@@ -30,7 +30,8 @@ import (
 // in the graph's facts, which are stored compressed; markdown's HTML
 // comments are not read; a chunk records whether it is deprecated. 9: a
 // Python function's @overload signatures are one chunk with it. 10: outside
-// Go, a call named in a comment or a string is no call site.
+// Go, a call named in a comment or a string is no call site, and variables
+// and top-level statements call too.
 const formatVersion = 10
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.

@@ -837,6 +837,80 @@ var notCalls = map[string]bool{
 	"synchronized": true, "throw": true, "yield": true, "delete": true, "void": true, "loop": true,
 }
 
+// callSites adds the calls that body, which starts at line bodyLine of the
+// file, makes from symbol from (s), and the functions it names as values.
+func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bodyLine int) {
+	locals := localClasses(lang, body)
+	// lineOf counts lines from the last offset asked for: matches come in
+	// order, and counting from the start each time would be quadratic in a
+	// long body.
+	line, at := bodyLine, 0
+	lineOf := func(off int) int32 {
+		if off < at {
+			line, at = bodyLine, 0
+		}
+		line += strings.Count(body[at:off], "\n")
+		at = off
+		return int32(line)
+	}
+	for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
+		name := body[m[6]:m[7]]
+		if notCalls[name] {
+			continue
+		}
+		r := Ref{From: from, Name: name, Line: lineOf(m[0])}
+		if m[2] >= 0 {
+			recv := body[m[2]:m[3]]
+			if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(body[:m[2]]) ||
+				lang == "java" && isField(ff.Fields, s.Recv, recv)) {
+				// this.db.get(), self.db.get(), Java's db.get() on a
+				// field: the method of the field's class, when known.
+				r.Recv, r.Loose = s.Recv+fieldOf+recv, true
+			} else if selfNames[recv] && s.Recv != "" {
+				r.Recv = s.Recv // the enclosing class's (or a base's) method
+			} else if recv == "super" && s.Recv != "" {
+				r.Recv, r.Super = s.Recv, true
+			} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
+				r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
+			} else {
+				r.Loose = true
+				r.Recv = recv // a module, class or variable: a hint only
+			}
+		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
+			r.Recv, r.Super = s.Recv, true // super().m()
+		} else if lang == "java" && s.Recv != "" {
+			// In Java a bare call inside a class is a call on this (or
+			// a static method of the class or a base).
+			r.Recv = s.Recv
+		} else {
+			r.Loose = true
+		}
+		ff.Calls = append(ff.Calls, r)
+	}
+	// Functions passed as arguments: this.m and self.m, methods of the
+	// enclosing class; a bare name, a function of the same file (a
+	// name defined elsewhere may as well be a variable).
+	for _, m := range reArgument.FindAllStringSubmatchIndex(body, 500) {
+		if rest := strings.TrimLeft(body[m[1]:], " \t"); rest == "" || rest[0] != ',' && rest[0] != ')' {
+			continue
+		}
+		r := Ref{From: from, Name: body[m[4]:m[5]], Line: lineOf(m[0]), Value: true}
+		if m[2] >= 0 {
+			if s.Recv == "" {
+				continue
+			}
+			r.Recv = s.Recv
+		} else if notCalls[r.Name] {
+			continue
+		}
+		ff.Calls = append(ff.Calls, r)
+	}
+}
+
+// moduleSymbol names the top-level statements of a file outside Go, as
+// Python's tracebacks do.
+const moduleSymbol = "<module>"
+
 // lineText is a file's text with the offset where each line starts.
 type lineText struct {
 	text   string
@@ -910,9 +984,15 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 	ff.Fields = classFields(lang, cs)
 	code := newLineText(chunk.CodeOnly(p, lang, src))
 	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
+	// Top-level statements call too: a test's describe and it callbacks, a
+	// script's main().
+	var module []chunk.Chunk
 	for _, c := range cs {
 		switch c.Kind {
-		case chunk.Func, chunk.Method, chunk.Type:
+		case chunk.Func, chunk.Method, chunk.Type, chunk.Var, chunk.Const:
+		case chunk.Module:
+			module = append(module, c)
+			continue
 		case chunk.Container:
 			if lang == "rust" {
 				if trait, typ, ok := rustTraitImpl(c.Signature); ok {
@@ -925,7 +1005,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		}
 		s := Def{Name: c.Symbol, Line: int32(c.DeclLine), EndLine: int32(c.EndLine), Kind: string(c.Kind),
 			Exported: c.Exported, Test: c.Test}
-		if c.Kind != chunk.Type {
+		if c.Kind == chunk.Func || c.Kind == chunk.Method {
 			s.Result = returnedClass(lang, c.Signature)
 		}
 		if i := strings.LastIndex(c.Symbol, "."); i >= 0 {
@@ -948,66 +1028,33 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 			continue
 		}
-		// Call sites after the declaration line (on it, for a one-line
-		// declaration), in the code alone: a comment's or a string's
-		// "name(" is no call.
+		// Call sites after a function's declaration line (on it, for a
+		// one-line function; from it, for a variable's initialiser or a
+		// statement), in the code alone: a comment's or a string's "name("
+		// is no call.
 		bodyLine := c.DeclLine
-		if c.EndLine > c.DeclLine {
+		if c.EndLine > c.DeclLine && (c.Kind == chunk.Func || c.Kind == chunk.Method) {
 			bodyLine++
 		}
 		body := code.lines(bodyLine, c.EndLine)
-		locals := localClasses(lang, body)
-		for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
-			name := body[m[6]:m[7]]
-			if notCalls[name] {
-				continue
-			}
-			r := Ref{From: from, Name: name, Line: int32(bodyLine + strings.Count(body[:m[0]], "\n"))}
-			if m[2] >= 0 {
-				recv := body[m[2]:m[3]]
-				if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(body[:m[2]]) ||
-					lang == "java" && isField(ff.Fields, s.Recv, recv)) {
-					// this.db.get(), self.db.get(), Java's db.get() on a
-					// field: the method of the field's class, when known.
-					r.Recv, r.Loose = s.Recv+fieldOf+recv, true
-				} else if selfNames[recv] && s.Recv != "" {
-					r.Recv = s.Recv // the enclosing class's (or a base's) method
-				} else if recv == "super" && s.Recv != "" {
-					r.Recv, r.Super = s.Recv, true
-				} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
-					r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
-				} else {
-					r.Loose = true
-					r.Recv = recv // a module, class or variable: a hint only
-				}
-			} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
-				r.Recv, r.Super = s.Recv, true // super().m()
-			} else if lang == "java" && s.Recv != "" {
-				// In Java a bare call inside a class is a call on this (or
-				// a static method of the class or a base).
-				r.Recv = s.Recv
-			} else {
-				r.Loose = true
-			}
-			ff.Calls = append(ff.Calls, r)
+		ff.callSites(lang, from, &s, body, bodyLine)
+	}
+	if len(module) > 0 {
+		// One symbol for all of them; overlapping windows of a long
+		// statement are read once.
+		from := int32(len(ff.Symbols))
+		ff.Symbols = append(ff.Symbols, Def{Name: moduleSymbol, Kind: string(chunk.Module),
+			Line: int32(module[0].StartLine), EndLine: int32(module[len(module)-1].EndLine), Test: module[0].Test})
+		if ff.Signatures != nil {
+			ff.Signatures = append(ff.Signatures, "")
 		}
-		// Functions passed as arguments: this.m and self.m, methods of the
-		// enclosing class; a bare name, a function of the same file (a
-		// name defined elsewhere may as well be a variable).
-		for _, m := range reArgument.FindAllStringSubmatchIndex(body, 500) {
-			if rest := strings.TrimLeft(body[m[1]:], " \t"); rest == "" || rest[0] != ',' && rest[0] != ')' {
-				continue
+		s := &ff.Symbols[from]
+		next := 1 // the first line not yet read
+		for _, c := range module {
+			if first := max(c.StartLine, next); first <= c.EndLine {
+				ff.callSites(lang, from, s, code.lines(first, c.EndLine), first)
+				next = c.EndLine + 1
 			}
-			r := Ref{From: from, Name: body[m[4]:m[5]], Line: int32(bodyLine + strings.Count(body[:m[0]], "\n")), Value: true}
-			if m[2] >= 0 {
-				if s.Recv == "" {
-					continue
-				}
-				r.Recv = s.Recv
-			} else if notCalls[r.Name] {
-				continue
-			}
-			ff.Calls = append(ff.Calls, r)
 		}
 	}
 	// A Rust type implementing a trait in this file extends it, as a Java

@@ -240,9 +240,9 @@ func runGraph(ix *search.Index, q graphQuery) (Output, error) {
 		case w.Truncated:
 			out.Notice = fmt.Sprintf("Only the first %d are shown; raise n_results (up to %d) or lower max_depth.", len(nodes), MaxResults)
 		case len(nodes) == 0 && q.Action == "find_callers":
-			out.Notice = "No callers found. Calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen by the graph."
+			out.Notice = "No callers found. " + unseenCalls(w.Root.Language)
 		case len(nodes) == 0:
-			out.Notice = "No dependencies found. Calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen by the graph."
+			out.Notice = "No dependencies found. " + unseenCalls(w.Root.Language)
 		}
 	case "find_implementations":
 		w, err := g.Implementations(q.Symbol, q.Limit)
@@ -349,4 +349,12 @@ func fit(out *Output) {
 		note = out.Notice + " " + note
 	}
 	out.Notice = note
+}
+
+// unseenCalls says which calls the graph cannot see in a language.
+func unseenCalls(lang string) string {
+	if lang == "go" {
+		return "Calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen by the graph."
+	}
+	return "Calls through function values, and method calls on objects whose class the code does not state (x.m() with x a parameter or the result of a call), are matched by name only or not seen by the graph."
 }

@@ -1,0 +1,60 @@
+package codegraph
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentos-dev/agentos/search/chunk"
+)
+
+// callersOf lists who calls name as "Display@line", one level up.
+func callersOf(t *testing.T, g *Graph, name string) string {
+	t.Helper()
+	w, err := g.Callers(name, 1, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out []string
+	for _, n := range w.Nodes {
+		out = append(out, fmt.Sprintf("%s@%d", n.Symbol.Display(), n.Line))
+	}
+	return strings.Join(out, " ")
+}
+
+// Outside Go, a variable's initialiser and a file's top-level statements
+// call too: a store made by a factory, a test's describe and it callbacks, a
+// script's main(). A file's top-level statements are one caller, <module>,
+// listed once however long they run (its chunks are windows that overlap),
+// with the line of each call; they are tests' calls in a test file, which
+// the ranking's use counts leave out.
+func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("import { createStore } from '../src/store'\n\ndescribe('store', () => {\n")
+	for i := range 150 {
+		fmt.Fprintf(&long, "  it('case %d', () => {\n    expect(1).toBe(1)\n  })\n", i)
+	}
+	long.WriteString("  it('makes a store', () => {\n    createStore()\n  })\n})\n")
+	callLine := 4 + 150*3 + 1
+	files := map[string]string{
+		"src/store.ts":        "export function createStore() {\n  return {}\n}\n\nexport const store = createStore()\n",
+		"src/app/main.ts":     "import { createStore } from '../store'\n\nexport const appStore = createStore()\n",
+		"tests/store.test.ts": long.String(),
+		"tools/run.py":        "def main():\n    return 0\n\n\nif __name__ == \"__main__\":\n    main()\n",
+	}
+	g := New()
+	for p, src := range files {
+		lang := chunk.LanguageOf(p)
+		g.SetFile(FromChunks(p, lang, chunk.Code(p, lang, []byte(src)), []byte(src)))
+	}
+	if got, want := callersOf(t, g, "createStore"), fmt.Sprintf("main.appStore@3 store.store@5 store.test.<module>@%d", callLine); got != want {
+		t.Errorf("callers of createStore: %q, want %q", got, want)
+	}
+	if got, want := callersOf(t, g, "main"), "run.<module>@6"; got != want {
+		t.Errorf("callers of main: %q, want %q", got, want)
+	}
+	uses := g.Uses()
+	if u := uses["src/store.ts"]["createStore"]; u.CallerPkgs != 1 {
+		t.Errorf("createStore's use: %+v, want callers in one other folder (src/app; the test's do not count)", u)
+	}
+}
