@@ -16,9 +16,10 @@
 // seen exactly. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's; any other "name(" in a
-// definition's body is a call to a definition of that name in the same file,
-// else the same folder, else the only one in the project; these edges are
-// loose.
+// definition's body, a variable's initialiser or the file's top-level
+// statements (one symbol, "<module>") is a call to a definition of that name
+// in the same file, else the same folder, else the only one in the project;
+// these edges are loose. Comments and the text of strings are not read.
 //
 // Symbols are named plainly ("Parse"), qualified by package or receiver
 // ("render.Page", "Cache.Evict", "store.Cache.Evict", "example.com/app/render.Page"),
