@@ -417,17 +417,28 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	}
 	inPkg := d.withNameIn(r.Name, f.Package)
 	otherFile := func(s sym) bool { return s.f.Path != f.Path }
-	for _, keep := range []func(sym) bool{sameFile, otherFile} {
-		if i, ok := d.one(inPkg, want, keep); ok {
-			return i, true, true
+	byName := func(want func(*Def) bool) (int32, bool) {
+		for _, keep := range []func(sym) bool{sameFile, otherFile} {
+			if i, ok := d.one(inPkg, want, keep); ok {
+				return i, true
+			}
+			if slices.ContainsFunc(inPkg, func(i int32) bool { return keep(d.syms[i]) }) {
+				return 0, false // a nearer name of another kind hides it
+			}
 		}
-		if slices.ContainsFunc(inPkg, func(i int32) bool { return keep(d.syms[i]) }) {
-			return 0, false, false
-		}
+		return d.one(cands, want, nil)
 	}
-	i, ok := d.one(cands, want, nil)
+	i, ok := byName(want)
+	if !ok && !r.Embeds {
+		// A variable called holds a function, often one another function
+		// made: const createApi = buildCreateApi(…).
+		i, ok = byName(isVariable)
+	}
 	return i, true, ok
 }
+
+// isVariable accepts a variable or constant outside a class.
+func isVariable(s *Def) bool { return (s.Kind == "var" || s.Kind == "const") && s.Recv == "" }
 
 // goResultType returns the type a stand-in for a call's result names (see
 // calledResult), as seen from package pkg, and the type's package: what

@@ -27,7 +27,8 @@ func callersOf(t *testing.T, g *Graph, name string) string {
 // script's main(). A file's top-level statements are one caller, <module>,
 // listed once however long they run (its chunks are windows that overlap),
 // with the line of each call; they are tests' calls in a test file, which
-// the ranking's use counts leave out.
+// the ranking's use counts leave out. A call to a name no function has goes
+// to a variable of that name.
 func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
 	var long strings.Builder
 	long.WriteString("import { createStore } from '../src/store'\n\ndescribe('store', () => {\n")
@@ -38,7 +39,9 @@ func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
 	callLine := 4 + 150*3 + 1
 	files := map[string]string{
 		"src/store.ts":        "export function createStore() {\n  return {}\n}\n\nexport const store = createStore()\n",
-		"src/app/main.ts":     "import { createStore } from '../store'\n\nexport const appStore = createStore()\n",
+		"src/app/main.ts":     "import { createStore } from '../store'\n\nexport const appStore = createStore()\nexport const client = createApi()\n",
+		"src/api.ts":          "function buildCreateApi() {\n  return () => ({})\n}\n\nexport const createApi = buildCreateApi()\n",
+		"src/old/store.ts":    "export const createStore = { legacy: true }\n",
 		"tests/store.test.ts": long.String(),
 		"tools/run.py":        "def main():\n    return 0\n\n\nif __name__ == \"__main__\":\n    main()\n",
 	}
@@ -47,11 +50,16 @@ func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
 		lang := chunk.LanguageOf(p)
 		g.SetFile(FromChunks(p, lang, chunk.Code(p, lang, []byte(src)), []byte(src)))
 	}
-	if got, want := callersOf(t, g, "createStore"), fmt.Sprintf("main.appStore@3 store.store@5 store.test.<module>@%d", callLine); got != want {
+	if got, want := callersOf(t, g, "src/store.ts:createStore"), fmt.Sprintf("main.appStore@3 store.store@5 store.test.<module>@%d", callLine); got != want {
 		t.Errorf("callers of createStore: %q, want %q", got, want)
 	}
 	if got, want := callersOf(t, g, "main"), "run.<module>@6"; got != want {
 		t.Errorf("callers of main: %q, want %q", got, want)
+	}
+	// A variable called holds a function (here one another made); a
+	// function of the same name is preferred to a variable of it.
+	if got, want := callersOf(t, g, "api.createApi"), "main.client@4"; got != want {
+		t.Errorf("callers of createApi: %q, want %q", got, want)
 	}
 	uses := g.Uses()
 	if u := uses["src/store.ts"]["createStore"]; u.CallerPkgs != 1 {
