@@ -855,6 +855,9 @@ func (d *derived) lookup(name string) ([]int32, string) {
 			case 3:
 				ok = eq(s.PkgName, parts[0]) && eq(s.Recv, parts[1])
 			}
+			// The name as answers display it, whose module name may hold
+			// dots itself ("app.test.<module>" of app.test.ts).
+			ok = ok || len(parts) > 2 && eq(s.PkgName+"."+s.Qualified(), name)
 			if ok {
 				out = append(out, i)
 			}

@@ -61,6 +61,12 @@ func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
 	if got, want := callersOf(t, g, "api.createApi"), "main.client@4"; got != want {
 		t.Errorf("callers of createApi: %q, want %q", got, want)
 	}
+	// The name an answer displays finds the symbol again, dots in its
+	// file's name and all.
+	w, err := g.Callees("store.test.<module>", 1, 0)
+	if err != nil || len(w.Nodes) != 1 || w.Nodes[0].Symbol.Name != "createStore" {
+		t.Errorf("store.test.<module> calls %+v (%v), want createStore", w.Nodes, err)
+	}
 	uses := g.Uses()
 	if u := uses["src/store.ts"]["createStore"]; u.CallerPkgs != 1 {
 		t.Errorf("createStore's use: %+v, want callers in one other folder (src/app; the test's do not count)", u)
