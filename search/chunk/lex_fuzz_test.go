@@ -28,7 +28,22 @@ func fuzzChunker(f *testing.F, lang string, seeds ...string) {
 				t.Fatalf("chunk %s %q lines %d/%d/%d outside 1..%d", c.Kind, c.Symbol, c.StartLine, c.DeclLine, c.EndLine, n)
 			}
 		}
+		checkCodeOnly(t, "f", lang, src)
 	})
+}
+
+// checkCodeOnly checks that CodeOnly only ever turns bytes into spaces, and
+// never a line break: every offset and line of the file stays where it was.
+func checkCodeOnly(t *testing.T, p, lang string, src []byte) {
+	out := CodeOnly(p, lang, src)
+	if len(out) != len(src) {
+		t.Fatalf("CodeOnly changed the length: %d, was %d", len(out), len(src))
+	}
+	for i := range src {
+		if out[i] != src[i] && (out[i] != ' ' || src[i] == '\n' || src[i] == '\r') {
+			t.Fatalf("CodeOnly turned byte %d %q into %q", i, src[i], out[i])
+		}
+	}
 }
 
 func FuzzPython(f *testing.F) {

@@ -427,6 +427,7 @@ func FuzzTypeScript(f *testing.F) {
 					t.Fatalf("%s: chunk %s %q lines %d..%d..%d outside 1..%d", name, c.Kind, c.Symbol, c.StartLine, c.DeclLine, c.EndLine, n)
 				}
 			}
+			checkCodeOnly(t, name, LanguageOf(name), []byte(src))
 		}
 	})
 }
