@@ -72,3 +72,27 @@ func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
 		t.Errorf("createStore's use: %+v, want callers in one other folder (src/app; the test's do not count)", u)
 	}
 }
+
+// Callers come in the order a person weighing a change reads them: the
+// project's code, then its tests, then its examples, whatever their paths
+// sort as; a list cut at its limit keeps the code's.
+func TestCallersCodeFirst(t *testing.T) {
+	files := map[string]string{
+		"app/echo.py":           "def echo(x):\n    return x\n",
+		"examples/a_demo.py":    "from app.echo import echo\n\n\ndef demo():\n    echo(1)\n",
+		"tests/test_echo.py":    "from app.echo import echo\n\n\ndef test_echo():\n    echo(2)\n",
+		"zzz/main.py":           "from app.echo import echo\n\n\ndef run():\n    echo(3)\n",
+		"benchmarks/b_bench.py": "from app.echo import echo\n\n\ndef bench():\n    echo(4)\n",
+	}
+	g := New()
+	for p, src := range files {
+		g.SetFile(FromChunks(p, "python", chunk.Code(p, "python", []byte(src)), []byte(src)))
+	}
+	if got, want := callersOf(t, g, "echo"), "main.run@5 test_echo.test_echo@5 b_bench.bench@5 a_demo.demo@5"; got != want {
+		t.Errorf("callers of echo: %q, want %q", got, want)
+	}
+	w, err := g.Callers("echo", 1, 1)
+	if err != nil || len(w.Nodes) != 1 || w.Nodes[0].Symbol.Name != "run" || !w.Truncated {
+		t.Errorf("callers of echo, one at most: %+v (%v), want main.run and truncated", w, err)
+	}
+}

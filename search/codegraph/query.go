@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentos-dev/agentos/search/chunk"
 )
 
 // Limits on queries.
@@ -85,7 +87,7 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 	for level := 1; level <= depth && len(frontier) > 0; level++ {
 		var next []int32
 		for _, from := range frontier {
-			for _, e := range adj.of(from) {
+			for _, e := range d.codeFirst(adj.of(from)) {
 				if seen[e.to] {
 					continue
 				}
@@ -102,6 +104,33 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 		frontier = next
 	}
 	return w, nil
+}
+
+// codeFirst orders edges by where the symbol at their other end lives: the
+// project's own code, then its tests, then its examples, benchmarks and
+// scripts, each in path order. A list cut at the limit then shows the
+// callers a change would break before the examples that show the symbol
+// off.
+func (d *derived) codeFirst(es []edge) []edge {
+	place := func(e edge) int {
+		s := d.syms[e.to]
+		switch {
+		case s.def().Test:
+			return 1
+		case chunk.IsExampleFile(s.f.Path):
+			return 2
+		}
+		return 0
+	}
+	var by [3][]edge
+	for _, e := range es {
+		p := place(e)
+		by[p] = append(by[p], e)
+	}
+	if len(by[1])+len(by[2]) == 0 {
+		return es
+	}
+	return slices.Concat(by[0], by[1], by[2])
 }
 
 func (d *derived) walkPackages(root Symbol, depth, limit int, up bool) Walk {
