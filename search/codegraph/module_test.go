@@ -8,18 +8,10 @@ import (
 	"github.com/agentos-dev/agentos/search/chunk"
 )
 
-// callersOf lists who calls name as "Display@line", one level up.
+// callersOf lists who calls name as "Symbol@line", one level up.
 func callersOf(t *testing.T, g *Graph, name string) string {
 	t.Helper()
-	w, err := g.Callers(name, 1, 0)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var out []string
-	for _, n := range w.Nodes {
-		out = append(out, fmt.Sprintf("%s@%d", n.Symbol.Display(), n.Line))
-	}
-	return strings.Join(out, " ")
+	return callerList(t, g, name, nil)
 }
 
 // Outside Go, a variable's initialiser and a file's top-level statements

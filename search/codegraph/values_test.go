@@ -10,13 +10,20 @@ import (
 // "Symbol@line".
 func mentions(t *testing.T, g *Graph, name string) string {
 	t.Helper()
+	return callerList(t, g, name, func(n Node) bool { return n.Value })
+}
+
+// callerList lists the callers of name that keep accepts (all, when nil),
+// one level up, each "Symbol@line".
+func callerList(t *testing.T, g *Graph, name string, keep func(Node) bool) string {
+	t.Helper()
 	w, err := g.Callers(name, 1, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	var out []string
 	for _, n := range w.Nodes {
-		if n.Value {
+		if keep == nil || keep(n) {
 			out = append(out, fmt.Sprintf("%s@%d", n.Symbol.Display(), n.Line))
 		}
 	}
