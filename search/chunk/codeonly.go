@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -13,7 +14,7 @@ import (
 // {…} and a JSX element. Go files, and files the language's lexer cannot
 // follow, come back as they are.
 func CodeOnly(p, lang string, src []byte) []byte {
-	out := []byte(string(src))
+	out := bytes.Clone(src)
 	var ok bool
 	switch lang {
 	case "typescript", "javascript":
