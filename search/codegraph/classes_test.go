@@ -235,9 +235,7 @@ class Other {
 `, map[string]string{"Repo.load": "Repo.Repo.fetch", "Repo.fetch": "Repo.Base.save Repo.Repo.count"}},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			src := []byte(tc.src)
-			g := New()
-			g.SetFile(FromChunks(tc.path, tc.lang, chunk.Code(tc.path, tc.lang, src), src))
+			g := chunkGraph(map[string]string{tc.path: tc.src})
 			wantCalls(t, g, tc.want)
 		})
 	}
@@ -252,10 +250,7 @@ func TestSelfCallsAcrossFiles(t *testing.T) {
 		"app/repo.py": "from app.base import Base\n\n\nclass Repo(Base):\n    def load(self):\n        return self.save(1)\n\n    def close(self):\n        return None\n",
 		"old/repo.py": "class Repo:\n    def load(self):\n        return self.close()\n\n    def close(self):\n        return None\n\n    def save(self, x):\n        return x\n",
 	}
-	g := New()
-	for p, src := range files {
-		g.SetFile(FromChunks(p, "python", chunk.Code(p, "python", []byte(src)), []byte(src)))
-	}
+	g := chunkGraph(files)
 	if got := calls(t, g, "app/repo.py:Repo.load"); got != "base.Base.save" {
 		t.Errorf("app Repo.load calls %q", got)
 	}

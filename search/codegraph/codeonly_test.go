@@ -64,10 +64,7 @@ func TestCallsInCommentsAndStringsAreNotCalls(t *testing.T) {
 			"real"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			src := []byte(tc.src)
-			cs := chunk.Code(tc.path, tc.lang, src)
-			g := New()
-			g.SetFile(FromChunks(tc.path, tc.lang, cs, src))
+			g := chunkGraph(map[string]string{tc.path: tc.src})
 			run := "run"
 			if tc.lang == "java" {
 				run = "Run.run"

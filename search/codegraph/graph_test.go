@@ -218,10 +218,7 @@ func TestUses(t *testing.T) {
 func TestUsesLeaveOutExamples(t *testing.T) {
 	lib := "class View:\n    def render(self, x):\n        return x\n\n    def page(self, x):\n        return self.render(x)\n"
 	ex := "def demo(v):\n    v.render(1)\n\n\ndef other(v):\n    v.render(3)\n"
-	g := New()
-	for p, src := range map[string]string{"pkg/view.py": lib, "examples/demo.py": ex, "tests/test_view.py": ex} {
-		g.SetFile(FromChunks(p, "python", chunk.Code(p, "python", []byte(src)), []byte(src)))
-	}
+	g := chunkGraph(map[string]string{"pkg/view.py": lib, "examples/demo.py": ex, "tests/test_view.py": ex})
 	if got := g.Uses()["pkg/view.py"]["View.render"]; got.Callers != 1 || got.CallerPkgs != 0 {
 		t.Errorf("use of render = %+v, want the library's one caller only", got)
 	}
@@ -253,9 +250,7 @@ class Repo:
     def validate(self, x):
         return parse(x)
 `
-	cs := chunk.Code("app/repo.py", "python", []byte(src))
-	g := New()
-	g.SetFile(FromChunks("app/repo.py", "python", cs, []byte(src)))
+	g := chunkGraph(map[string]string{"app/repo.py": src})
 	w, err := g.Callees("load", 2, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -357,9 +352,7 @@ func (p *Pool) Drain() { p.Close() }
 		{"java", "app/Repo.java", "package app;\n\npublic class Repo extends Base<Map<String, Integer>> implements Store, Closeable {\n}\n\nclass Base<T> {\n}\n\ninterface Store {\n}\n", "Repo", "Repo.Base Repo.Store"},
 		{"typescript", "app/repo.ts", "export class Repo extends Base implements Store {\n}\n\nclass Base {\n}\n\ninterface Store {\n}\n", "Repo", "repo.Base repo.Store"},
 	} {
-		cs := chunk.Code(tc.path, tc.lang, []byte(tc.src))
-		g := New()
-		g.SetFile(FromChunks(tc.path, tc.lang, cs, []byte(tc.src)))
+		g := chunkGraph(map[string]string{tc.path: tc.src})
 		w, err := g.Callees(tc.class, 1, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.lang, err)

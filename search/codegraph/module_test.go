@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/agentos-dev/agentos/search/chunk"
 )
 
 // callersOf lists who calls name as "Symbol@line", one level up.
@@ -37,11 +35,7 @@ func TestVariablesAndTopLevelStatementsCall(t *testing.T) {
 		"tests/store.test.ts": long.String(),
 		"tools/run.py":        "def main():\n    return 0\n\n\nif __name__ == \"__main__\":\n    main()\n",
 	}
-	g := New()
-	for p, src := range files {
-		lang := chunk.LanguageOf(p)
-		g.SetFile(FromChunks(p, lang, chunk.Code(p, lang, []byte(src)), []byte(src)))
-	}
+	g := chunkGraph(files)
 	if got, want := callersOf(t, g, "src/store.ts:createStore"), fmt.Sprintf("main.appStore@3 store.store@5 store.test.<module>@%d", callLine); got != want {
 		t.Errorf("callers of createStore: %q, want %q", got, want)
 	}
@@ -76,10 +70,7 @@ func TestCallersCodeFirst(t *testing.T) {
 		"zzz/main.py":           "from app.echo import echo\n\n\ndef run():\n    echo(3)\n",
 		"benchmarks/b_bench.py": "from app.echo import echo\n\n\ndef bench():\n    echo(4)\n",
 	}
-	g := New()
-	for p, src := range files {
-		g.SetFile(FromChunks(p, "python", chunk.Code(p, "python", []byte(src)), []byte(src)))
-	}
+	g := chunkGraph(files)
 	if got, want := callersOf(t, g, "echo"), "main.run@5 test_echo.test_echo@5 b_bench.bench@5 a_demo.demo@5"; got != want {
 		t.Errorf("callers of echo: %q, want %q", got, want)
 	}
