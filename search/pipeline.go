@@ -135,7 +135,7 @@ func (ix *Index) read(rel string) (*prepared, error) {
 			m.Signature = m.Signature[:300] + "…"
 		}
 		p.metas = append(p.metas, m)
-		comments := commentsOnce(c)
+		comments := sync.OnceValue(func() string { return innerComments(c) })
 		p.docs = append(p.docs, lexical.Analyze(ix.lexicalFields(c, comments)...))
 		p.texts = append(p.texts, ix.embedText(c, comments))
 		p.needs = append(p.needs, contextNeeds(c))

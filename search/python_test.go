@@ -83,13 +83,13 @@ func TestEmbedTextPython(t *testing.T) {
 	py := chunk.Chunk{Language: "python", Kind: chunk.Func, Symbol: "cell_len", Path: "cells.py",
 		Signature: "def cell_len(text: str, cache: Optional[Cache] = None) -> int",
 		Doc:       "Get the number of cells.\n\nArgs:\n    text (str): Text to display."}
-	got := ix.embedText(&py, commentsOnce(&py))
+	got := ix.embedText(&py, func() string { return innerComments(&py) })
 	if !strings.Contains(got, "def cell_len(text, cache)\nGet the number of cells.\ncells") {
 		t.Errorf("python: %q", got)
 	}
 	golang := chunk.Chunk{Language: "go", Kind: chunk.Func, Symbol: "Len", Path: "a/a.go",
 		Signature: "func Len(s string) int", Doc: "Len returns the length.\n\nArgs:\n    none"}
-	if got := ix.embedText(&golang, commentsOnce(&golang)); !strings.Contains(got, "func Len(s string) int\nLen returns the length.\n\nArgs:\n    none") {
+	if got := ix.embedText(&golang, func() string { return innerComments(&golang) }); !strings.Contains(got, "func Len(s string) int\nLen returns the length.\n\nArgs:\n    none") {
 		t.Errorf("go: %q", got)
 	}
 }

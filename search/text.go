@@ -62,7 +62,7 @@ func embedPathText(p string) string {
 }
 
 // lexicalFields returns a chunk's text per lexical field; comments gives its
-// inner comments (commentsOnce).
+// inner comments (innerComments, worked out once for both fields and vector).
 func (ix *Index) lexicalFields(c *chunk.Chunk, comments func() string) []string {
 	f := make([]string, numFields)
 	f[fieldPath] = pathText(c.Path)
@@ -90,7 +90,7 @@ func (ix *Index) lexicalFields(c *chunk.Chunk, comments func() string) []string 
 }
 
 // embedText is what a chunk's vector is made from; comments gives its inner
-// comments (commentsOnce).
+// comments (innerComments, worked out once for both fields and vector).
 func (ix *Index) embedText(c *chunk.Chunk, comments func() string) string {
 	var b strings.Builder
 	if c.Language == "markdown" {
@@ -232,20 +232,6 @@ func withoutHTMLComments(md string) string {
 			return md[:i]
 		}
 		md = md[:i] + md[i+4+j+3:]
-	}
-}
-
-// commentsOnce returns a function that works out a chunk's inner comments
-// the first time it is called: the lexical fields and the vector's text
-// both read them.
-func commentsOnce(c *chunk.Chunk) func() string {
-	var s string
-	done := false
-	return func() string {
-		if !done {
-			s, done = innerComments(c), true
-		}
-		return s
 	}
 }
 

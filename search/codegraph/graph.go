@@ -664,15 +664,16 @@ type Use struct {
 func (g *Graph) Uses() map[string]map[string]Use {
 	d := g.get()
 	out := map[string]map[string]Use{}
-	// A caller in an example, benchmark or script counts no more than one
-	// in a test: a repository's examples call the library's entry points
-	// over and over, which says how it is shown, not how much it is used.
-	aside := map[*FileFacts]bool{}
-	isAside := func(f *FileFacts) bool {
-		v, ok := aside[f]
+	// Only callers in the project's own code count. One in an example,
+	// benchmark or script counts no more than one in a test: a repository's
+	// examples call the library's entry points over and over, which says
+	// how it is shown, not how much it is used.
+	example := map[*FileFacts]bool{}
+	isExample := func(f *FileFacts) bool {
+		v, ok := example[f]
 		if !ok {
 			v = chunk.IsExampleFile(f.Path)
-			aside[f] = v
+			example[f] = v
 		}
 		return v
 	}
@@ -681,7 +682,7 @@ func (g *Graph) Uses() map[string]map[string]Use {
 		var pkgs []string
 		for _, e := range d.in.of(int32(i)) {
 			c := d.syms[e.to]
-			if !e.isCall() || c.def().Test || isAside(c.f) {
+			if !e.isCall() || placeOf(c, isExample) != inCode {
 				continue
 			}
 			if !e.loose {
@@ -703,6 +704,27 @@ func (g *Graph) Uses() map[string]map[string]Use {
 		m[qualified(s.def().Recv, s.def().Name)] = u
 	}
 	return out
+}
+
+// Where a symbol lives: the project's own code, its tests, or its examples,
+// benchmarks and scripts. Use counts only callers in its code; answers list
+// callers in this order.
+const (
+	inCode = iota
+	inTests
+	inExamples
+)
+
+// placeOf says where s lives; isExample tells a file of examples,
+// benchmarks or scripts (chunk.IsExampleFile, maybe remembered).
+func placeOf(s sym, isExample func(*FileFacts) bool) int {
+	switch {
+	case s.def().Test:
+		return inTests
+	case isExample(s.f):
+		return inExamples
+	}
+	return inCode
 }
 
 // AmbiguousError says a name matches several symbols.

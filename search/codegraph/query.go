@@ -112,25 +112,16 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 // callers a change would break before the examples that show the symbol
 // off.
 func (d *derived) codeFirst(es []edge) []edge {
-	place := func(e edge) int {
-		s := d.syms[e.to]
-		switch {
-		case s.def().Test:
-			return 1
-		case chunk.IsExampleFile(s.f.Path):
-			return 2
-		}
-		return 0
-	}
-	var by [3][]edge
+	isExample := func(f *FileFacts) bool { return chunk.IsExampleFile(f.Path) }
+	var by [inExamples + 1][]edge
 	for _, e := range es {
-		p := place(e)
+		p := placeOf(d.syms[e.to], isExample)
 		by[p] = append(by[p], e)
 	}
-	if len(by[1])+len(by[2]) == 0 {
+	if len(by[inCode]) == len(es) {
 		return es
 	}
-	return slices.Concat(by[0], by[1], by[2])
+	return slices.Concat(by[:]...)
 }
 
 func (d *derived) walkPackages(root Symbol, depth, limit int, up bool) Walk {
