@@ -2,7 +2,6 @@ package chunk
 
 import (
 	"bytes"
-	"path"
 	"strings"
 )
 
@@ -18,7 +17,7 @@ func CodeOnly(p, lang string, src []byte) []byte {
 	var ok bool
 	switch lang {
 	case "typescript", "javascript":
-		ok = blankTS(p, out)
+		ok = blankTS(out, allowsJSX(p))
 	case "python":
 		ok = blankPython(out)
 	case "rust", "java":
@@ -39,14 +38,9 @@ func blank(out []byte, from, to int) {
 	}
 }
 
-func blankTS(p string, out []byte) bool {
-	ext := strings.ToLower(path.Ext(p))
-	return blankTSCode(out, ext != ".ts" && ext != ".mts" && ext != ".cts")
-}
-
-// blankTSCode blanks the comments and literals of TypeScript or JavaScript
+// blankTS blanks the comments and literals of TypeScript or JavaScript
 // code, and those of the code in its template literals' substitutions.
-func blankTSCode(out []byte, jsx bool) bool {
+func blankTS(out []byte, jsx bool) bool {
 	src := string(out)
 	lx, err := lexTS(src, jsx)
 	if err != nil {
@@ -76,7 +70,7 @@ func blankTSCode(out []byte, jsx bool) bool {
 						return false
 					}
 					blank(out, from, j+2)
-					blankTSCode(out[j+2:end-1], jsx)
+					blankTS(out[j+2:end-1], jsx)
 					from, j = end-1, end-2
 				}
 			}

@@ -42,12 +42,18 @@ import (
 // A file the lexer cannot follow, or whose brackets do not balance, is cut
 // into windows that start at lines where declarations begin (tsWindows).
 
+// allowsJSX reports whether a file may hold JSX elements: any JavaScript or
+// TSX file, not a .ts one, where <T>x is a type assertion.
+func allowsJSX(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext != ".ts" && ext != ".mts" && ext != ".cts"
+}
+
 // TypeScript chunks a TypeScript or JavaScript file. It never fails.
 func TypeScript(p, lang string, src []byte) []Chunk {
 	s := string(src)
 	ls := lines(src)
-	ext := strings.ToLower(path.Ext(p))
-	jsx := ext != ".ts" && ext != ".mts" && ext != ".cts" // <T>x is a type assertion there
+	jsx := allowsJSX(p)
 	lx, err := lexTS(s, jsx)
 	if err != nil {
 		return tsWindows(p, lang, ls)
