@@ -355,11 +355,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			default:
 				switch t.Fusion {
 				case "weighted":
+					share := t.LexicalShare
+					if lang := st.metas[c.id].Language; lang == "typescript" || lang == "javascript" {
+						share = t.ScriptLexicalShare
+					}
 					if maxLex > 0 {
-						base += t.LexicalShare * c.lex / maxLex
+						base += share * c.lex / maxLex
 					}
 					if maxVec > 0 {
-						base += (1 - t.LexicalShare) * max(c.vec, 0) / maxVec
+						base += (1 - share) * max(c.vec, 0) / maxVec
 					}
 				default:
 					if c.lexRank > 0 {
