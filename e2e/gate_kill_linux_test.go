@@ -83,3 +83,74 @@ func processGone(pid int) bool {
 	f := strings.Fields(rest)
 	return len(f) > 0 && f[0] == "Z"
 }
+
+// A call the primary may have run is not run again by the server that takes
+// over: an agent's complete_phase, whose gate is running in the primary when
+// its process is killed, ends with an error saying so, its gate ran once,
+// and the agent completes the phase by calling again. (A read, such as
+// get_server_info, is sent again: TestRequestsInFlightDuringAHandover.)
+func TestBridgeDoesNotRepeatACallThatMayHaveRun(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	withRecordedPort(t, root)
+	write(t, root, ".agentos/workflows/once_v1/workflow.yaml", `name: once_v1
+version: 1.0.0
+phases:
+  - name: Count
+    gate:
+      - type: command
+        run: "sh -c 'echo ran >> runs.log; test -f quick || sleep 300'"
+`)
+	primary := launchAgent(t, root, "ide-primary")
+	agent := launchAgent(t, root, "ide-bridged")
+	if _, pid := instanceOf(t, agent.c); pid != primary.pid() {
+		t.Fatalf("the second agent reaches pid %d, not the primary %d", pid, primary.pid())
+	}
+	id := mustWF(t, agent.c, map[string]any{"action": "start", "workflow_type": "once_v1"}).Session.ID
+
+	completePhase := func() (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "svc_workflow"
+		req.Params.Arguments = map[string]any{"action": "complete_phase", "session_id": id}
+		return agent.c.CallTool(ctx, req)
+	}
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := completePhase()
+		done <- answer{res, err}
+	}()
+	runs := filepath.Join(root, "runs.log")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(runs); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the gate never ran")
+		}
+	}
+	primary.cmd.Process.Signal(syscall.SIGKILL)
+
+	a := <-done
+	if a.err == nil || !strings.Contains(a.err.Error(), "may have taken effect") {
+		t.Errorf("complete_phase cut off by the primary's end: %v, %v; want an error saying it may have taken effect", a.res, a.err)
+	}
+	if data, _ := os.ReadFile(runs); string(data) != "ran\n" {
+		t.Errorf("the gate ran %d times, want once", strings.Count(string(data), "ran"))
+	}
+
+	// The honest agent calls again, on the server that took over.
+	write(t, root, "quick", "")
+	res, err := completePhase()
+	if err != nil || res.IsError {
+		t.Fatalf("complete_phase called again: %v, %v", res, err)
+	}
+	if data, _ := os.ReadFile(runs); strings.Count(string(data), "ran") != 2 {
+		t.Errorf("runs after calling again:\n%s", data)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -43,8 +44,9 @@ type bridge struct {
 	primary    int // the pid of the primary the session is with
 	session    string
 	protocol   string
-	initialize []byte // the client's initialize request, replayed after a restart
-	generation int    // bumped on every (re)initialize
+	initialize []byte          // the client's initialize request, replayed after a restart
+	generation int             // bumped on every (re)initialize
+	readOnly   map[string]bool // the tools that only read, once known (readOnlyTools)
 }
 
 // maxMessage caps one JSON-RPC line from the client, like the HTTP body cap.
@@ -169,28 +171,30 @@ func (b *bridge) initializeSession(ctx context.Context, msg []byte, reply bool) 
 	})
 }
 
-// forward POSTs one client message and relays what comes back. A primary
-// that went away (refused connection, 404 for our session, or a response cut
-// off before the answer to a request: the primary ended while answering) is
-// found again through the state file, re-initialized, and the message sent
-// again (maxResends times at most). The primary that ended had its handlers
-// cancelled, so a request sent again mostly did not run twice; the tools
-// that change state check it (a workflow phase completes once).
+// forward POSTs one client message and relays what comes back. When the
+// primary went away, the bridge finds the next one through the state file,
+// re-initializes there and, unless the message may already have taken effect
+// (delivery), sends it again, maxResends times at most.
 func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) error {
 	for attempt := 0; ; attempt++ {
 		b.mu.Lock()
 		gen := b.generation
 		b.mu.Unlock()
-		lost, err := b.exchange(ctx, msg, id)
-		if !lost {
+		d, err := b.exchange(ctx, msg, id)
+		if d == settled {
 			return err
 		}
 		if attempt >= maxResends || ctx.Err() != nil {
 			return fmt.Errorf("agentos bridge: the primary server did not answer: %v", err)
 		}
-		b.log.Info("the primary ended before answering; sending the message to the next one", "err", err)
+		b.log.Info("the primary ended before answering; going to the next one", "err", err)
 		if rerr := b.reconnect(ctx, gen, true); rerr != nil {
 			return rerr
+		}
+		if d == cutOff && !b.repeatable(ctx, msg) {
+			return errors.New("agentos bridge: the primary server ended while answering this call and another took over; " +
+				"the call was not sent again because it may have taken effect: check where things stand " +
+				"(for a workflow, svc_workflow get_state) before calling again")
 		}
 	}
 }
@@ -201,19 +205,36 @@ func (b *bridge) forward(ctx context.Context, msg []byte, id json.RawMessage) er
 // load the next takes a while to listen.
 const maxResends = 3
 
-// exchange POSTs msg and relays the reply; lost says the primary did not
-// answer and another may (the message is worth sending again).
-func (b *bridge) exchange(ctx context.Context, msg []byte, id json.RawMessage) (lost bool, err error) {
+// delivery says what became of a message exchange sent.
+type delivery int
+
+const (
+	// settled: answered, or refused for good; not worth sending again.
+	settled delivery = iota
+	// undelivered: the primary never took the message (no connection, or it
+	// does not know the session): the next one may run it.
+	undelivered
+	// cutOff: the primary took the message and ended before answering; it
+	// may have run there.
+	cutOff
+)
+
+// exchange POSTs msg and relays the reply, saying what became of msg.
+func (b *bridge) exchange(ctx context.Context, msg []byte, id json.RawMessage) (delivery, error) {
 	resp, err := b.post(ctx, msg)
 	if err != nil {
-		return true, fmt.Errorf("not reachable: %w", err)
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "dial" {
+			return undelivered, fmt.Errorf("not reachable: %w", err)
+		}
+		return cutOff, fmt.Errorf("the connection ended: %w", err)
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
-		return true, fmt.Errorf("it lost this session")
+		return undelivered, fmt.Errorf("it lost this session")
 	case resp.StatusCode >= 300:
-		return false, statusError(resp)
+		return settled, statusError(resp)
 	}
 	answered := false
 	err = b.relay(resp, func(m []byte) {
@@ -221,9 +242,9 @@ func (b *bridge) exchange(ctx context.Context, msg []byte, id json.RawMessage) (
 		b.write(m)
 	})
 	if id != nil && !answered {
-		return true, fmt.Errorf("the response ended without the answer (%v)", err)
+		return cutOff, fmt.Errorf("the response ended without the answer (%v)", err)
 	}
-	return false, err
+	return settled, err
 }
 
 // isAnswer reports whether m is the response to the request with id.
