@@ -31,8 +31,9 @@ import (
 // comments are not read; a chunk records whether it is deprecated. 9: a
 // Python function's @overload signatures are one chunk with it. 10: outside
 // Go, a call named in a comment or a string is no call site, and variables
-// and top-level statements call too.
-const formatVersion = 10
+// and top-level statements call too. 11: and a field named in one is no
+// field.
+const formatVersion = 11
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

@@ -103,3 +103,48 @@ func TestCodeOnlyKeepsLines(t *testing.T) {
 		t.Errorf("unlexable input changed: %q", got)
 	}
 }
+
+// A field's class is read from the code alone: one named only in a comment,
+// a docstring or a string is no field, and gives no real field a second
+// class (which would drop it).
+func TestFieldsInCommentsAndStringsAreNotFields(t *testing.T) {
+	for _, tc := range []struct {
+		lang, path, src, want string
+	}{
+		{"typescript", "app/service.ts", "export class Service {\n" +
+			"  constructor() {\n" +
+			"    // this.db = new Decoy()\n" +
+			"    this.db = new Real()\n" +
+			"    const msg = 'this.cache = new Decoy()'\n" +
+			"  }\n" +
+			"}\n",
+			"Service.db:Real"},
+		{"python", "app/service.py", "class Service:\n" +
+			"    \"\"\"Holds\n    self.cache: Decoy = None\n    in older versions.\"\"\"\n\n" +
+			"    # store: Decoy\n" +
+			"    store: Real\n\n" +
+			"    def __init__(self):\n" +
+			"        # self.db = Decoy()\n" +
+			"        self.db = Real()\n" +
+			"        self.note = 'self.other = Decoy()'\n",
+			"Service.db:Real Service.store:Real"},
+		{"java", "src/Service.java", "class Service {\n" +
+			"    /*\n      Decoy cache;\n    */\n" +
+			"    private Real repo;\n" +
+			"    String s = \"\"\"\n        Decoy other;\n        \"\"\";\n" +
+			"}\n",
+			"Service.repo:Real Service.s:String"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			src := []byte(tc.src)
+			ff := FromChunks(tc.path, tc.lang, chunk.Code(tc.path, tc.lang, src), src)
+			var got []string
+			for _, f := range ff.Fields {
+				got = append(got, f.Struct+"."+f.Name+":"+f.Type)
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("fields %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

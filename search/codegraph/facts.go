@@ -981,8 +981,8 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			}
 		}
 	}
-	ff.Fields = classFields(lang, cs)
 	code := newLineText(chunk.CodeOnly(p, lang, src))
+	ff.Fields = classFields(lang, cs, code)
 	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	// Top-level statements call too: a test's describe and it callbacks, a
 	// script's main().
@@ -1094,9 +1094,10 @@ var (
 // them (this.db.get() goes to the method of db's class): TypeScript and
 // JavaScript members and constructor parameter properties, fields set in
 // methods (this.x = new Foo(), self.x = Foo(), self.x: Foo), Python class
-// annotations and Java fields. A class name starts with a capital, which
-// leaves out string, int and the like; sorted as Go's are.
-func classFields(lang string, cs []chunk.Chunk) []Field {
+// annotations and Java fields, read in the code alone (a comment's or a
+// string's "this.x = new Foo()" says nothing). A class name starts with a
+// capital, which leaves out string, int and the like; sorted as Go's are.
+func classFields(lang string, cs []chunk.Chunk, code lineText) []Field {
 	var out []Field
 	add := func(class, name, typ string) {
 		typ = typ[strings.LastIndexByte(typ, '.')+1:]
@@ -1115,18 +1116,19 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 			class = c.Symbol[:k]
 			class = class[strings.LastIndex(class, ".")+1:]
 		}
+		text := code.lines(c.StartLine, c.EndLine)
 		switch {
 		case c.Kind == chunk.Type && lang == "python":
-			for _, m := range rePyClassAttr.FindAllStringSubmatch(c.Text, -1) {
+			for _, m := range rePyClassAttr.FindAllStringSubmatch(text, -1) {
 				add(c.Symbol[k+1:], m[1], m[2])
 			}
 		case c.Kind == chunk.Type && lang == "java":
-			for _, m := range reJavaField.FindAllStringSubmatch(c.Text, -1) {
+			for _, m := range reJavaField.FindAllStringSubmatch(text, -1) {
 				add(c.Symbol[k+1:], m[2], m[1])
 			}
 		case !isMember:
 		case (c.Kind == chunk.Var || c.Kind == chunk.Const) && (lang == "typescript" || lang == "javascript"):
-			if m := reTSField.FindStringSubmatch(c.Text); m != nil {
+			if m := reTSField.FindStringSubmatch(text); m != nil {
 				add(class, m[1], m[2]+m[3])
 			}
 		case c.Kind == chunk.Method:
@@ -1135,7 +1137,7 @@ func classFields(lang string, cs []chunk.Chunk) []Field {
 					add(class, m[1], m[2])
 				}
 			}
-			for _, m := range reSelfAssign.FindAllStringSubmatch(c.Text, -1) {
+			for _, m := range reSelfAssign.FindAllStringSubmatch(text, -1) {
 				switch {
 				case m[2] != "": // self.x: Foo = …: the annotation says
 					add(class, m[1], m[2])
