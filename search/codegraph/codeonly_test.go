@@ -1,6 +1,7 @@
 package codegraph
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -146,5 +147,39 @@ func TestFieldsInCommentsAndStringsAreNotFields(t *testing.T) {
 				t.Errorf("fields %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A method called on an object is not a call of a variable that shares its
+// name (var slice = Array.prototype.slice; a file's own join = path.join),
+// whether the object is named (view.root.slice) or an expression
+// (f(x).join, a?.slice); a plain call of the variable and a spread of a
+// call still are calls.
+func TestMethodCallsAreNotVariableCalls(t *testing.T) {
+	src := "var slice = Array.prototype.slice\n" + // 1
+		"var join = require('path').join\n" + // 2
+		"function parts(x) {\n" + // 3
+		"  return [x]\n" + // 4
+		"}\n" + // 5
+		"function spread(x) { return x }\n" + // 6
+		"function render(view) {\n" + // 7
+		"  var dirs = view.root.slice(0, -1).join(', ')\n" + // 8
+		"  var more = parts(view)\n" + // 9
+		"    .join('/')\n" + // 10
+		"  var opt = view?.slice(1)\n" + // 11
+		"  var all = [...spread(dirs)]\n" + // 12
+		"  return join(dirs, more, opt, all)\n" + // 13
+		"}\n"
+	g := chunkGraph(map[string]string{"lib/view.js": src})
+	w, err := g.Callees("render", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range w.Nodes {
+		got = append(got, fmt.Sprintf("%s:%d", n.Symbol.Name, n.Line))
+	}
+	if want := "parts:9 spread:12 join:13"; strings.Join(got, " ") != want {
+		t.Errorf("render calls %q, want %q", got, want)
 	}
 }

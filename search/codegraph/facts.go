@@ -878,6 +878,11 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bod
 			}
 		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
 			r.Recv, r.Super = s.Recv, true // super().m()
+		} else if before := strings.TrimRight(body[:m[6]], " \t\n"); strings.HasSuffix(before, ".") && !strings.HasSuffix(before, "..") || strings.HasSuffix(before, "->") {
+			// f(x).then(…), list[0].join(…), a?.m(…): a method of what an
+			// expression gives, matched by name as x.m() is (a spread,
+			// ...f(x), is a plain call).
+			r.Recv, r.Loose = exprRecv, true
 		} else if lang == "java" && s.Recv != "" {
 			// In Java a bare call inside a class is a call on this (or
 			// a static method of the class or a base).
@@ -906,6 +911,10 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bod
 		ff.Calls = append(ff.Calls, r)
 	}
 }
+
+// exprRecv stands for the receiver of a method called on an expression
+// (f().m()): no class or module has that name.
+const exprRecv = "(…)"
 
 // moduleSymbol names the top-level statements of a file outside Go, as
 // Python's tracebacks do.

@@ -362,6 +362,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		return i, true, ok
 	}
 	// Other languages: by name, nearest first.
+	member := r.Recv != "" // x.m(), this.m(), f().m(): never a variable's call
 	if strings.HasPrefix(r.Recv, resultOf) {
 		// c.m() with c = connect(): the method of the class connect's
 		// signature says it returns.
@@ -429,9 +430,11 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		return d.one(cands, want, nil)
 	}
 	i, ok := byName(want)
-	if !ok && !r.Embeds {
+	if !ok && !r.Embeds && !member {
 		// A variable called holds a function, often one another function
-		// made: const createApi = buildCreateApi(…).
+		// made: const createApi = buildCreateApi(…). A method of some
+		// object that shares its name (var slice = Array.prototype.slice,
+		// then list.slice(1)) is not.
 		i, ok = byName(isVariable)
 	}
 	return i, true, ok
