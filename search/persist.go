@@ -32,7 +32,8 @@ import (
 // Python function's @overload signatures are one chunk with it. 10: outside
 // Go, a call named in a comment or a string is no call site, and variables
 // and top-level statements call too. 11: and a field named in one is no
-// field, and a method call is no call of a variable of its name.
+// field, a method call is no call of a variable of its name,
+// and CommonJS's require(…) declarations are imports.
 const formatVersion = 11
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.

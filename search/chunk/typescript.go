@@ -31,7 +31,7 @@ import (
 //   - const, let and var declarations, one chunk per declarator (a
 //     destructuring pattern is one chunk named by its bound names joined by
 //     ", "); an arrow function or function expression makes a Func, a class
-//     expression a Type;
+//     expression a Type, a require(…) an Imports chunk (CommonJS's import);
 //   - export default: a named function or class under its name, anything
 //     else under "default";
 //   - CommonJS exports (exports.x = …, module.exports.x = …, module.exports =
@@ -1200,7 +1200,12 @@ func (r *tsRecogniser) variables(d decl, prefix, kw string) {
 		dd.sigEnd = r.lastEnd()
 		if r.at(0, "=") {
 			r.pos++
-			if r.startsFunction() {
+			if r.at(0, "require") && r.at(1, "(") {
+				// CommonJS's import: var View = require('./view'). It
+				// names what another module defines, and must not hide
+				// that definition.
+				dd.kind = Imports
+			} else if r.startsFunction() {
 				dd.kind = Func
 				if r.at(0, "class") {
 					dd.kind = Type

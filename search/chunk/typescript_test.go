@@ -169,9 +169,15 @@ App.prototype.listen = function listen(port) {
 };
 App.init = async () => {};
 app.count = 3;
+var View = require('./view'), join = require('path').join;
+const { a, b } = require('./ab');
+const debug = require('debug')('app');
+var slice = Array.prototype.slice;
 `, []string{
 			"func createApp 2 2 4", "func helper 5 5 5", "var VERSION 6 6 6", "func other 7 7 7",
-			"method App.listen 8 8 10", "method App.init 11 11 11"}},
+			"method App.listen 8 8 10", "method App.init 11 11 11",
+			"imports View 13 13 13", "imports join 13 13 13", "imports a, b 14 14 14", "imports debug 15 15 15",
+			"var slice 16 16 16"}},
 		{"jsx, templates and regular expressions", "ui/App.tsx", "export function App({ items }: Props) {\n" +
 			"  const re = /[}{]\\//g;\n" +
 			"  const half = items.length / 2 / 1;\n" +

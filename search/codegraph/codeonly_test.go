@@ -157,7 +157,7 @@ func TestFieldsInCommentsAndStringsAreNotFields(t *testing.T) {
 // call still are calls.
 func TestMethodCallsAreNotVariableCalls(t *testing.T) {
 	src := "var slice = Array.prototype.slice\n" + // 1
-		"var join = require('path').join\n" + // 2
+		"var join = path.join\n" + // 2
 		"function parts(x) {\n" + // 3
 		"  return [x]\n" + // 4
 		"}\n" + // 5
@@ -180,6 +180,32 @@ func TestMethodCallsAreNotVariableCalls(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%d", n.Symbol.Name, n.Line))
 	}
 	if want := "parts:9 spread:12 join:13"; strings.Join(got, " ") != want {
+		t.Errorf("render calls %q, want %q", got, want)
+	}
+}
+
+// CommonJS's require is an import: var View = require('./view') hides
+// neither view.js's View from a call (new View(…) goes there) nor, for a
+// package outside the project, makes the require line a callee.
+func TestRequireIsAnImport(t *testing.T) {
+	g := chunkGraph(map[string]string{
+		"lib/view.js": "function View(name) {\n  this.name = name\n}\nmodule.exports = View\n",
+		"lib/application.js": "var View = require('./view')\n" +
+			"var merge = require('utils-merge')\n" +
+			"function render(name) {\n" +
+			"  var view = new View(name)\n" +
+			"  return merge({}, view)\n" +
+			"}\n",
+	})
+	w, err := g.Callees("render", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range w.Nodes {
+		got = append(got, fmt.Sprintf("%s:%d", n.Symbol.Path+":"+n.Symbol.Name, n.Line))
+	}
+	if want := "lib/view.js:View:4"; strings.Join(got, " ") != want {
 		t.Errorf("render calls %q, want %q", got, want)
 	}
 }
