@@ -1,0 +1,47 @@
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/agentos-dev/agentos/server/state"
+)
+
+// The bridge sends a message the ended primary may have run to the next one
+// only when it changes nothing: what it knows of that comes from the
+// server's own tool list.
+func TestRepeatableAsksTheServerWhichToolsOnlyRead(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	primary := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	st, err := state.Read(p.StateFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bridge{project: p, config: cfg, url: primary.status.URL, out: io.Discard,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if st.Auth == "token" {
+		if b.token, err = ReadToken(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	if err := b.initializeSession(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`), false); err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`:                                                                     true,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_server_info","arguments":{}}}`:                  true,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"svc_search_project","arguments":{"query":"x"}}}`:    true,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"svc_workflow","arguments":{"action":"get_state"}}}`: false,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"svc_fs","arguments":{"action":"write"}}}`:           false,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`:                     false,
+		`not json`: false,
+	} {
+		if got := b.repeatable(ctx, []byte(msg)); got != want {
+			t.Errorf("repeatable(%s) = %v, want %v", msg, got, want)
+		}
+	}
+}
