@@ -36,7 +36,8 @@ func TestRepeatableAsksTheServerWhichToolsOnlyRead(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_server_info","arguments":{}}}`:                  true,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"svc_search_project","arguments":{"query":"x"}}}`:    true,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"svc_workflow","arguments":{"action":"get_state"}}}`: false,
-		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"svc_fs","arguments":{"action":"write"}}}`:           false,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"svc_filesystem","arguments":{"action":"write"}}}`:   false,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"svc_browser","arguments":{"action":"open"}}}`:       false,
 		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`:                     false,
 		`not json`: false,
 	} {
