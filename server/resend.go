@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // repeatable reports whether a message the last primary may have run can be
@@ -65,23 +67,15 @@ func (b *bridge) readOnlyTools(ctx context.Context) (map[string]bool, error) {
 			return nil, fmt.Errorf("list the tools: no answer (%v, %s)", err, resp.Status)
 		}
 		var list struct {
-			Result struct {
-				Tools []struct {
-					Name        string `json:"name"`
-					Annotations struct {
-						ReadOnly *bool `json:"readOnlyHint"`
-					} `json:"annotations"`
-				} `json:"tools"`
-				NextCursor string `json:"nextCursor"`
-			} `json:"result"`
+			Result mcp.ListToolsResult `json:"result"`
 		}
 		if err := json.Unmarshal(answer, &list); err != nil {
 			return nil, fmt.Errorf("list the tools: %w", err)
 		}
 		for _, t := range list.Result.Tools {
-			readOnly[t.Name] = t.Annotations.ReadOnly != nil && *t.Annotations.ReadOnly
+			readOnly[t.Name] = t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
 		}
-		if cursor = list.Result.NextCursor; cursor == "" {
+		if cursor = string(list.Result.NextCursor); cursor == "" {
 			b.mu.Lock()
 			b.readOnly = readOnly
 			b.mu.Unlock()
