@@ -878,11 +878,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bod
 			}
 		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
 			r.Recv, r.Super = s.Recv, true // super().m()
-		} else if before := strings.TrimRight(body[:m[6]], " \t\n"); strings.HasSuffix(before, ".") && !strings.HasSuffix(before, "..") || strings.HasSuffix(before, "->") {
-			// f(x).then(…), list[0].join(…), a?.m(…): a method of what an
-			// expression gives, matched by name as x.m() is (a spread,
-			// ...f(x), is a plain call).
-			r.Recv, r.Loose = exprRecv, true
+		} else if onExpression(body[:m[6]]) {
+			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {
 			// In Java a bare call inside a class is a call on this (or
 			// a static method of the class or a base).
@@ -910,6 +907,14 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bod
 		}
 		ff.Calls = append(ff.Calls, r)
 	}
+}
+
+// onExpression reports whether the name a call site ends code with is a
+// method of what an expression gives: f(x).then(…), list[0].join(…),
+// a?.m(…), also after a line break. A spread, ...f(x), is a plain call.
+func onExpression(code string) bool {
+	before := strings.TrimRight(code, " \t\n")
+	return strings.HasSuffix(before, ".") && !strings.HasSuffix(before, "..") || strings.HasSuffix(before, "->")
 }
 
 // exprRecv stands for the receiver of a method called on an expression
