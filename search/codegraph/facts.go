@@ -909,8 +909,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bod
 	}
 }
 
-// onExpression reports whether the name a call site ends code with is a
-// method of what an expression gives: f(x).then(…), list[0].join(…),
+// onExpression reports whether a call whose name comes right after code
+// is of a method of what an expression gives: f(x).then(…), list[0].join(…),
 // a?.m(…), also after a line break. A spread, ...f(x), is a plain call.
 func onExpression(code string) bool {
 	before := strings.TrimRight(code, " \t\n")
