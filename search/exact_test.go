@@ -267,3 +267,23 @@ func BenchmarkSymbolNames(b *testing.B) {
 		}
 	})
 }
+
+// An import names what another file defines: CommonJS's
+// var View = require('./view') is found by its words like any line, but it
+// is no definition of View, so it does not join the definitions a query for
+// the name brings first.
+func TestImportIsNoDefinition(t *testing.T) {
+	files := map[string]string{
+		"lib/view.js": "/** A view to render. */\nfunction View(name) {\n  this.name = name\n}\n\n" +
+			"/** Finds the view's file. */\nView.prototype.lookup = function lookup(name) {\n  return name\n}\n\nmodule.exports = View\n",
+	}
+	for i := 0; i < 5; i++ {
+		files[fmt.Sprintf("lib/routes/r%d.js", i)] = fmt.Sprintf("var View = require('../view')\n\n"+
+			"function route%d(name) {\n  return new View(name)\n}\n\nmodule.exports = route%d\n", i, i)
+	}
+	ix := build(t, CodeOptions(writeProject(t, files), nil, nil))
+	rs := search(t, ix, Query{Text: "View", Method: Hybrid, ContentBudget: -1})
+	if len(rs) < 2 || rs[0].Path != "lib/view.js" || rs[0].Symbol != "View" || rs[1].Symbol != "View.lookup" {
+		t.Errorf("View: %v, want lib/view.js's View, then View.lookup", symbols(rs))
+	}
+}

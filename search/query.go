@@ -299,7 +299,8 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	// The definitions a named-symbol query names join the candidates
-	// whatever the legs found.
+	// whatever the legs found (an import, such as CommonJS's
+	// var View = require('./view'), defines nothing).
 	exact, named := namedSymbol(q.Text), symbolNamed
 	key := baseName(exact)
 	if exact == "" {
@@ -308,7 +309,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	}
 	if exact != "" {
 		st.names.lookup(st.metas, key, func(id uint32) {
-			if m := st.metas[id]; m != nil && named(m, exact) && accept(id) {
+			if m := st.metas[id]; m != nil && m.Kind != chunk.Imports && named(m, exact) && accept(id) {
 				c := get(id)
 				c.exact = true
 				if int(id) < len(vscores) {
