@@ -33,8 +33,9 @@ import (
 // Go, a call named in a comment or a string is no call site, and variables
 // and top-level statements call too. 11: and a field named in one is no
 // field, a method call is no call of a variable of its name,
-// and CommonJS's require(…) declarations are imports.
-const formatVersion = 11
+// and CommonJS's require(…) declarations are imports. 12: a Go call through a
+// chain of fields (s.cfg.Store.Get()) records the whole chain.
+const formatVersion = 12
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

@@ -123,9 +123,10 @@ func compareFields(a, b Field) int {
 	return cmp.Or(strings.Compare(a.Struct, b.Struct), strings.Compare(a.Name, b.Name))
 }
 
-// fieldOf joins a struct's name and a field's in the Recv of a call through
-// a field of a struct the calling file does not declare; resolving it looks
-// the field's type up in the package's Fields.
+// fieldOf joins a struct's name and a field's, and the fields of a chain
+// (s.a.b.M()), in the Recv of a call through a field of a struct the calling
+// file does not declare; resolving it looks each field's type up in its
+// package's Fields.
 const fieldOf = "\x00"
 
 // resultOf starts the Recv of a call on a local set from a function's
@@ -337,19 +338,25 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						break
 					}
 				}
-				if sel, ok := x.X.(*ast.SelectorExpr); ok { // v.field.Name()
-					if id, ok := sel.X.(*ast.Ident); ok {
-						if t, ok := vars[id.Name]; ok {
-							if ft, ok := fields[t.name][sel.Sel.Name]; ok && t.pkg == 0 {
-								r.Recv, r.Pkg = ft.name, ft.pkg
+				if base, path, ok := fieldChain(x.X); ok { // v.field.Name(), v.a.b.Name()
+					if t, ok := vars[base]; ok {
+						// Through the fields of the file's own structs here;
+						// from a struct of another file or package on, when
+						// resolving.
+						for len(path) > 0 && t.pkg == 0 {
+							ft, ok := fields[t.name][path[0]]
+							if !ok {
 								break
 							}
-							if _, here := fields[t.name]; !here || t.pkg != 0 {
-								// A struct of another file or package (or no
-								// struct): looked up when resolving.
-								r.Recv, r.Pkg, r.Loose = t.name+fieldOf+sel.Sel.Name, t.pkg, true
-								break
-							}
+							t, path = ft, path[1:]
+						}
+						if len(path) == 0 {
+							r.Recv, r.Pkg = t.name, t.pkg
+							break
+						}
+						if _, here := fields[t.name]; !here || t.pkg != 0 {
+							r.Recv, r.Pkg, r.Loose = t.name+fieldOf+strings.Join(path, fieldOf), t.pkg, true
+							break
 						}
 					}
 				}
@@ -445,6 +452,23 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		}
 	}
 	return ff
+}
+
+// fieldChain splits v.a.b into the variable v and the fields a, b it goes
+// through; ok is false for anything but a variable followed by fields.
+func fieldChain(e ast.Expr) (base string, path []string, ok bool) {
+	for {
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			path = append(path, x.Sel.Name)
+			e = x.X
+		case *ast.Ident:
+			slices.Reverse(path)
+			return x.Name, path, len(path) > 0
+		default:
+			return "", nil, false
+		}
+	}
 }
 
 // valueRef returns the reference a selector not called makes to a function

@@ -303,14 +303,14 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			// c.M() or c.field.M() with c := NewClient() or c := x.Open():
 			// the method of the type the function returns, or of that
 			// type's field.
-			called, field, _ := strings.Cut(r.Recv, fieldOf)
+			called, path, _ := strings.Cut(r.Recv, fieldOf)
 			pkg := f.Package
 			if r.Pkg != 0 {
 				pkg = f.pkgOf(r)
 			}
 			if t, tpkg, ok := d.goResultType(pkg, called, 0); ok {
-				if field != "" {
-					t, tpkg, ok = d.fieldType(tpkg, t, field)
+				if path != "" {
+					t, tpkg, ok = d.fieldPath(tpkg, t, path)
 				}
 				if ok {
 					if i, ok := d.methodIn(tpkg, t, r.Name, want); ok {
@@ -323,15 +323,16 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 			}
 			r.Recv, r.Pkg, r.Loose = "", 0, true // by name, as a call on a value of unknown type
 		}
-		if st, field, ok := strings.Cut(r.Recv, fieldOf); ok {
+		if st, path, ok := strings.Cut(r.Recv, fieldOf); ok {
 			// s.field.M() with s's struct declared in another file or
-			// package: the method of the field's type, else by name, loosely.
+			// package: the method of the field's type (of the last field's,
+			// through s.a.b.M()), else by name, loosely.
 			structPkg := f.Package
 			if r.Pkg != 0 {
 				structPkg = f.pkgOf(r)
 			}
 			r.Recv, r.Pkg, r.Loose = "", 0, true
-			if t, tpkg, ok := d.fieldType(structPkg, st, field); ok {
+			if t, tpkg, ok := d.fieldPath(structPkg, st, path); ok {
 				if i, ok := d.methodIn(tpkg, t, r.Name, want); ok {
 					return i, false, true
 				}
@@ -476,6 +477,18 @@ func (d *derived) goResultType(pkg, called string, depth int) (string, string, b
 	}
 	tp := s.f.pkgOf(Ref{Pkg: def.ResultPkg})
 	return def.Result, tp, tp != ""
+}
+
+// fieldPath follows a chain of fields, joined by fieldOf, from the Go
+// struct named st in package pkg: the type of the last one and its package.
+func (d *derived) fieldPath(pkg, st, path string) (string, string, bool) {
+	for field := range strings.SplitSeq(path, fieldOf) {
+		var ok bool
+		if st, pkg, ok = d.fieldType(pkg, st, field); !ok {
+			return "", "", false
+		}
+	}
+	return st, pkg, true
 }
 
 // fieldType returns the type of a field of the Go struct named st in
@@ -770,20 +783,18 @@ const maxCandidates = 20
 // *AmbiguousError or *NotFoundError when the name is not exactly one symbol.
 // A package path or package name with no symbol of that name resolves to the
 // package itself (Kind "package").
-func (g *Graph) Lookup(name string) (Symbol, error) {
+func (g *Graph) Lookup(name string) (Symbol, error) { return g.lookupPreferring(name, nil) }
+
+// lookupPreferring is Lookup, where a name that matches several symbols and
+// some that prefer accepts (nil: none) means those: implementations of
+// Embedder are asked of the interface, not of a struct of the same name.
+func (g *Graph) lookupPreferring(name string, prefer func(*Def) bool) (Symbol, error) {
 	d := g.get()
 	ids, pkg := d.lookup(strings.TrimSpace(name))
-	if len(ids) > 1 {
-		// Prefer definitions outside tests, then exact-case callable ones.
-		var nt []int32
-		for _, i := range ids {
-			if !d.syms[i].def().Test {
-				nt = append(nt, i)
-			}
-		}
-		if len(nt) > 0 {
-			ids = nt
-		}
+	// Prefer definitions outside tests, then those prefer accepts.
+	ids = d.narrow(ids, func(s *Def) bool { return !s.Test })
+	if prefer != nil {
+		ids = d.narrow(ids, prefer)
 	}
 	switch {
 	case len(ids) == 1:
@@ -815,6 +826,24 @@ func (g *Graph) Lookup(name string) (Symbol, error) {
 		return Symbol{Name: short, Package: pkg, Kind: "package"}, nil
 	}
 	return Symbol{}, &NotFoundError{Name: name, Suggestions: d.suggest(name)}
+}
+
+// narrow returns those of several ids that keep accepts, when any does;
+// otherwise ids.
+func (d *derived) narrow(ids []int32, keep func(*Def) bool) []int32 {
+	if len(ids) < 2 {
+		return ids
+	}
+	var kept []int32
+	for _, i := range ids {
+		if keep(d.syms[i].def()) {
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) == 0 {
+		return ids
+	}
+	return kept
 }
 
 // lookup returns the symbols a name matches, or a package path when it names

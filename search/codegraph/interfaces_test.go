@@ -92,6 +92,56 @@ func TestCallsThroughInterfaces(t *testing.T) {
 	}
 }
 
+// A call through a chain of fields (a.cfg.Store.Put()) links to the method
+// of the last field's type, however many files and packages the chain's
+// structs are declared in.
+func TestCallsThroughChainsOfFields(t *testing.T) {
+	g := interfaceGraph(t)
+	g.SetFile(goFacts(t, "store/options.go", "example.com/app/store", `package store
+
+type Options struct{ Backend Reader }
+`))
+	g.SetFile(goFacts(t, "web/config.go", "example.com/app/web", `package web
+
+import "example.com/app/store"
+
+type Config struct{ Store store.ReadWriter }
+`))
+	g.SetFile(goFacts(t, "web/app.go", "example.com/app/web", `package web
+
+import "example.com/app/store"
+
+type inner struct{ rw store.ReadWriter }
+
+type App struct {
+	h   Handler
+	cfg *Config
+	opt store.Options
+	in  inner
+}
+
+func (a *App) ViaHandler() { a.h.db.Get("k"); a.h.r.Get("k") }
+func (a *App) ViaConfig()  { a.cfg.Store.Put("k", nil) }
+func (a *App) ViaOptions() { a.opt.Backend.Get("k") }
+func (a *App) ViaInner()   { a.in.rw.Put("k", nil) }
+
+// Sync's chain has a field no struct declares: by name, as before.
+func (a *App) Sync() { a.cfg.Missing.Put("k", nil) }
+`))
+	wantCalls(t, g, map[string]string{
+		// Through structs of another file (Handler, Config), of another
+		// package (store.Options), and of this file (inner).
+		"App.ViaHandler": "store.Disk.Get store.Reader.Get",
+		"App.ViaConfig":  "store.ReadWriter.Put",
+		"App.ViaOptions": "store.Reader.Get",
+		"App.ViaInner":   "store.ReadWriter.Put",
+	})
+	// Put's only bodies are Disk's and Mem's: no single method by name.
+	if got := calls(t, g, "App.Sync"); got != "" {
+		t.Errorf("App.Sync calls %q, want nothing", got)
+	}
+}
+
 // The types implementing an interface are those whose methods include the
 // interface's and its embedded interfaces', by name and parameter count.
 func TestImplementations(t *testing.T) {
@@ -120,6 +170,20 @@ func TestImplementations(t *testing.T) {
 	var ni *NotInterfaceError
 	if _, err := g.Implementations("Disk", 0); !errors.As(err, &ni) {
 		t.Errorf("Disk is not an interface: %v", err)
+	}
+	// A struct that shares the interface's name does not make it
+	// ambiguous: implementations are of an interface. Callers still ask
+	// which one.
+	g.SetFile(goFacts(t, "web/reader.go", "example.com/app/web", `package web
+
+type Reader struct{ Disk bool }
+`))
+	if got := impl("Reader"); got != "store.Disk store.Mem store.Stub" {
+		t.Errorf("Reader beside a struct Reader implemented by %q", got)
+	}
+	var amb *AmbiguousError
+	if _, err := g.Callers("Reader", 1, 0); !errors.As(err, &amb) {
+		t.Errorf("callers of Reader: %v, want it ambiguous", err)
 	}
 }
 
