@@ -34,8 +34,10 @@ import (
 // and top-level statements call too. 11: and a field named in one is no
 // field, a method call is no call of a variable of its name,
 // and CommonJS's require(…) declarations are imports. 12: a Go call through a
-// chain of fields (s.cfg.Store.Get()) records the whole chain.
-const formatVersion = 12
+// chain of fields (s.cfg.Store.Get()) records the whole chain. 13: outside
+// Go, a call on a parameter whose class the signature states goes to the
+// class's method.
+const formatVersion = 13
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir.
 const SnapshotFile = "index.snap"

@@ -399,6 +399,80 @@ export function viaType(make: () => Database) {
 	}
 }
 
+// A call on a parameter goes to the method of the class the signature gives
+// it (ctx: Context, Context ctx), however the parameter is written: on lines
+// of their own, optional, with a default, a modifier or an annotation.
+// Each language has two classes with a method invoke, so the name alone
+// decides nothing.
+func TestCallsOnTypedParameters(t *testing.T) {
+	g := chunkGraph(map[string]string{
+		"src/ctx.ts": `export class Context {
+  invoke(f: () => number) { return f() }
+}
+
+export class Command {
+  invoke(ctx: Context) { return ctx.invoke(() => 1) }
+}
+
+export function run<T extends object>(cmd?: Command | null, ...rest: string[]): void {
+  cmd.invoke(new Context())
+}
+
+export function later(
+  ctx: Context,
+  n: number = 2,
+) {
+  return ctx.invoke(() => n)
+}
+`,
+		"app/ctx.py": `import typing as t
+
+
+class Context:
+    def invoke(self, f):
+        return f()
+
+
+class Command:
+    def invoke(self, ctx: "Context") -> t.Any:
+        return ctx.invoke(self.callback)
+
+
+def run(cmd: t.Optional[Command] = None, *args: str, **kw: t.Any):
+    return cmd.invoke(Context())
+
+
+def later(
+    ctx: Context,
+    n: int,
+):
+    return ctx.invoke(n)
+
+
+def swap(ctx: Context):
+    ctx = other()
+    return ctx.invoke(1)
+`,
+		"src/main/java/app/Context.java": "package app;\n\nclass Context {\n    Object invoke(Runnable r) { return null; }\n}\n",
+		"src/main/java/app/Command.java": "package app;\n\nclass Command {\n    Object invoke(final Context ctx) { return ctx.invoke(null); }\n}\n",
+		"src/main/java/app/Main.java":    "package app;\n\nclass Main {\n    static void run(@Deprecated Command cmd, java.util.List<String> args) {\n        cmd.invoke(null);\n    }\n}\n",
+	})
+	wantCalls(t, g, map[string]string{
+		"src/ctx.ts:Command.invoke":                     "ctx.Context.invoke",
+		"src/ctx.ts:run":                                "ctx.Command.invoke",
+		"src/ctx.ts:later":                              "ctx.Context.invoke",
+		"app/ctx.py:Command.invoke":                     "ctx.Context.invoke",
+		"app/ctx.py:run":                                "ctx.Command.invoke",
+		"app/ctx.py:later":                              "ctx.Context.invoke",
+		"src/main/java/app/Command.java:Command.invoke": "Context.Context.invoke",
+		"Main.run":                                      "Command.Command.invoke",
+	})
+	// A parameter set to something else in the body has no stated class.
+	if got := calls(t, g, "swap"); strings.Contains(got, "Context.invoke") && !strings.Contains(got, "(loose)") {
+		t.Errorf("swap calls %q: its ctx is set again", got)
+	}
+}
+
 // chunkGraph is the graph of files (path: source) in languages without a Go
 // parser, their facts taken from their chunks as the index takes them.
 func chunkGraph(files map[string]string) *Graph {

@@ -863,8 +863,8 @@ var notCalls = map[string]bool{
 
 // callSites adds the calls that body, which starts at line bodyLine of the
 // file, makes from symbol from (s), and the functions it names as values.
-func (ff *FileFacts) callSites(lang string, from int32, s *Def, body string, bodyLine int) {
-	locals := localClasses(lang, body)
+func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body string, bodyLine int) {
+	locals := localClasses(lang, signature, body)
 	// lineOf counts lines from the last offset asked for: matches come in
 	// order, and counting from the start each time would be quadratic in a
 	// long body.
@@ -1075,7 +1075,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			bodyLine++
 		}
 		body := code.lines(bodyLine, c.EndLine)
-		ff.callSites(lang, from, &s, body, bodyLine)
+		ff.callSites(lang, from, &s, c.Signature, body, bodyLine)
 	}
 	if len(module) > 0 {
 		// One symbol for all of them; overlapping windows of a long
@@ -1090,7 +1090,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		next := 1 // the first line not yet read
 		for _, c := range module {
 			if first := max(c.StartLine, next); first <= c.EndLine {
-				ff.callSites(lang, from, s, code.lines(first, c.EndLine), first)
+				ff.callSites(lang, from, s, "", code.lines(first, c.EndLine), first)
 				next = c.EndLine + 1
 			}
 		}
@@ -1217,14 +1217,14 @@ var (
 	reJavaLocal = regexp.MustCompile(`\b([A-Za-z_]\w*)(?:<[^;=(){}]*>)?\s+([a-z_]\w*)\s*=`)
 )
 
-// localClasses returns the local variables of a function's body whose class
-// the code states where it sets them (const x = new Foo(), x = Foo(),
-// Foo x = …), by name: a call x.m() goes to that class's method. One set
-// from a function's call (c = connect()) has a stand-in, resultOf and the
-// function's name, for the class the function's signature returns. A name
-// set to two classes, or once to one and once to something else, is left
-// out.
-func localClasses(lang, body string) map[string]string {
+// localClasses returns the parameters a function's signature gives a class
+// (paramClasses) and the local variables of its body whose class the code
+// states where it sets them (const x = new Foo(), x = Foo(), Foo x = …), by
+// name: a call x.m() goes to that class's method. One set from a function's
+// call (c = connect()) has a stand-in, resultOf and the function's name,
+// for the class the function's signature returns. A name set to two
+// classes, or once to one and once to something else, is left out.
+func localClasses(lang, signature, body string) map[string]string {
 	var re *regexp.Regexp
 	switch lang {
 	case "typescript", "javascript":
@@ -1236,7 +1236,7 @@ func localClasses(lang, body string) map[string]string {
 	default:
 		return nil
 	}
-	out := map[string]string{}
+	out := paramClasses(lang, signature)
 	for _, m := range re.FindAllStringSubmatch(body, -1) {
 		name, class := m[1], ""
 		switch lang {
@@ -1260,6 +1260,109 @@ func localClasses(lang, body string) map[string]string {
 		out[name] = class
 	}
 	return out
+}
+
+var (
+	// A parameter's modifiers and spread: "private readonly ", "...", "**".
+	reParamPrefix = regexp.MustCompile(`^(?:(?:public|private|protected|readonly|override)\s+)*(?:\.\.\.|\*\*?)?`)
+	// A Java parameter's annotations and final: "@NonNull ", "final ".
+	reJavaParamPrefix = regexp.MustCompile(`^(?:@[\w.]+(?:\([^)]*\))?\s*|final\s+)*`)
+	// What wraps a Python annotation's class: "Optional[", "t.Optional[", quotes.
+	rePyOptional = regexp.MustCompile(`^(?:(?:typing|t)\.)?Optional\[|["']`)
+	reTypeName   = regexp.MustCompile(`^[A-Za-z_$][\w$.]*`)
+)
+
+// paramClasses returns the parameters whose class a TypeScript, Python or
+// Java function's signature states (ctx: Context, ctx?: Context | null,
+// ctx: Optional["Context"], Context ctx), by name, without the class's
+// module. A class name starts with a capital; self, cls and this are the
+// enclosing class's already.
+func paramClasses(lang, signature string) map[string]string {
+	out := map[string]string{}
+	if lang == "python" {
+		if k := strings.Index(signature, "def "); k >= 0 {
+			signature = signature[k:] // after the decorators
+		}
+	}
+	for _, p := range paramList(signature) {
+		var name, typ string
+		switch lang {
+		case "typescript", "python":
+			p = reParamPrefix.ReplaceAllString(strings.TrimSpace(p), "")
+			n, t, ok := strings.Cut(p, ":")
+			if !ok {
+				continue
+			}
+			t, _, _ = strings.Cut(t, "=") // a default value
+			name = strings.TrimSuffix(strings.TrimSpace(n), "?")
+			typ = reTypeName.FindString(rePyOptional.ReplaceAllString(strings.TrimSpace(t), ""))
+		case "java":
+			f := strings.Fields(reJavaParamPrefix.ReplaceAllString(strings.TrimSpace(p), ""))
+			if len(f) != 2 || strings.ContainsAny(f[0], "<[") { // generics, arrays: another class
+				continue
+			}
+			name, typ = f[1], f[0]
+		default:
+			return out // JavaScript and Rust state no class this way
+		}
+		typ = typ[strings.LastIndexByte(typ, '.')+1:]
+		if !reIdent.MatchString(name) || selfNames[name] || typ == "" || !unicode.IsUpper(rune(typ[0])) {
+			continue
+		}
+		out[name] = typ
+	}
+	return out
+}
+
+// paramList returns the parameters of the first parenthesised list in a
+// signature, split at its top-level commas; none when it is not closed.
+func paramList(signature string) []string {
+	open := -1
+	depth := 0
+	for i, c := range signature {
+		switch c {
+		case '<':
+			if open < 0 {
+				depth++ // a type parameter list before the parameters
+			}
+		case '>':
+			if open < 0 && depth > 0 {
+				depth--
+			}
+		case '(':
+			if open < 0 && depth == 0 {
+				open = i
+			}
+		}
+		if open >= 0 {
+			break
+		}
+	}
+	if open < 0 {
+		return nil
+	}
+	var out []string
+	depth, start := 0, open+1
+	for i := open; i < len(signature); i++ {
+		switch signature[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			if signature[i] == '>' && i > 0 && signature[i-1] == '=' {
+				continue // an arrow in a default value or a function type
+			}
+			depth--
+			if depth == 0 {
+				return append(out, signature[start:i])
+			}
+		case ',':
+			if depth == 1 {
+				out = append(out, signature[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return nil
 }
 
 var (

@@ -270,10 +270,11 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 // interface, at most limit of them: those whose own methods include every
 // method of the interface (and of the interfaces it embeds) by name and
 // parameter count. Given an interface's method, it returns those types'
-// methods of that name. Methods a type gets by embedding another are not
-// counted, and no types are checked: a match is likely, not proven.
+// methods of that name. Of several symbols of the name, the interfaces are
+// meant. Methods a type gets by embedding another are not counted, and no
+// types are checked: a match is likely, not proven.
 func (g *Graph) Implementations(name string, limit int) (Walk, error) {
-	root, err := g.Lookup(name)
+	root, err := g.lookupPreferring(name, func(s *Def) bool { return s.Iface })
 	if err != nil {
 		return Walk{}, err
 	}
