@@ -418,6 +418,10 @@ export function run<T extends object>(cmd?: Command | null, ...rest: string[]): 
   cmd.invoke(new Context())
 }
 
+export class Button {
+  @Listen('click', { passive: true }) onClick(ctx: Context) { ctx.invoke(() => 2) }
+}
+
 export function later(
   ctx: Context,
   n: number = 2,
@@ -454,13 +458,14 @@ def swap(ctx: Context):
     return ctx.invoke(1)
 `,
 		"src/main/java/app/Context.java": "package app;\n\nclass Context {\n    Object invoke(Runnable r) { return null; }\n}\n",
-		"src/main/java/app/Command.java": "package app;\n\nclass Command {\n    Object invoke(final Context ctx) { return ctx.invoke(null); }\n}\n",
+		"src/main/java/app/Command.java": "package app;\n\nclass Command {\n    @SuppressWarnings(\"unchecked\")\n    Object invoke(final Context ctx) { return ctx.invoke(null); }\n}\n",
 		"src/main/java/app/Main.java":    "package app;\n\nclass Main {\n    static void run(@Deprecated Command cmd, java.util.List<String> args) {\n        cmd.invoke(null);\n    }\n}\n",
 	})
 	wantCalls(t, g, map[string]string{
 		"src/ctx.ts:Command.invoke":                     "ctx.Context.invoke",
 		"src/ctx.ts:run":                                "ctx.Command.invoke",
 		"src/ctx.ts:later":                              "ctx.Context.invoke",
+		"Button.onClick":                                "ctx.Context.invoke",
 		"app/ctx.py:Command.invoke":                     "ctx.Context.invoke",
 		"app/ctx.py:run":                                "ctx.Command.invoke",
 		"app/ctx.py:later":                              "ctx.Context.invoke",

@@ -1279,11 +1279,6 @@ var (
 // enclosing class's already.
 func paramClasses(lang, signature string) map[string]string {
 	out := map[string]string{}
-	if lang == "python" {
-		if k := strings.Index(signature, "def "); k >= 0 {
-			signature = signature[k:] // after the decorators
-		}
-	}
 	for _, p := range paramList(signature) {
 		var name, typ string
 		switch lang {
@@ -1314,28 +1309,22 @@ func paramClasses(lang, signature string) map[string]string {
 	return out
 }
 
-// paramList returns the parameters of the first parenthesised list in a
-// signature, split at its top-level commas; none when it is not closed.
+// paramList returns the parameters of a signature (which the chunker gives
+// without decorators or annotations): its first parenthesised list outside
+// type parameters (<T extends (x: A) => B>), split at its top-level commas;
+// none when it is not closed.
 func paramList(signature string) []string {
-	open := -1
-	depth := 0
-	for i, c := range signature {
-		switch c {
+	open, angle := -1, 0
+	for i := 0; i < len(signature) && open < 0; i++ {
+		switch signature[i] {
 		case '<':
-			if open < 0 {
-				depth++ // a type parameter list before the parameters
-			}
+			angle++
 		case '>':
-			if open < 0 && depth > 0 {
-				depth--
-			}
+			angle = max(angle-1, 0)
 		case '(':
-			if open < 0 && depth == 0 {
+			if angle == 0 {
 				open = i
 			}
-		}
-		if open >= 0 {
-			break
 		}
 	}
 	if open < 0 {
@@ -1348,7 +1337,7 @@ func paramList(signature string) []string {
 		case '(', '[', '{', '<':
 			depth++
 		case ')', ']', '}', '>':
-			if signature[i] == '>' && i > 0 && signature[i-1] == '=' {
+			if signature[i] == '>' && signature[i-1] == '=' {
 				continue // an arrow in a default value or a function type
 			}
 			depth--
