@@ -1279,10 +1279,18 @@ var (
 // enclosing class's already.
 func paramClasses(lang, signature string) map[string]string {
 	out := map[string]string{}
+	if lang != "typescript" && lang != "python" && lang != "java" {
+		return out // JavaScript and Rust state no class this way
+	}
 	for _, p := range paramList(signature) {
 		var name, typ string
-		switch lang {
-		case "typescript", "python":
+		if lang == "java" {
+			f := strings.Fields(reJavaParamPrefix.ReplaceAllString(strings.TrimSpace(p), ""))
+			if len(f) != 2 || strings.ContainsAny(f[0], "<[") { // generics, arrays: another class
+				continue
+			}
+			name, typ = f[1], f[0]
+		} else {
 			p = reParamPrefix.ReplaceAllString(strings.TrimSpace(p), "")
 			n, t, ok := strings.Cut(p, ":")
 			if !ok {
@@ -1291,14 +1299,6 @@ func paramClasses(lang, signature string) map[string]string {
 			t, _, _ = strings.Cut(t, "=") // a default value
 			name = strings.TrimSuffix(strings.TrimSpace(n), "?")
 			typ = reTypeName.FindString(rePyOptional.ReplaceAllString(strings.TrimSpace(t), ""))
-		case "java":
-			f := strings.Fields(reJavaParamPrefix.ReplaceAllString(strings.TrimSpace(p), ""))
-			if len(f) != 2 || strings.ContainsAny(f[0], "<[") { // generics, arrays: another class
-				continue
-			}
-			name, typ = f[1], f[0]
-		default:
-			return out // JavaScript and Rust state no class this way
 		}
 		typ = typ[strings.LastIndexByte(typ, '.')+1:]
 		if !reIdent.MatchString(name) || selfNames[name] || typ == "" || !unicode.IsUpper(rune(typ[0])) {
