@@ -198,6 +198,67 @@ func contentLines(lines []mdLine) []mdLine {
 	return out
 }
 
+// blockKind says what a block of a section's content is.
+type blockKind int
+
+const (
+	blockParagraph blockKind = iota // prose lines joined up to a blank line
+	blockItem                       // a list item with its continuation lines
+	blockRow                        // a table row
+	blockCode                       // the lines of one fenced code block
+)
+
+// block is the unit a section's sentences are judged in: editors and
+// formatters wrap a sentence across lines, so a line alone says nothing about
+// where one ends.
+type block struct {
+	kind  blockKind
+	text  string // prose: the lines joined by spaces, list marker and checkbox removed; code: the lines as written
+	first int    // line number of the block's first line
+	last  int    // and of its last
+}
+
+// blocks groups content lines (as contentLines keeps them) into paragraphs,
+// list items, table rows and code blocks. A prose line continues the block
+// before it when it directly follows a paragraph or list item line; a blank
+// line, a heading, a fence, a list item, a table row or a line contentLines
+// dropped (a comment, a placeholder) ends a block.
+func blocks(lines []mdLine) []block {
+	var out []block
+	for _, l := range lines {
+		var prev *block
+		if n := len(out); n > 0 && out[n-1].last == l.num-1 {
+			prev = &out[n-1]
+		}
+		if l.code {
+			if prev != nil && prev.kind == blockCode {
+				prev.text += "\n" + l.text
+				prev.last = l.num
+				continue
+			}
+			out = append(out, block{kind: blockCode, text: l.text, first: l.num, last: l.num})
+			continue
+		}
+		text := strings.TrimSpace(l.text)
+		switch m := listItemRe.FindStringSubmatch(text); {
+		case m != nil:
+			text = m[3]
+			if m := checkboxRe.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
+				text = m[2]
+			}
+			out = append(out, block{kind: blockItem, text: text, first: l.num, last: l.num})
+		case strings.HasPrefix(text, "|"):
+			out = append(out, block{kind: blockRow, text: text, first: l.num, last: l.num})
+		case prev != nil && (prev.kind == blockParagraph || prev.kind == blockItem):
+			prev.text += " " + text
+			prev.last = l.num
+		default:
+			out = append(out, block{kind: blockParagraph, text: text, first: l.num, last: l.num})
+		}
+	}
+	return out
+}
+
 // placeholderOnly reports whether a line says nothing: it holds a [[fill]]
 // template placeholder, is a bare label ("FR-1:"), is a TODO/TBD line, or is
 // empty once list markers, checkboxes, table pipes and emphasis are removed.

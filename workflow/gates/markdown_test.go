@@ -3,6 +3,7 @@ package gates
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -182,6 +183,99 @@ func TestMarkdownSectionsSubstance(t *testing.T) {
 			contains(t, "message", r.Message, "spec/README.md", tt.message)
 			contains(t, "remediation", r.Remediation, tt.fix)
 			if d := r.Details.(MarkdownDetails); tt.problem != "" && (len(d.Weak) != 1 || d.Weak[0].Problem != tt.problem || d.Weak[0].Line != 3) {
+				t.Errorf("details %+v, want one %s at line 3", d.Weak, tt.problem)
+			}
+		})
+	}
+}
+
+func TestBlocks(t *testing.T) {
+	src := "## S\n" +
+		"A sentence wrapped\n" +
+		"across two lines.\n" +
+		"\n" +
+		"Another paragraph.\n" +
+		"- an item wrapped\n" +
+		"  onto a second line\n" +
+		"- [x] a checked item\n" +
+		"| a | b |\n" +
+		"| c | d |\n" +
+		"<!-- a comment ends the paragraph -->\n" +
+		"after the comment\n" +
+		"```go\n" +
+		"type T interface {\n" +
+		"\tM()\n" +
+		"}\n" +
+		"```\n" +
+		"Text after the fence.\n"
+	lines := splitMarkdown([]byte(src))
+	got := blocks(contentLines(lines[1:]))
+	want := []block{
+		{blockParagraph, "A sentence wrapped across two lines.", 2, 3},
+		{blockParagraph, "Another paragraph.", 5, 5},
+		{blockItem, "an item wrapped onto a second line", 6, 7},
+		{blockItem, "a checked item", 8, 8},
+		{blockRow, "| a | b |", 9, 9},
+		{blockRow, "| c | d |", 10, 10},
+		{blockParagraph, "after the comment", 12, 12},
+		{blockCode, "type T interface {\n\tM()\n}", 14, 16},
+		{blockParagraph, "Text after the fence.", 18, 18},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("blocks:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// The gates judge paragraphs, not lines: a sentence hard-wrapped by an editor
+// counts, and a code block counts when prose explains it. The cheats stay
+// refused when wrapped or put in a code block.
+func TestMarkdownSectionsParagraphsAndCode(t *testing.T) {
+	const iface = "```go\ntype Basket interface {\n\tAddAll(items []Item) error\n\tClear()\n}\n```\n"
+	const wrapped = "`AddAll` returns the existing sentinel `ErrBasketFull` when the items would not fit, so callers can retry with a\n" +
+		"fixed basket; `Clear` cannot fail.\n"
+	const latin = "Quisque velit nisi, pretium ut lacinia in, elementum id enim. Curabitur aliquet quam id dui posuere blandit.\n"
+	tests := []struct {
+		name, body, problem, message, fix string
+	}{
+		{name: "a sentence hard-wrapped across two lines", body: wrapped},
+		{name: "an interface's code block and one sentence explaining it", body: iface + "\n" + wrapped},
+		{name: "a code block and a short sentence wrapped", body: iface + "Calls to a `Basket` are safe from\nany goroutine.\n"},
+		{name: "a wrapped list item", body: "- `AddAll` returns `ErrBasketFull` when the items would\n  not fit in the basket\n"},
+		{name: "a code block alone", body: iface, problem: ProblemNoSentence,
+			message: "Interfaces at line 3 has a code block but no sentence explaining it", fix: "Explain the code under Interfaces (line 3)"},
+		{name: "a code dump with a token sentence", body: iface + strings.Repeat(iface, 5) + "This is it.\n", problem: ProblemShort,
+			message: "Interfaces at line 3 has 6 words, its code counted for no more words than the prose explaining it; at least 10 are needed",
+			fix:     "a code block counts for at most as many words as the sentences around it"},
+		{name: "Latin in a code block with a token sentence", body: "```\n" + latin + "```\nThe code is here.\n", problem: ProblemShort,
+			message: "Interfaces at line 3 has 8 words, its code counted"},
+		{name: "Latin hard-wrapped", body: strings.Replace(latin, " elementum", "\nelementum", 1), problem: ProblemNotEnglish,
+			message: "Interfaces at line 3 does not read as English sentences"},
+		{name: "Latin in a code block and Latin explaining it", body: "```\n" + latin + "```\n" + latin, problem: ProblemNotEnglish,
+			message: "Interfaces at line 3 does not read as English sentences"},
+		{name: "keywords hard-wrapped without a sentence", body: "basket items retry sentinel\ncaller goroutine fixed clear\nerror capacity overflow\n", problem: ProblemNoSentence,
+			message: "Interfaces at line 3 has no sentence (no sentence-ending punctuation"},
+		{name: "one word repeated, wrapped", body: strings.Repeat("basket basket basket\n", 5) + "basket.\n", problem: ProblemRepeated,
+			message: `Interfaces at line 3 is one word repeated ("basket" is 100% of its words)`},
+		{name: "the template's guidance wrapped", body: "Every public function, endpoint, command, event or file format added or changed: signature or request and response,\nstatus and error codes (see the API error response standard), examples.\n",
+			problem: ProblemGuidance, message: "most of Interfaces at line 3 is the template's guidance copied"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := project(t, map[string]string{"spec/specs.md": "# Basket\n\n## Interfaces\n" + tt.body + "\n## Overview\n" + wrapped})
+			c := Check{Type: TypeMarkdownSections, File: "spec/specs.md", Template: "specs.md", Sections: []string{"Interfaces", "Overview"}}
+			r := runCheck(t, c, Env{Root: root})
+			if tt.problem == "" {
+				if !r.Passed {
+					t.Fatalf("an honest section was refused: %s", r.Message)
+				}
+				return
+			}
+			if r.Passed {
+				t.Fatalf("passed: %+v", r.Details)
+			}
+			contains(t, "message", r.Message, "spec/specs.md", tt.message)
+			contains(t, "remediation", r.Remediation, tt.fix)
+			if d := r.Details.(MarkdownDetails); len(d.Weak) != 1 || d.Weak[0].Problem != tt.problem || d.Weak[0].Line != 3 {
 				t.Errorf("details %+v, want one %s at line 3", d.Weak, tt.problem)
 			}
 		})

@@ -68,7 +68,9 @@ func specTemplate(name string) ([]byte, error) {
 
 // substance is what a section's content says about how much was written.
 type substance struct {
-	words     int     // every word, code included
+	words     int     // prose words, plus code words up to as many as the prose has
+	prose     int     // words outside code blocks
+	code      int     // words inside fenced code blocks
 	sentences int     // sentences, and list items and table rows of several words
 	top       string  // the most frequent word of the prose
 	topShare  float64 // its share of the prose's words
@@ -85,37 +87,36 @@ var (
 
 // measure reads the content lines of a section (as contentLines keeps them).
 // template is the words of the spec template, or nil.
+//
+// Sentences are counted per paragraph and list item (blocks), never per
+// line, so a sentence wrapped across lines counts. A fenced code block is
+// substance only when prose explains it: its words count toward min_words up
+// to as many words as the section's prose has, and never toward a sentence,
+// the repeat rule or the English rule, where identifiers and keywords would
+// judge nothing. So a code block alone, or pasted filler with a few words
+// around it, stays short of its minimum.
 func measure(lines []mdLine, template map[string]bool) substance {
 	var s substance
 	var prose []string // every prose token, lower case, for repeats and 5-grams
 	known, unknown, names := 0, 0, 0
-	for _, l := range lines {
-		text := strings.TrimSpace(l.text)
-		if l.code {
-			s.words += len(strings.Fields(text))
+	for _, b := range blocks(lines) {
+		text := b.text
+		if b.kind == blockCode {
+			s.code += len(strings.Fields(text))
 			continue
 		}
-		item := false
-		if m := listItemRe.FindStringSubmatch(text); m != nil {
-			text, item = m[3], true
-			if m := checkboxRe.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
-				text = m[2]
-			}
-		}
-		if strings.HasPrefix(text, "|") {
-			text, item = strings.ReplaceAll(text, "|", " ; "), true
+		if b.kind == blockRow {
+			text = strings.ReplaceAll(text, "|", " ; ")
 		}
 		text = linkRe.ReplaceAllString(text, "$1")
 		spans := len(codeSpanRe.FindAllString(text, -1))
 		text = codeSpanRe.ReplaceAllString(text, " ")
 		toks := tokens(text)
-		s.words += len(toks) + spans
-		if item {
-			if len(toks)+spans >= 3 {
-				s.sentences++
-			}
-		} else {
+		s.prose += len(toks) + spans
+		if b.kind == blockParagraph {
 			s.sentences += countSentences(text)
+		} else if len(toks)+spans >= 3 {
+			s.sentences++
 		}
 		for _, t := range toks {
 			prose = append(prose, strings.ToLower(t))
@@ -129,6 +130,7 @@ func measure(lines []mdLine, template map[string]bool) substance {
 			}
 		}
 	}
+	s.words = s.prose + min(s.code, s.prose)
 	if len(prose) > 0 {
 		counts := map[string]int{}
 		for _, w := range prose {
@@ -278,6 +280,14 @@ func templateShingles(src []byte) map[string]bool {
 func (s substance) weakness(section string, line, minWords int) (problem, what, fix string) {
 	topic := strings.ToLower(section)
 	switch {
+	case s.code > 0 && s.sentences == 0:
+		// Checked before the minimum: a code block alone counts for no
+		// words, and "0 words" would misread a section that has code.
+		return ProblemNoSentence, fmt.Sprintf("%s at line %d has a code block but no sentence explaining it", section, line),
+			fmt.Sprintf("explain the code under %s (line %d) in sentences or list items that say what it does for this feature", section, line)
+	case s.words < minWords && s.code > s.prose:
+		return ProblemShort, fmt.Sprintf("%s at line %d has %s, its code counted for no more words than the prose explaining it; at least %d are needed", section, line, plural(s.words, "word", "words"), minWords),
+			fmt.Sprintf("explain the code under %s (line %d) in more words of prose: a code block counts for at most as many words as the sentences around it, and the section needs %d", section, line, minWords)
 	case s.words < minWords:
 		return ProblemShort, fmt.Sprintf("%s at line %d has %s; at least %d are needed", section, line, plural(s.words, "word", "words"), minWords),
 			fmt.Sprintf("write this feature's %s under %s (line %d): at least %d words, in sentences or list items", topic, section, line, minWords)
