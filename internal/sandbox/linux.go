@@ -1,0 +1,452 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// initEnv carries the sandbox's plan from agentos to the copy of itself that
+// becomes the sandbox's first process. Init removes it before the command
+// runs.
+const initEnv = "AGENTOS_SANDBOX_INIT"
+
+// initExitCode is the status of a sandbox that could not be set up, so that
+// it is not read as the command's own failure.
+const initExitCode = 125
+
+// The caches the command writes live in its private /tmp: cachesDir holds a
+// throwaway layer over each of the person's caches, ownCaches the rest.
+const (
+	cachesDir = "/tmp/.agentos-caches"
+	ownCaches = cachesDir + "/own"
+)
+
+// plan is everything the sandbox's first process needs, decided outside.
+type plan struct {
+	Project string   `json:"project"`
+	Private string   `json:"private"`
+	Workdir string   `json:"workdir"`
+	Hidden  []string `json:"hidden"`  // absolute, inside the project: seen empty
+	Outputs string   `json:"outputs"` // absolute, inside the project: Private/outputs
+	Secrets []string `json:"secrets"` // absolute: seen empty
+	Caches  []cache  `json:"caches"`
+	Command string   `json:"command"`
+}
+
+// cache is one of the person's caches the command reads through a
+// throwaway layer, at Mount (inside the private folder); Lower may not exist.
+type cache struct {
+	Env   string `json:"env"`
+	Lower string `json:"lower"`
+	Mount string `json:"mount"`
+}
+
+// Command returns the command that runs shell command line in the sandbox,
+// in workdir (an absolute path inside the project), with the environment of
+// this process less its secrets. Killing the process it starts kills every
+// process the command started: it is the first process of its own PID
+// namespace. Like runShell's caller, the thread that starts it should live as
+// long as it runs, for the kernel kills it when that thread ends.
+func (s *Sandbox) Command(ctx context.Context, workdir, command string) (*exec.Cmd, error) {
+	if err := Check(); err != nil {
+		return nil, err
+	}
+	p := plan{Project: s.project, Private: s.dir, Workdir: workdir, Command: command}
+	for _, h := range s.hidden {
+		p.Hidden = append(p.Hidden, filepath.Join(s.project, filepath.FromSlash(h)))
+	}
+	if s.outputs != "" {
+		p.Outputs = filepath.Join(s.project, filepath.FromSlash(s.outputs))
+	}
+	p.Secrets = secretPaths()
+	env := childEnv(os.Environ())
+	for _, c := range personCaches(ctx) {
+		c.Mount = filepath.Join(cachesDir, c.Env)
+		p.Caches = append(p.Caches, c)
+		env = append(env, c.Env+"="+c.Mount)
+	}
+	env = append(env,
+		"TMPDIR=/tmp",
+		"XDG_CACHE_HOME="+ownCaches, "npm_config_cache="+filepath.Join(ownCaches, "npm"), "PIP_CACHE_DIR="+filepath.Join(ownCaches, "pip"),
+		// There is no network: say so to go rather than let it time out.
+		"GOPROXY=off", "GOTOOLCHAIN=local", "GOTELEMETRY=off",
+	)
+	data, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "/proc/self/exe")
+	cmd.Args = []string{"agentos-sandbox"}
+	cmd.Env = append(env, initEnv+"="+string(data))
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID |
+			syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
+		// The same user and group inside as outside: files keep their
+		// owners, and a user who is not root outside is not root inside.
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
+		Pdeathsig:                  syscall.SIGKILL,
+	}
+	return cmd, nil
+}
+
+// childEnv is env less the variables that hold secrets by their name (API
+// keys, tokens, passwords) and the sockets of agents outside (SSH, D-Bus):
+// a test's output reaches the agent, so nothing it can print may be a secret.
+func childEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		u := strings.ToUpper(name)
+		switch {
+		case name == initEnv, strings.HasPrefix(u, "AGENTOS_"):
+		case strings.Contains(u, "TOKEN"), strings.Contains(u, "SECRET"), strings.Contains(u, "PASSW"),
+			strings.Contains(u, "CREDENTIAL"), strings.Contains(u, "KEY"), strings.Contains(u, "AUTH"),
+			strings.Contains(u, "COOKIE"), strings.Contains(u, "SESSION"), u == "DBUS_SESSION_BUS_ADDRESS":
+		default:
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// credentialPaths are the files and folders under the home folder where
+// tools keep credentials, and those of agentos and the coding agents.
+var credentialPaths = []string{
+	".ssh", ".aws", ".azure", ".config/gcloud", ".netrc", ".docker", ".kube", ".gnupg", ".password-store",
+	".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".git-credentials", ".config/git/credentials", ".config/gh",
+	".config/hub", ".config/glab-cli", ".cargo/credentials", ".cargo/credentials.toml", ".m2/settings.xml",
+	".gradle/gradle.properties", ".terraform.d", ".vault-token", ".config/op", ".local/share/keyrings",
+	".config/agentos", ".claude", ".claude.json", ".codex", ".gemini", ".qwen", ".config/opencode",
+	".local/share/opencode", ".copilot", ".config/github-copilot", ".cursor", ".config/Code", ".vscode-server",
+}
+
+// secretPaths lists what the command may not read: the credential paths,
+// agentos's configuration folder wherever it is set, and the folders of
+// running services' sockets (/run: the Docker socket, SSH and D-Bus agents).
+func secretPaths() []string {
+	var out []string
+	if home, err := os.UserHomeDir(); err == nil {
+		for _, p := range credentialPaths {
+			out = append(out, filepath.Join(home, filepath.FromSlash(p)))
+		}
+	}
+	if dir, err := os.UserConfigDir(); err == nil {
+		out = append(out, filepath.Join(dir, "agentos"))
+	}
+	if dir := os.Getenv("AGENTOS_CONFIG_HOME"); dir != "" {
+		out = append(out, dir)
+	}
+	return append(out, "/run", "/var/run")
+}
+
+// personCaches are the person's Go caches, which a run may read but never
+// write: its builds use a throwaway layer over each, so a poisoned entry
+// never reaches the person's own builds. Asked of go once per process.
+var personCaches = func() func(ctx context.Context) []cache {
+	var once sync.Once
+	var found []cache
+	return func(ctx context.Context) []cache {
+		once.Do(func() {
+			out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE", "GOMODCACHE").Output()
+			if err != nil {
+				return
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			for i, name := range []string{"GOCACHE", "GOMODCACHE"} {
+				if i < len(lines) && filepath.IsAbs(lines[i]) {
+					found = append(found, cache{Env: name, Lower: lines[i]})
+				}
+			}
+		})
+		return found
+	}
+}()
+
+var checked = sync.OnceValue(func() error {
+	if abi := landlockABI(); abi < 1 {
+		return errors.New("the kernel offers no Landlock (it needs Linux 5.13 or newer with Landlock enabled at boot)")
+	}
+	dir, err := os.MkdirTemp("", "agentos-sandbox-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	s, err := New(dir, Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	p := plan{Project: s.project, Private: s.dir, Workdir: s.project, Command: "exit 0"}
+	data, _ := json.Marshal(p)
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = []string{"agentos-sandbox"}
+	cmd.Env = []string{initEnv + "=" + string(data), "PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		why := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "agentos sandbox: "))
+		if why == "" {
+			why = err.Error()
+		}
+		if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) {
+			why = "unprivileged user namespaces are disabled (" + err.Error() + "; see kernel.unprivileged_userns_clone, user.max_user_namespaces or AppArmor's restrict_unprivileged_userns)"
+		}
+		return errors.New(why)
+	}
+	return nil
+})
+
+// Check reports whether commands can run sandboxed here, and if not, why,
+// in words a person can act on. It tries once per process.
+func Check() error {
+	if err := checked(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnsupported, err)
+	}
+	return nil
+}
+
+func init() {
+	if v, ok := os.LookupEnv(initEnv); ok {
+		runInit(v)
+	}
+}
+
+// runInit is the sandbox's first process: it finishes the confinement inside
+// the new namespaces and becomes the command. It never returns.
+func runInit(spec string) {
+	// Landlock, no_new_privs and the capability bounding set belong to a
+	// thread: the one that sets them must be the one that executes.
+	runtime.LockOSThread()
+	fail := func(err error) {
+		fmt.Fprintf(os.Stderr, "agentos sandbox: %v\n", err)
+		os.Exit(initExitCode)
+	}
+	var p plan
+	if err := json.Unmarshal([]byte(spec), &p); err != nil {
+		fail(fmt.Errorf("reading the plan: %w", err))
+	}
+	if os.Getpid() != 1 {
+		fail(errors.New("not started as a sandbox"))
+	}
+	if err := confine(p); err != nil {
+		fail(err)
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, initEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	err := unix.Exec("/bin/sh", []string{"/bin/sh", "-c", p.Command}, env)
+	fail(fmt.Errorf("starting /bin/sh: %w", err))
+}
+
+// confine sets up the mounts, the network and Landlock, and drops every
+// capability, in that order.
+func confine(p plan) error {
+	if err := unix.Mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	// The machine's /tmp holds other programs' sockets (tmux, X, SSH
+	// agents): the command gets a private one instead, and /var/tmp is the
+	// same folder. The project and the private folder may be under /tmp, so
+	// from here on they are reached through descriptors opened before.
+	project, err := openPath(p.Project)
+	if err != nil {
+		return err
+	}
+	private, err := openPath(p.Private)
+	if err != nil {
+		return err
+	}
+	for _, sec := range p.Secrets {
+		if err := hide(sec, filepath.Join(private, "home")); err != nil {
+			return err
+		}
+	}
+	if err := unix.Mount(filepath.Join(private, "tmp"), "/tmp", "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("mounting a private /tmp: %w", err)
+	}
+	if fi, err := os.Lstat("/var/tmp"); err == nil && fi.IsDir() {
+		if err := unix.Mount("/tmp", "/var/tmp", "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("mounting a private /var/tmp: %w", err)
+		}
+	}
+	if err := os.MkdirAll(p.Project, 0o755); err != nil {
+		return fmt.Errorf("the project's place: %w", err)
+	}
+	if err := overlay(p.Project, project, filepath.Join(private, "upper"), filepath.Join(private, "work")); err != nil {
+		return fmt.Errorf("layering the project: %w", err)
+	}
+	if p.Outputs != "" {
+		if err := os.MkdirAll(p.Outputs, 0o755); err != nil {
+			return err
+		}
+		if err := unix.Mount(filepath.Join(private, "outputs"), p.Outputs, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("mounting the outputs folder: %w", err)
+		}
+	}
+	for _, h := range p.Hidden {
+		if err := hide(h, filepath.Join(private, "home")); err != nil {
+			return err
+		}
+	}
+	if fi, err := os.Lstat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+			return fmt.Errorf("mounting a private /dev/shm: %w", err)
+		}
+	}
+	for _, c := range p.Caches {
+		if err := layerCache(c); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(ownCaches, 0o700); err != nil {
+		return err
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting /proc: %w", err)
+	}
+	if err := loopbackUp(); err != nil {
+		return err
+	}
+	if err := os.Chdir(p.Workdir); err != nil {
+		return fmt.Errorf("entering %s: %w", p.Workdir, err)
+	}
+	rules := []landlockRule{
+		{"/", fsRead},
+		{p.Project, fsRead | fsWrite},
+		{"/tmp", fsRead | fsWrite},
+		{"/var/tmp", fsRead | fsWrite},
+		{"/dev/shm", fsRead | fsWrite},
+		{"/dev/pts", fsRead | fsWrite},
+	}
+	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"} {
+		rules = append(rules, landlockRule{dev, fsRead | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV})
+	}
+	// Whoever runs the command holds no capability, in the sandbox's user
+	// namespace either, even as root: none survives the exec.
+	for c := 0; c <= 63; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("dropping capability %d: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("setting no_new_privs: %w", err)
+	}
+	return restrictSelf(landlockABI(), rules)
+}
+
+// overlay mounts at target the folder lower with a throwaway layer on top:
+// reads see lower, writes land in upper, and lower is never written.
+func overlay(target, lower, upper, work string) error {
+	opts := "lowerdir=" + escapeOverlay(lower) + ",upperdir=" + escapeOverlay(upper) + ",workdir=" + escapeOverlay(work) + ",userxattr"
+	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
+		return fmt.Errorf("overlay on %s: %w", target, err)
+	}
+	return nil
+}
+
+// escapeOverlay escapes the characters overlay's options split on.
+func escapeOverlay(path string) string {
+	r := strings.NewReplacer(`\`, `\\`, `,`, `\,`, `:`, `\:`)
+	return r.Replace(path)
+}
+
+// openPath opens dir for reference only and returns a path that reaches it
+// whatever is later mounted over its name.
+func openPath(dir string) (string, error) {
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return "", fmt.Errorf("opening %s: %w", dir, err)
+	}
+	return "/proc/self/fd/" + strconv.Itoa(fd), nil
+}
+
+// hide makes path unreadable to the command: an empty read-only folder over
+// a folder, an empty file over a file. A path that does not exist stays so
+// (the command cannot create it: Landlock allows no write there).
+func hide(path, scratch string) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return nil
+	}
+	if fi.IsDir() {
+		if err := unix.Mount("tmpfs", target, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0555,size=4k"); err != nil {
+			return fmt.Errorf("hiding %s: %w", path, err)
+		}
+		return nil
+	}
+	empty := filepath.Join(scratch, "empty")
+	if f, err := os.OpenFile(empty, os.O_CREATE|os.O_RDONLY, 0o400); err == nil {
+		f.Close()
+	}
+	if err := unix.Mount(empty, target, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("hiding %s: %w", path, err)
+	}
+	_ = unix.Mount("", target, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY, "")
+	return nil
+}
+
+// layerCache makes c.Mount a throwaway layer over the person's cache.
+func layerCache(c cache) error {
+	upper, work := c.Mount+".upper", c.Mount+".work"
+	for _, d := range []string{c.Mount, upper, work} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	if fi, err := os.Stat(c.Lower); err != nil || !fi.IsDir() {
+		return nil // no cache yet: the run starts from an empty one
+	}
+	if err := overlay(c.Mount, c.Lower, upper, work); err != nil {
+		return fmt.Errorf("layering %s: %w", c.Env, err)
+	}
+	return nil
+}
+
+// loopbackUp brings up the sandbox's own loopback interface, so a test can
+// serve and reach itself on 127.0.0.1; it is not the loopback of the
+// machine, so nothing outside is reachable.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	defer unix.Close(fd)
+	var req [unix.IFNAMSIZ + 24]byte
+	copy(req[:], "lo")
+	flags := (*uint16)(unsafe.Pointer(&req[unix.IFNAMSIZ]))
+	*flags = unix.IFF_UP | unix.IFF_LOOPBACK | unix.IFF_RUNNING
+	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req[0]))); errno != 0 {
+		return fmt.Errorf("loopback: %w", errno)
+	}
+	return nil
+}

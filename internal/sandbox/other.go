@@ -1,0 +1,21 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"runtime"
+)
+
+// Check reports that commands cannot be sandboxed here: agentos confines
+// them on Linux only so far (docs/security.md says what that leaves open).
+func Check() error {
+	return fmt.Errorf("%w: agentos sandboxes gate commands on Linux only, not on %s", ErrUnsupported, runtime.GOOS)
+}
+
+// Command always fails on this system; see Check.
+func (s *Sandbox) Command(ctx context.Context, workdir, command string) (*exec.Cmd, error) {
+	return nil, Check()
+}

@@ -1,0 +1,120 @@
+// Package sandbox owns running code agentos does not trust: the commands a
+// workflow gate runs, which execute tests an agent wrote. A Sandbox shows the
+// command the project at its real path, but every write it makes lands in a
+// throwaway layer of the Sandbox's own; it has no network at all, cannot read
+// agentos's secrets or the person's credential folders, cannot write anywhere
+// else but a private temporary folder and private copies of the build caches,
+// and every process it starts ends when the command ends.
+//
+// On Linux that is unprivileged user, mount, network, PID, IPC and UTS
+// namespaces set up by agentos itself (it starts itself again as the
+// sandbox's first process, see Init), an overlay file system over the project
+// and the caches, and Landlock, which confines writes and forbids undoing the
+// mounts. No root and no helper binary are needed. Where the kernel refuses
+// any of it, Check says why and no command runs sandboxed; the caller decides
+// whether a weaker mode was chosen by the person. Other systems are not
+// supported yet: Check says so.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Sandbox is one confined place to run commands in: a project seen through a
+// throwaway layer, and the private folders that hold what its commands wrote.
+// Close removes it all.
+type Sandbox struct {
+	project string // the real project, absolute and clean
+	dir     string // the private folder: layers, temp, caches
+	// hidden are project-relative folders the command sees empty, and
+	// outputs the project-relative folder whose content is readable after
+	// the run at Path (agentos's cache holds the gates' reports).
+	hidden  []string
+	outputs string
+	now     time.Time
+}
+
+// Options says what a Sandbox hides and keeps.
+type Options struct {
+	// Hidden lists project-relative folders the command sees as empty
+	// (agentos's state and backups: approvals, sessions).
+	Hidden []string
+	// Outputs is a project-relative folder the command sees empty and
+	// writable; what it writes there is read back with Path like any other
+	// output (agentos's own cache, which holds the auth token, is one).
+	Outputs string
+}
+
+// New prepares a sandbox for project, an existing folder. Nothing runs yet.
+func New(project string, opt Options) (*Sandbox, error) {
+	abs, err := filepath.Abs(project)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	abs, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: the project: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "agentos-gate-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: a private folder: %w", err)
+	}
+	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs, now: time.Now()}
+	for _, sub := range []string{"upper", "work", "tmp", "outputs", "home"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+			_ = s.Close()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Project is the real project's path, which is also the path the command
+// sees it at.
+func (s *Sandbox) Project() string { return s.project }
+
+// Path returns where a file the command wrote at rel (relative to the project)
+// can be read after the run, and whether the command wrote it: only what the
+// run itself created or changed is there, so a stale file of the real project
+// never passes for a fresh one.
+func (s *Sandbox) Path(rel string) (string, bool) {
+	rel = filepath.Clean(filepath.FromSlash(rel))
+	if rel == "." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || rel == ".." || filepath.IsAbs(rel) {
+		return "", false
+	}
+	var p string
+	if o := filepath.Clean(filepath.FromSlash(s.outputs)); s.outputs != "" && (rel == o || strings.HasPrefix(rel, o+string(filepath.Separator))) {
+		p = filepath.Join(s.dir, "outputs", strings.TrimPrefix(strings.TrimPrefix(rel, o), string(filepath.Separator)))
+	} else {
+		p = filepath.Join(s.dir, "upper", rel)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return p, true
+}
+
+// Close removes everything the sandbox's commands wrote.
+func (s *Sandbox) Close() error {
+	// The overlay's work folder holds a folder only its owner may enter;
+	// make everything removable first.
+	_ = filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("sandbox: removing %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// ErrUnsupported is what Check wraps on a system agentos cannot sandbox on.
+var ErrUnsupported = errors.New("no sandbox on this system")

@@ -1,0 +1,195 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// run runs command in a sandbox over project and returns its output and
+// exit status.
+func run(t *testing.T, s *Sandbox, command string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd, err := s.Command(ctx, s.Project(), command)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	code := 0
+	if err != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	return out.String(), code
+}
+
+func newSandbox(t *testing.T) (*Sandbox, string) {
+	t.Helper()
+	if err := Check(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI runs on a kernel that sandboxes: %v", err)
+		}
+		t.Skipf("no sandbox here: %v", err)
+	}
+	project := t.TempDir()
+	for rel, body := range map[string]string{
+		"main.go":                    "package main\n",
+		".agentos/.cache/auth_token": "secret-token\n",
+		".agentos/state/approvals/x": "approved\n",
+		".agentos/bin/agentos":       "binary\n",
+	} {
+		p := filepath.Join(project, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(project, Options{Hidden: []string{".agentos/state"}, Outputs: ".agentos/.cache"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s, project
+}
+
+func TestWritesLandInTheThrowawayLayer(t *testing.T) {
+	s, project := newSandbox(t)
+	out, code := run(t, s, `echo changed > main.go && echo new > new.txt && printf report > .agentos/.cache/junit.xml && cp /bin/sh .agentos/bin/agentos && cat main.go`)
+	if code != 0 || !strings.Contains(out, "changed") {
+		t.Fatalf("the command should see its own writes: %d %q", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "main.go")); string(b) != "package main\n" {
+		t.Errorf("the real project was written: main.go = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, ".agentos/bin/agentos")); string(b) != "binary\n" {
+		t.Errorf("the real binary was replaced")
+	}
+	if _, err := os.Stat(filepath.Join(project, "new.txt")); err == nil {
+		t.Error("new.txt reached the real project")
+	}
+	if p, ok := s.Path("new.txt"); !ok {
+		t.Error("new.txt cannot be read after the run")
+	} else if b, _ := os.ReadFile(p); string(b) != "new\n" {
+		t.Errorf("new.txt = %q", b)
+	}
+	if p, ok := s.Path(".agentos/.cache/junit.xml"); !ok {
+		t.Error("the report cannot be read after the run")
+	} else if b, _ := os.ReadFile(p); string(b) != "report" {
+		t.Errorf("report = %q", b)
+	}
+	if _, ok := s.Path("missing.txt"); ok {
+		t.Error("a file the run did not write was reported as written")
+	}
+}
+
+func TestSecretsAreUnreadable(t *testing.T) {
+	s, _ := newSandbox(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".netrc"), []byte("machine x password y"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-live")
+	out, _ := run(t, s, `cat .agentos/.cache/auth_token; ls .agentos/state; cat "$HOME/.ssh/id_ed25519" "$HOME/.netrc"; echo "key=$OPENAI_API_KEY"; echo end`)
+	for _, secret := range []string{"secret-token", "approvals", "PRIVATE KEY", "password", "sk-live"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the sandbox read %q:\n%s", secret, out)
+		}
+	}
+	if !strings.Contains(out, "end") {
+		t.Errorf("the command did not run to its end:\n%s", out)
+	}
+}
+
+func TestNoWritesOutside(t *testing.T) {
+	s, _ := newSandbox(t)
+	outside := t.TempDir() // under the real /tmp, which the sandbox replaces
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	victim := filepath.Join(home, "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := run(t, s, `echo x > "`+victim+`"; rm -f "`+victim+`"; mkdir "$HOME/.config-new"; echo x > "`+outside+`/f"; echo x > /tmp/ok && echo tmp-ok; umount /tmp; echo end`)
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "keep" {
+		t.Errorf("a file outside the project was changed: %q %v\n%s", b, err, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config-new")); err == nil {
+		t.Error("a folder was made outside the project")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "f")); err == nil {
+		t.Error("a file was written to the real /tmp")
+	}
+	if !strings.Contains(out, "tmp-ok") {
+		t.Errorf("the private /tmp is not writable:\n%s", out)
+	}
+}
+
+func TestNoNetwork(t *testing.T) {
+	s, _ := newSandbox(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	// A Go program would do as well; bash's /dev/tcp is enough where bash is.
+	out, _ := run(t, s, `if command -v bash >/dev/null; then bash -c 'echo hi > /dev/tcp/127.0.0.1/`+strconv.Itoa(port)+`' && echo connected; fi; echo end`)
+	select {
+	case <-accepted:
+		t.Fatalf("the sandbox reached the machine's loopback:\n%s", out)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if strings.Contains(out, "connected") {
+		t.Fatalf("the sandbox reached the machine's loopback:\n%s", out)
+	}
+}
+
+func TestEveryProcessEndsWithTheCommand(t *testing.T) {
+	s, _ := newSandbox(t)
+	// The detached child would write the marker through the output folder,
+	// which outlives the run, if it were still alive a second later.
+	out, code := run(t, s, `setsid sh -c 'sleep 1; echo alive > .agentos/.cache/late' </dev/null >/dev/null 2>&1 & echo started`)
+	if code != 0 || !strings.Contains(out, "started") {
+		t.Fatalf("%d %q", code, out)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if _, ok := s.Path(".agentos/.cache/late"); ok {
+		t.Fatal("a detached child outlived the command")
+	}
+}
+
+func TestExitStatusAndPrivateProcesses(t *testing.T) {
+	s, _ := newSandbox(t)
+	out, code := run(t, s, `ls /proc | grep -c '^[0-9]' ; exit 3`)
+	if code != 3 {
+		t.Fatalf("exit status %d, want 3 (%s)", code, out)
+	}
+	if n := strings.TrimSpace(out); n != "1" && n != "2" && n != "3" {
+		t.Errorf("the sandbox sees %s processes; it should see its own only", n)
+	}
+}
