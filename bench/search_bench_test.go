@@ -224,7 +224,7 @@ func BenchmarkSearchColdStart(b *testing.B) {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
 	}
-	if fi, err := os.Stat(filepath.Join(root, ".agentos", ".cache", "indexes", "code", "index.snap")); err == nil {
+	if fi, err := os.Stat(filepath.Join(root, ".agentos", ".cache", "indexes", "code", "index.snapshot")); err == nil {
 		b.ReportMetric(float64(fi.Size())/(1<<20), "index-MB")
 	}
 }

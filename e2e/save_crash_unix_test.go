@@ -64,7 +64,7 @@ func killDuringSave(t *testing.T, root, dir string) string {
 	for {
 		select {
 		case ev := <-w.Events:
-			if ev.Op&fsnotify.Create == 0 || !strings.HasPrefix(filepath.Base(ev.Name), ".index.snap.tmp-") {
+			if ev.Op&fsnotify.Create == 0 || !strings.HasPrefix(filepath.Base(ev.Name), ".index.snapshot.tmp-") {
 				continue
 			}
 			p.signal(t, syscall.SIGKILL)

@@ -308,7 +308,7 @@ func TestSearchIndexRecoveryE2E(t *testing.T) {
 	p.signal(t, syscall.SIGKILL)
 	p.exitCode(t)
 
-	snap := filepath.Join(root, ".agentos", ".cache", "indexes", "code", "index.snap")
+	snap := filepath.Join(root, ".agentos", ".cache", "indexes", "code", "index.snapshot")
 	data, err := os.ReadFile(snap)
 	if err != nil {
 		t.Fatal(err)

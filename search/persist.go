@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/search/chunk"
 	"github.com/agentos-dev/agentos/search/codegraph"
 	"github.com/agentos-dev/agentos/search/snapshot"
@@ -39,8 +40,39 @@ import (
 // class's method.
 const formatVersion = 13
 
-// SnapshotFile is the name of an index's snapshot in Options.Dir.
-const SnapshotFile = "index.snap"
+// SnapshotFile is the name of an index's snapshot in Options.Dir. It does
+// not end in .snap: Jest takes every *.snap file under its roots for a
+// snapshot of its own, and one no test wrote is "obsolete" and fails its
+// run (with --ci or CI=true), so a project's honest tests failed.
+const SnapshotFile = "index.snapshot"
+
+// LegacySnapshotFile is the name snapshots had before SnapshotFile; see
+// MigrateSnapshot.
+const LegacySnapshotFile = "index.snap"
+
+// MigrateSnapshot renames a snapshot saved under LegacySnapshotFile in dir to
+// SnapshotFile, so an index saved by an earlier agentos is still loaded; when
+// both exist the legacy one is stale and is removed. It also removes what
+// interrupted saves of the legacy name left. Only the process that alone
+// writes the index may call it (the holder of the index lock).
+func MigrateSnapshot(dir string) error {
+	legacy, current := filepath.Join(dir, LegacySnapshotFile), filepath.Join(dir, SnapshotFile)
+	var err error
+	if _, statErr := os.Lstat(legacy); statErr == nil {
+		if _, curErr := os.Lstat(current); errors.Is(curErr, fs.ErrNotExist) {
+			err = os.Rename(legacy, current)
+		} else {
+			err = os.Remove(legacy)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("move the index snapshot %s to %s: %w", legacy, SnapshotFile, err)
+		} else {
+			err = nil
+		}
+	}
+	_, leftErr := atomicfile.RemoveLeftovers(legacy)
+	return errors.Join(err, leftErr)
+}
 
 // ErrEmbedderChanged says a snapshot was made with another embedder (name or
 // dimension); its vectors cannot be used.

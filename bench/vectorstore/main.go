@@ -7,7 +7,7 @@
 //
 // It lives in a module of its own so that the product does not depend on
 // chromem-go. The vectors are those of a saved code index (the "vector" and
-// "chunks" sections of index.snap, format 3); the queries are embedded with
+// "chunks" sections of index.snapshot, format 3); the queries are embedded with
 // the built-in embedder of the same dimension.
 package main
 
@@ -45,7 +45,7 @@ var queries = []string{
 }
 
 func main() {
-	snap := flag.String("snapshot", "", "a saved code index: .agentos/.cache/indexes/code/index.snap")
+	snap := flag.String("snapshot", "", "a saved code index: .agentos/.cache/indexes/code/index.snapshot")
 	prefix := flag.String("prefix", "io/", "the path prefix of the filtered queries")
 	rounds := flag.Int("rounds", 10, "times each query is asked")
 	flag.Parse()

@@ -60,7 +60,8 @@ func (l *indexLock) wait(ctx context.Context) error {
 func (l *indexLock) release() { l.fl.Unlock() }
 
 // removeInterruptedSaves removes the temporary files that snapshot saves cut
-// short by a crash left in the index folders, and returns their paths. Call
+// short by a crash left in the index folders, and returns their paths; it
+// also moves snapshots saved under their former name (search.MigrateSnapshot). Call
 // it while holding the lock: only the holder saves, so no save is under way.
 func (l *indexLock) removeInterruptedSaves() ([]string, error) {
 	var removed []string
@@ -68,7 +69,9 @@ func (l *indexLock) removeInterruptedSaves() ([]string, error) {
 	for _, name := range []string{Standards, Code} {
 		r, err := atomicfile.RemoveLeftovers(filepath.Join(l.p.IndexDir(name), search.SnapshotFile))
 		removed = append(removed, r...)
-		errs = append(errs, err)
+		// A snapshot an earlier agentos saved as index.snap is renamed
+		// here, under the lock, rather than rebuilt.
+		errs = append(errs, err, search.MigrateSnapshot(l.p.IndexDir(name)))
 	}
 	return removed, errors.Join(errs...)
 }
