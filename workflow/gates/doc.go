@@ -28,9 +28,16 @@
 // project's); or when it is filler: no sentence (no sentence-ending
 // punctuation, no list item or table row of three words or more), one word
 // over half of its words, or over 40% of its words in no English word list
-// (package internal/english). Identifiers, code, numbers, paths, URLs and
-// acronyms are not judged English or not; capitalised words the list lacks
-// count as names unless they outnumber the English words.
+// (package internal/english). Sentences are read per paragraph (lines joined
+// up to a blank line, heading, list item, table row or fence) and per list
+// item with its continuation lines, never per line, so hard-wrapped prose
+// counts. Identifiers, code, numbers, paths, URLs and acronyms are not judged
+// English or not; capitalised words the list lacks count as names unless they
+// outnumber the English words. A fenced code block counts toward min_words
+// for at most as many words as the section's prose, and never toward a
+// sentence or the filler rules: an interface's code with a sentence
+// explaining it passes, a code block alone has no sentence, and a code dump
+// with a few words around it is short.
 //
 // Every check also takes an optional `description`. Decoding is strict: an
 // unknown key, a key that does not belong to the check's type, or a value of the
