@@ -109,3 +109,88 @@ func TestSpecSubstanceCheatsAreRefused(t *testing.T) {
 		t.Fatalf("the honest spec was refused: %+v", out.Gate)
 	}
 }
+
+// The greeting spec hard-wrapped the way editors and formatters write it: a
+// sentence runs across lines and no line holds a sentence of its own, so a
+// gate that read lines would refuse every section. The Interfaces section is
+// a code block with one wrapped sentence explaining it.
+const (
+	wrappedReadme = `# Greeting
+
+## Objectives
+People who open the command line tool are greeted by their own name, so the first thing they see feels
+personal. An empty name still gets a friendly greeting instead of an
+error.
+
+## Deliverables
+A Greet function in greet.go with its doc comment, and table tests in greet_test.go that cover a name and
+an empty
+name.
+
+## Success metrics
+Every greeting test passes in CI, where none exist today, and the statement coverage of greet.go reaches at
+least 90%.
+`
+	wrappedSRD = `# Requirements
+
+## Functional requirements
+FR-1: Greet must return the word hello, a comma, a space and the name it is given, unchanged, or hello world
+when the name is
+empty. Given ann, Greet returns hello followed by ann and nothing
+else.
+
+## Non-functional requirements
+NFR-1: one call takes under 1 ms on a laptop, measured by a Go benchmark, and allocates nothing beyond the
+returned string.
+
+## Constraints
+Only the standard library and Go 1.22 or
+later.
+`
+	wrappedSpecs = "# Spec\n\n## Overview\n" +
+		"One exported function, Greet, builds the greeting from the name, and we considered a template engine but\n" +
+		"rejected it, since a string concatenation is clearer and has nothing to\n" +
+		"configure.\n\n" +
+		"## Components and data flow\n" +
+		"The caller passes a name to Greet in greet.go, which returns the greeting string without storing anything or\n" +
+		"calling another\n" +
+		"package.\n\n" +
+		"## Interfaces\n" +
+		"```go\n// Greet returns the greeting for name.\nfunc Greet(name string) string\n```\n" +
+		"`Greet` never fails and never returns an\n" +
+		"error.\n\n" +
+		"## Failure handling\n" +
+		"Greet cannot fail, since every string, including an empty one or one with invalid UTF-8, yields a greeting\n" +
+		"and Greet never\n" +
+		"panics.\n\n" +
+		"## Testing strategy\n" +
+		"A table test covers FR-1 with a name, an empty name and a name with spaces, and the gate requires 90%\n" +
+		"statement coverage of\n" +
+		"greet.go.\n"
+)
+
+// TestSpecSubstanceHardWrappedPasses plays an honest agent whose spec is
+// hard-wrapped: the gates of the first two phases judge paragraphs, not
+// lines, and pass it first time, code block and all.
+func TestSpecSubstanceHardWrappedPasses(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "greeting"}})
+	id, dir := out.Session.ID, out.Session.Vars["spec_dir"]
+	for _, task := range []string{"1.1", "1.2", "1.3"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	fsWrite(t, c, dir+"/README.md", wrappedReadme)
+	fsWrite(t, c, dir+"/srd.md", wrappedSRD)
+	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.CurrentPhase != 2 {
+		t.Fatalf("the hard-wrapped README and srd.md were refused: %+v", out.Gate)
+	}
+	for _, task := range []string{"2.1", "2.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	fsWrite(t, c, dir+"/specs.md", wrappedSpecs)
+	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.CurrentPhase != 3 {
+		t.Fatalf("the hard-wrapped specs.md with an explained code block was refused: %+v", out.Gate)
+	}
+}
