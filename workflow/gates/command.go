@@ -24,9 +24,10 @@ type CommandDetails struct {
 	OutputCut   bool   `json:"output_cut,omitempty"` // Result.Output is only the tail
 	// Report is the test report read: go-test-json, junit or exit-status;
 	// empty when the check declares none.
-	Report string `json:"report,omitempty"`
-	Tests  int    `json:"tests,omitempty"`  // tests the report lists
-	Failed int    `json:"failed,omitempty"` // failed tests, packages and builds
+	Report  string `json:"report,omitempty"`
+	Tests   int    `json:"tests,omitempty"`   // tests the report lists
+	Skipped int    `json:"skipped,omitempty"` // of them, skipped (skip, xfail, todo): none of these proves anything
+	Failed  int    `json:"failed,omitempty"`  // failed tests, packages and builds
 	// FailedTests names the first maxFailedListed of them.
 	FailedTests []string `json:"failed_tests,omitempty"`
 }
@@ -148,7 +149,7 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 			return failf(c.Type, "Make the test command write a JUnit XML report, then run the gate again.", "The test report %s cannot be read: %s.", reportFile.rel, trimDot(err.Error()))
 		}
 	}
-	d.Tests, d.Failed = len(o.tests), len(o.failed)
+	d.Tests, d.Failed, d.Skipped = len(o.tests), len(o.failed), o.skipped()
 	d.FailedTests = o.failed[:min(len(o.failed), maxFailedListed)]
 	if d.Report != "" && d.Report != ReportExitStatus {
 		env.Tests.record(d.Report, o.tests)
@@ -176,7 +177,11 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 		r.Warnings = []string{"Only the exit status was read, so a test runner that exits 0 after a failure would pass: set workflow.test_report to a machine-readable report (go-test-json, or junit:PATH for pytest, Maven, Gradle, Jest or Vitest)."}
 		return r
 	}
-	return pass(c.Type, "%s passed in %s (%s report): %s.", plural(len(o.tests), "test", "tests"), took, d.Report, shown)
+	ran := plural(len(o.tests)-d.Skipped, "test", "tests") + " passed"
+	if d.Skipped > 0 {
+		ran += fmt.Sprintf(", %d skipped", d.Skipped)
+	}
+	return pass(c.Type, "%s in %s (%s report): %s.", upperFirst(ran), took, d.Report, shown)
 }
 
 // runShell runs command through the platform shell in dir, bounded by ctx

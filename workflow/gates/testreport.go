@@ -241,8 +241,21 @@ func (s *goTestSink) outcome() testOutcome {
 		o.problem = "it printed no go test -json events"
 	case len(o.tests) == 0 && len(o.failed) == 0:
 		o.problem = "no test ran"
+	case len(o.failed) == 0 && o.skipped() == len(o.tests):
+		o.problem = "every test it lists was skipped"
 	}
 	return o
+}
+
+// skipped counts the tests the report lists as skipped.
+func (o testOutcome) skipped() int {
+	n := 0
+	for _, tc := range o.tests {
+		if tc.Status == TestSkipped {
+			n++
+		}
+	}
+	return n
 }
 
 func hasFailedTestIn(tests []TestCase, pkg string) bool {
@@ -310,6 +323,8 @@ func readJUnit(ctx context.Context, path string) (testOutcome, error) {
 		o.failed = append(o.failed, fmt.Sprintf("%d failures or errors counted by the report's test suites", suiteFailures))
 	case len(o.tests) == 0:
 		o.problem = "it lists no test"
+	case len(o.failed) == 0 && o.skipped() == len(o.tests):
+		o.problem = "every test it lists was skipped"
 	}
 	return o, nil
 }
