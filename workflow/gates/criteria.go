@@ -105,15 +105,15 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 	}
 	report, tests := env.Tests.Results()
 	var warnings []string
-	var untraced, hollow []CriterionRef
-	hollowBy := map[string][]testRef{}
+	var untraced, hollow, skipped []CriterionRef
+	hollowBy, skippedBy := map[string][]testRef{}, map[string][]testRef{}
 	if len(withID) > 0 {
 		ids := make([]string, len(withID))
 		for i, ref := range withID {
 			ids[i] = strings.ToLower(ref.ID)
 		}
 		if report != "" {
-			traces, files, err := traceByRun(ctx, env.Root, ids, tests)
+			traces, files, err := traceByRun(ctx, env.Root, report, ids, tests)
 			if err != nil {
 				return failf(c.Type, "Run the gate again.", "The acceptance_criteria check was cancelled while reading the tests.")
 			}
@@ -125,6 +125,9 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 				case len(tr.hollow) > 0:
 					hollow = append(hollow, ref)
 					hollowBy[ids[i]] = tr.hollow
+				case len(tr.skipped) > 0:
+					skipped = append(skipped, ref)
+					skippedBy[ids[i]] = tr.skipped
 				default:
 					untraced = append(untraced, ref)
 				}
@@ -145,7 +148,7 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 			}
 		}
 	}
-	d.Unchecked, d.Untraced = capRefs(unchecked), capRefs(append(slices.Clone(untraced), hollow...))
+	d.Unchecked, d.Untraced = capRefs(unchecked), capRefs(append(append(slices.Clone(untraced), hollow...), skipped...))
 	how := "is not referenced by any test file"
 	if report != "" {
 		how = "is not named by a test that passed in this run"
@@ -160,12 +163,17 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 			warnings = append(warnings, fmt.Sprintf("Criterion %s (line %d) is named only by tests that check nothing: %s.", ref.ID, ref.Line, hollowLabels(hollowBy[strings.ToLower(ref.ID)])))
 		}
 	}
+	if !strict {
+		for _, ref := range capRefs(skipped) {
+			warnings = append(warnings, fmt.Sprintf("Criterion %s (line %d) is named only by tests that were skipped: %s.", ref.ID, ref.Line, skippedLabels(skippedBy[strings.ToLower(ref.ID)])))
+		}
+	}
 	if d.Truncated {
 		warnings = append(warnings, fmt.Sprintf("The search for criterion IDs stopped after %d test files.", maxTestFiles))
 	}
-	failing := len(unchecked) > 0 || (strict && (len(untraced) > 0 || len(hollow) > 0 || len(noID) > 0))
+	failing := len(unchecked) > 0 || (strict && (len(untraced) > 0 || len(hollow) > 0 || len(skipped) > 0 || len(noID) > 0))
 	if !failing {
-		r := pass(c.Type, "%s%s.", upperFirst(every(d.Criteria, "acceptance criterion "+scope+" is checked", "acceptance criteria "+scope+" are checked")), traceNote(len(withID), len(untraced)+len(hollow), report != ""))
+		r := pass(c.Type, "%s%s.", upperFirst(every(d.Criteria, "acceptance criterion "+scope+" is checked", "acceptance criteria "+scope+" are checked")), traceNote(len(withID), len(untraced)+len(hollow)+len(skipped), report != ""))
 		r.Details, r.Warnings = d, warnings
 		return r
 	}
@@ -188,13 +196,44 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 	}
 	if strict && len(hollow) > 0 {
 		id := strings.ToLower(hollow[0].ID)
-		parts = append(parts, fmt.Sprintf("%s named only by tests that check nothing (no t.Error, t.Fatal or helper given t): %s by %s",
-			plural(len(hollow), "criterion is", "criteria are"), labels(hollow), hollowLabels(hollowBy[id])))
-		fixes = append(fixes, fmt.Sprintf("make %s fail when %s does not hold", hollowBy[id][0].name, hollow[0].ID))
+		by := hollowBy[id]
+		parts = append(parts, fmt.Sprintf("%s named only by tests that check nothing (%s): %s by %s",
+			plural(len(hollow), "criterion is", "criteria are"), noCheck(by[0].lang), labels(hollow), hollowLabels(by)))
+		fixes = append(fixes, fmt.Sprintf("make %s fail when %s does not hold", by[0].name, hollow[0].ID))
+	}
+	if strict && len(skipped) > 0 {
+		id := strings.ToLower(skipped[0].ID)
+		parts = append(parts, fmt.Sprintf("%s named only by tests that were skipped (a skip, xfail, todo, or a test expected to fail such as it.fails): %s by %s",
+			plural(len(skipped), "criterion is", "criteria are"), labels(skipped), skippedLabels(skippedBy[id])))
+		fixes = append(fixes, fmt.Sprintf("make %s run and pass as a plain test", skippedBy[id][0].name))
 	}
 	r := failf(c.Type, upperFirst(strings.Join(fixes, ", and ")+"."), "%s.", upperFirst(strings.Join(parts, "; ")))
 	r.Details, r.Warnings = d, warnings
 	return r
+}
+
+// noCheck says, for a test's language, what a test that checks nothing lacks.
+func noCheck(lang string) string {
+	switch lang {
+	case langPy:
+		return "no assert, pytest.raises or self.assert…"
+	case langJS:
+		return "no expect or assert"
+	}
+	return "no t.Error, t.Fatal or helper given t"
+}
+
+// skippedLabels names skipped tests with why each never counts.
+func skippedLabels(refs []testRef) string {
+	var names []string
+	for _, r := range refs {
+		why := "skipped"
+		if r.never != "" {
+			why = r.never
+		}
+		names = append(names, fmt.Sprintf("%s (%s:%d, %s)", r.name, r.file, r.line, why))
+	}
+	return listNames(names, 3)
 }
 
 func hollowLabels(refs []testRef) string {

@@ -1,111 +1,184 @@
 package gates
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
-// testRef is a test whose source names a criterion ID.
+// Languages whose test sources the trace reads.
+const (
+	langGo = "go"
+	langPy = "py"
+	langJS = "js"
+)
+
+// testRef is one test in the project's source: a Go test function or a
+// subtest with a literal name, a Python test function, a JS/TS it or test
+// block.
 type testRef struct {
-	pkg  string // Go: the import path; Python: the file's dotted module path
-	name string // the test function
-	file string // relative to the root
-	line int
-	// checks is false for a Go test that calls no failure method (Error,
-	// Fatal, Fail …) and passes its *testing.T to nothing: it cannot fail.
+	lang string
+	pkg  string // Go: the import path; Python: the file's dotted module path; JS: ""
+	name string // Go: TestX or TestX/sub as go test names it; Python: the function; JS: the title
+	// names are a JS test's full names as runners report them: its describe
+	// titles and its own, joined by " > " (Vitest) and by " " (jest-junit).
+	names []string
+	file  string // relative to the root, with slashes
+	line  int
+	// ids are the criterion IDs (lower case) the test names in its name, body,
+	// or the comments (and Python decorators) just above it.
+	ids []string
+	// checks is false for a test that can never fail: a Go test that calls no
+	// failure method (Error, Fatal, Fail …) and passes its *testing.T to
+	// nothing, a Python test with no assert, a JS test with no expect or assert.
 	checks bool
+	// never says why the source marks the test as one that never counts
+	// however the report shows it ("it.fails", "xfail", "todo", "skip"): such
+	// a test passes when its assertion fails, or does not run at all.
+	never string
+	// constrained is true for a Go file the default build context excludes
+	// (a //go:build line, a _GOOS suffix).
+	constrained bool
 }
 
 func (r testRef) label() string { return fmt.Sprintf("%s (%s:%d)", r.name, r.file, r.line) }
 
 // runTrace is how a criterion fared against the tests of this gate's run.
 type runTrace struct {
-	passed bool      // a test that names it ran and passed
-	hollow []testRef // tests that name it, passed, but check nothing
+	passed  bool      // a test that names it ran, passed and can fail
+	hollow  []testRef // tests that name it and passed, but check nothing
+	skipped []testRef // tests that name it but were skipped, or are marked to fail or to do later
 }
 
-// traceByRun decides, for each ID, whether a test that names it — in its
-// source (a comment, a string) or in its name (TestAC_login_1_1_1, a subtest,
-// a JUnit test case's name) — ran and passed in this run.
-func traceByRun(ctx context.Context, root string, ids []string, tests []TestCase) (map[string]runTrace, int, error) {
-	passed := map[string]bool{} // pkg + "\x00" + name
-	for _, tc := range tests {
-		if tc.Status == TestPassed {
-			passed[tc.Package+"\x00"+tc.Name] = true
-		}
-	}
-	refs, files, err := findTestRefs(ctx, root, ids)
+// traceByRun decides, for each ID, whether a test that names it ran and
+// passed in this run and can fail. A test is found in the source the runner
+// compiles (for Go, only files the go tool builds) and matched to the
+// report's own entry for it: go test's name, or a JUnit case's name and file.
+// A JUnit case from a language whose sources are not read (Java, Kotlin …)
+// traces by its name alone.
+func traceByRun(ctx context.Context, root, report string, ids []string, tests []TestCase) (map[string]runTrace, int, error) {
+	src, err := findTests(ctx, root, ids)
 	if err != nil {
-		return nil, files, err
+		return nil, src.files, err
 	}
 	out := map[string]runTrace{}
-	for _, id := range ids {
-		var tr runTrace
-		for _, tc := range tests {
-			if tc.Status == TestPassed && mentions([]byte(strings.ToLower(tc.Package+"."+tc.Name)), id) {
-				tr.passed = true
-			}
-		}
-		for _, ref := range refs[id] {
-			ran := passed[ref.pkg+"\x00"+ref.name]
-			if !ran && strings.HasSuffix(ref.file, ".py") {
-				ran = pyRan(tests, ref)
-			}
-			if !ran {
-				continue
-			}
-			if ref.checks {
-				tr.passed = true
-			} else {
-				tr.hollow = append(tr.hollow, ref)
-			}
-		}
-		if tr.passed {
-			tr.hollow = nil
-		}
-		out[id] = tr
-	}
-	return out, files, nil
-}
-
-// pyBaseName drops pytest's parameter suffix: test_x[1-2] -> test_x.
-func pyBaseName(name string) string {
-	if i := strings.IndexByte(name, '['); i > 0 {
-		return name[:i]
-	}
-	return name
-}
-
-// pyRan reports whether the Python test ref passed: a JUnit case of its name
-// whose classname is its module (tests.test_a) or a class in it.
-func pyRan(tests []TestCase, ref testRef) bool {
-	for _, tc := range tests {
-		if tc.Status != TestPassed || pyBaseName(tc.Name) != ref.name {
+	for _, ref := range src.refs {
+		if len(ref.ids) == 0 {
 			continue
 		}
-		if tc.Package == ref.pkg || strings.HasPrefix(tc.Package, ref.pkg+".") || strings.HasSuffix(ref.pkg, "."+tc.Package) ||
-			(tc.File != "" && filepath.ToSlash(tc.File) == ref.file) {
-			return true
+		status := src.status(ref, tests)
+		for _, id := range ref.ids {
+			tr := out[id]
+			switch {
+			case status == TestSkipped || (status == TestPassed && ref.never != ""):
+				tr.skipped = append(tr.skipped, ref)
+			case status != TestPassed:
+			case ref.checks:
+				tr.passed = true
+			default:
+				tr.hollow = append(tr.hollow, ref)
+			}
+			out[id] = tr
 		}
+	}
+	for _, tc := range tests {
+		if report == ReportGoJSON || tc.Status != TestPassed || src.parsedLanguage(root, tc) {
+			continue
+		}
+		name := []byte(strings.ToLower(tc.Package + "." + tc.Name))
+		for _, id := range ids {
+			if mentions(name, id) {
+				tr := out[id]
+				tr.passed = true
+				out[id] = tr
+			}
+		}
+	}
+	for id, tr := range out {
+		if tr.passed {
+			tr.hollow, tr.skipped = nil, nil
+			out[id] = tr
+		}
+	}
+	return out, src.files, nil
+}
+
+// sourceTests are the tests found in the project's test files.
+type sourceTests struct {
+	refs  []testRef
+	files int
+	// goDeclared holds pkg + "\x00" + name of every Go test function in a
+	// file the default build context compiles.
+	goDeclared map[string]bool
+	// pyModules are the dotted module paths of the Python test files read.
+	pyModules map[string]bool
+	// jsNames counts the JS tests of each full name, to tell whether a JUnit
+	// case that carries no file names one test only.
+	jsNames map[string]int
+}
+
+// status is what the report says of ref: TestPassed when one of its entries
+// passed, else TestSkipped when one was skipped, else TestFailed or "" (not
+// in the report: it did not run).
+func (s *sourceTests) status(ref testRef, tests []TestCase) string {
+	best := ""
+	for _, tc := range tests {
+		if !s.matches(ref, tc) {
+			continue
+		}
+		switch {
+		case tc.Status == TestPassed:
+			return TestPassed
+		case tc.Status == TestSkipped, best == "":
+			best = tc.Status
+		}
+	}
+	return best
+}
+
+func (s *sourceTests) matches(ref testRef, tc TestCase) bool {
+	switch ref.lang {
+	case langGo:
+		// go test names a repeated subtest name TestX/sub#01.
+		return tc.Package == ref.pkg && (tc.Name == ref.name || strings.HasPrefix(tc.Name, ref.name+"#"))
+	case langPy:
+		return pyMatches(ref, tc)
+	case langJS:
+		return s.jsMatches(ref, tc)
 	}
 	return false
 }
 
-// findTestRefs reads the project's Go and Python test files for the tests
-// that name each ID.
-func findTestRefs(ctx context.Context, root string, ids []string) (map[string][]testRef, int, error) {
-	refs := map[string][]testRef{}
+// parsedLanguage reports whether a JUnit case comes from a language whose
+// test sources the trace reads, so that the case counts only through its
+// source, never by its name.
+func (s *sourceTests) parsedLanguage(root string, tc TestCase) bool {
+	if p := junitPath(tc); p != "" {
+		ext := strings.TrimPrefix(filepath.Ext(p), ".")
+		if ext == "py" || ext == "go" || jsExt(p) {
+			return true
+		}
+	}
+	if tc.Package != "" && (s.pyModules[tc.Package] || pyModuleFile(root, tc.Package)) {
+		return true
+	}
+	return s.jsNames[strings.TrimSpace(tc.Name)] > 0
+}
+
+// goRootName is the top-level test of a go test name: TestX of TestX/sub.
+func goRootName(name string) string {
+	root, _, _ := strings.Cut(name, "/")
+	return root
+}
+
+// findTests reads the project's Go, Python and JS/TS test files for their
+// tests and the IDs each names.
+func findTests(ctx context.Context, root string, ids []string) (*sourceTests, error) {
+	s := &sourceTests{goDeclared: map[string]bool{}, pyModules: map[string]bool{}, jsNames: map[string]int{}}
 	modules := map[string]string{} // dir -> module path of the nearest go.mod ("" if none)
-	files := 0
 	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -123,171 +196,86 @@ func findTestRefs(ctx context.Context, root string, ids []string) (map[string][]
 			return nil
 		}
 		name := de.Name()
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		isGo := strings.HasSuffix(name, "_test.go")
 		isPy := strings.HasSuffix(name, ".py") && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py"))
-		if !de.Type().IsRegular() || (!isGo && !isPy) {
+		isJS := jsExt(name) && (isTestFileName(name) || underTestDir(rel))
+		if !de.Type().IsRegular() || (!isGo && !isPy && !isJS) {
 			return nil
 		}
-		if files >= maxTestFiles {
+		if isGo && !goBuilds(rel) {
+			return nil // the go tool never compiles it, whatever the tags
+		}
+		if s.files >= maxTestFiles {
 			return fs.SkipAll
 		}
-		files++
+		s.files++
 		src, ok := readText(path)
 		if !ok {
 			return nil
 		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if isGo {
+		switch {
+		case isGo:
 			pkg := goImportPath(root, filepath.Dir(path), modules)
-			for _, r := range goTestRefs(src, ids, pkg, rel) {
-				refs[r.id] = append(refs[r.id], r.testRef)
+			refs := goTestRefs(src, ids, pkg, rel)
+			if goMatchesBuild(path, name) {
+				for _, r := range refs {
+					s.goDeclared[pkg+"\x00"+goRootName(r.name)] = true
+				}
+			} else {
+				for i := range refs {
+					refs[i].constrained = true
+				}
 			}
-		} else {
+			s.refs = append(s.refs, refs...)
+		case isPy:
 			mod := strings.ReplaceAll(strings.TrimSuffix(rel, ".py"), "/", ".")
-			for _, r := range pyTestRefs(src, ids, mod, rel) {
-				refs[r.id] = append(refs[r.id], r.testRef)
+			s.pyModules[mod] = true
+			s.refs = append(s.refs, pyTestRefs(src, ids, mod, rel)...)
+		default:
+			refs := jsTestRefs(src, ids, rel)
+			for _, r := range refs {
+				for i, n := range r.names {
+					if i == 0 || n != r.names[0] {
+						s.jsNames[n]++
+					}
+				}
 			}
+			s.refs = append(s.refs, refs...)
 		}
 		return nil
 	})
 	if err != nil && ctx.Err() != nil {
-		return nil, files, ctx.Err()
+		return s, ctx.Err()
 	}
-	return refs, files, nil
+	// A file the default build excludes counts only for a test no built file
+	// declares: it is then in the report only when the test command's tags
+	// built it, while a same-named test in a built file is the one that ran.
+	kept := s.refs[:0]
+	for _, r := range s.refs {
+		if !r.constrained || !s.goDeclared[r.pkg+"\x00"+goRootName(r.name)] {
+			kept = append(kept, r)
+		}
+	}
+	s.refs = kept
+	return s, nil
 }
 
-type idRef struct {
-	id string
-	testRef
+// junitPath is the test file a JUnit case names: its file attribute, or a
+// classname that is a path (Vitest writes the file there).
+func junitPath(tc TestCase) string {
+	p := tc.File
+	if p == "" && (strings.Contains(tc.Package, "/") || jsExt(tc.Package)) {
+		p = tc.Package
+	}
+	return strings.TrimPrefix(filepath.ToSlash(p), "./")
 }
 
-// goTestRefs parses a Go test file and returns, for each test function that
-// names an ID in its doc comment, body or name, a ref.
-func goTestRefs(src []byte, ids []string, pkg, rel string) []idRef {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	var out []idRef
-	for _, decl := range f.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Recv != nil || fn.Body == nil || !strings.HasPrefix(fn.Name.Name, "Test") || fn.Name.Name == "TestMain" {
-			continue
-		}
-		start := fn.Pos()
-		if fn.Doc != nil {
-			start = fn.Doc.Pos()
-		}
-		text := bytes.ToLower(src[fset.Position(start).Offset:fset.Position(fn.End()).Offset])
-		var checks *bool
-		for _, id := range ids {
-			if !mentions(text, id) {
-				continue
-			}
-			if checks == nil {
-				c := goTestChecks(fn)
-				checks = &c
-			}
-			out = append(out, idRef{id, testRef{pkg: pkg, name: fn.Name.Name, file: rel, line: fset.Position(fn.Pos()).Line, checks: *checks}})
-		}
-	}
-	return out
-}
-
-// failureMethods are the testing.T methods that fail a test.
-var failureMethods = map[string]bool{"Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Fail": true, "FailNow": true}
-
-// goTestChecks reports whether a test can fail: it calls a failure method on
-// one of its *testing.T values, or passes one to a helper (assert.Equal(t,
-// …), a t.Run subtest's own checks count too). A test that only calls the
-// code covers it without checking it.
-func goTestChecks(fn *ast.FuncDecl) bool {
-	ts := map[string]bool{}
-	collect := func(fields *ast.FieldList) {
-		if fields == nil {
-			return
-		}
-		for _, f := range fields.List {
-			if star, ok := f.Type.(*ast.StarExpr); ok {
-				if sel, ok := star.X.(*ast.SelectorExpr); ok && (sel.Sel.Name == "T" || sel.Sel.Name == "B" || sel.Sel.Name == "F") {
-					for _, n := range f.Names {
-						ts[n.Name] = true
-					}
-				}
-			}
-		}
-	}
-	collect(fn.Type.Params)
-	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok {
-			collect(lit.Type.Params)
-		}
-		return true
-	})
-	found := false
-	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || found {
-			return !found
-		}
-		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok && ts[id.Name] && failureMethods[sel.Sel.Name] {
-				found = true
-				return false
-			}
-		}
-		for _, a := range call.Args {
-			if id, ok := a.(*ast.Ident); ok && ts[id.Name] {
-				found = true
-				return false
-			}
-		}
-		return true
-	})
-	return found
-}
-
-var pyDefRe = regexp.MustCompile(`^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(`)
-
-// pyTestRefs finds the test functions of a Python file that name an ID in
-// their body, docstring, or the comments and decorators just above them.
-// Python tests are not judged on whether they check anything: a bare assert
-// is a check, and telling it from none needs more than a scan.
-func pyTestRefs(src []byte, ids []string, mod, rel string) []idRef {
-	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
-	var out []idRef
-	for i, l := range lines {
-		m := pyDefRe.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		indent := len(m[1])
-		from := i
-		for from > 0 {
-			prev := strings.TrimSpace(lines[from-1])
-			if !strings.HasPrefix(prev, "#") && !strings.HasPrefix(prev, "@") {
-				break
-			}
-			from--
-		}
-		to := i + 1
-		for to < len(lines) {
-			t := lines[to]
-			if strings.TrimSpace(t) != "" && len(t)-len(strings.TrimLeft(t, " \t")) <= indent {
-				break
-			}
-			to++
-		}
-		text := []byte(strings.ToLower(strings.Join(lines[from:to], "\n")))
-		for _, id := range ids {
-			if mentions(text, id) {
-				out = append(out, idRef{id, testRef{pkg: mod, name: m[2], file: rel, line: i + 1, checks: true}})
-			}
-		}
-	}
-	return out
+// samePath reports whether the report's path p (relative to wherever the
+// runner ran, or absolute) is the project file rel.
+func samePath(rel, p string) bool {
+	return p != "" && (p == rel || strings.HasSuffix(rel, "/"+p) || strings.HasSuffix(p, "/"+rel))
 }
 
 // goImportPath is the import path of the Go package in dir: the module path
