@@ -20,6 +20,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/workflow/gates"
+	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
 // Settings configure an Engine.
@@ -239,34 +240,21 @@ func (e *Engine) testVars(r *ruleSet, v map[string]string) error {
 	return nil
 }
 
-// defaultTestCommand knows how to test and measure coverage in a Go or
-// Python project, with a report that names every failed test; other projects
-// configure it.
+// defaultTestCommand is the test command for a project whose mcp.yaml
+// names none: the one install writes for the runner it detects (go test,
+// pytest with pytest-cov, Vitest, Jest; see package testcmd), so a project
+// installed before install wrote it is judged the same way.
 func defaultTestCommand(root string) (cmd, coverage, report string) {
-	exists := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
-	switch {
-	case exists("go.mod"):
-		return "go test -json -coverprofile=.agentos/.cache/coverage.out ./...", ".agentos/.cache/coverage.out", gates.ReportGoJSON
-	case exists("pyproject.toml"), exists("setup.py"), exists("pytest.ini"):
-		return "python -m pytest --junitxml=.agentos/.cache/junit.xml --cov=. --cov-report=json:.agentos/.cache/coverage.json",
-			".agentos/.cache/coverage.json", gates.ReportJUnit + ":.agentos/.cache/junit.xml"
-	}
-	return "", "", ""
+	d := testcmd.For(root)
+	return d.Command, d.Coverage, d.Report
 }
 
-var junitFlag = regexp.MustCompile(`--junit-?xml[= ]("[^"]+"|'[^']+'|\S+)`)
-
 // guessTestReport reads a configured test command for a report it asks
-// for: go test's -json, pytest's --junitxml=PATH. Anything else is read by
-// its exit status only, and the gate says so.
+// for: go test's -json, pytest's --junitxml=PATH, Vitest's or jest-junit's
+// JUnit file. Anything else is read by its exit status only, and the gate
+// says so.
 func guessTestReport(cmd string) string {
-	if m := junitFlag.FindStringSubmatch(cmd); m != nil {
-		return gates.ReportJUnit + ":" + strings.Trim(m[1], `"'`)
-	}
-	if strings.Contains(cmd, "go test") && regexp.MustCompile(`(^|\s)-json(\s|$)`).MatchString(cmd) {
-		return gates.ReportGoJSON
-	}
-	return gates.ReportExitStatus
+	return testcmd.GuessReport(cmd)
 }
 
 // thresholdField is the spec's coverage threshold: a line of its own in
