@@ -39,6 +39,11 @@ type Binding struct {
 	// SettingsSHA256 the hash of their canonical JSON.
 	Settings       map[string]string `json:"settings"`
 	SettingsSHA256 string            `json:"settings_sha256"`
+	// Harness maps each part of the test harness (package harness: the
+	// files and sections that decide what the tests run and how they are
+	// counted) to the SHA-256 of its bytes. Nil: recorded before harnesses
+	// were, and not compared; empty: the project has none.
+	Harness map[string]string `json:"harness,omitzero"`
 }
 
 // Changes lists, in words, how now differs from b ("tasks.md changed",
@@ -48,6 +53,9 @@ func (b *Binding) Changes(now *Binding) []string {
 	var out []string
 	out = appendMapChanges(out, "", b.Files, now.Files)
 	out = appendMapChanges(out, "workflow ", b.Workflows, now.Workflows)
+	if b.Harness != nil && now.Harness != nil {
+		out = appendMapChanges(out, "test harness ", b.Harness, now.Harness)
+	}
 	if b.SettingsSHA256 != now.SettingsSHA256 {
 		keys := maps.Clone(now.Settings)
 		for k := range b.Settings {
@@ -108,6 +116,12 @@ type SpecFile struct {
 // the files it hashed, read once: a page that shows these files and sends
 // the binding back with the approval approves exactly what it showed.
 func (e *Engine) SpecSnapshot(specDir string) (*Binding, map[string]SpecFile, error) {
+	return e.specSnapshot(specDir, false)
+}
+
+// specSnapshot is SpecSnapshot with the harness read afresh when fresh: an
+// approval binds the harness as it is, not as it was a moment ago.
+func (e *Engine) specSnapshot(specDir string, fresh bool) (*Binding, map[string]SpecFile, error) {
 	b := &Binding{Files: map[string]string{}, Workflows: map[string]string{}}
 	files := map[string]SpecFile{}
 	root := filepath.Join(e.set.Root, filepath.FromSlash(specDir))
@@ -155,6 +169,15 @@ func (e *Engine) SpecSnapshot(specDir string) (*Binding, map[string]SpecFile, er
 	}
 	b.Settings = r.judgingSettings(e.set.Root)
 	b.SettingsSHA256 = settingsSHA256(b.Settings)
+	parts, hashes, err := e.harnessNow(fresh)
+	if err != nil {
+		return nil, nil, err
+	}
+	b.Harness = hashes
+	if fresh {
+		// What is approved is kept, for the diff a later change shows.
+		e.keepHarness(parts)
+	}
 	return b, files, nil
 }
 
@@ -246,7 +269,7 @@ func (e *Engine) Approve(id string, who Approver, note string, shown *Binding) (
 		if err := e.checkApprovable(s); err != nil {
 			return err
 		}
-		b, files, err := e.SpecSnapshot(s.Vars["spec_dir"])
+		b, files, err := e.specSnapshot(s.Vars["spec_dir"], true)
 		if err != nil {
 			return err
 		}
@@ -313,7 +336,7 @@ func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Bind
 	if err != nil {
 		return Threshold{}, err
 	}
-	b, files, err := e.SpecSnapshot(dir)
+	b, files, err := e.specSnapshot(dir, true)
 	if err != nil {
 		return Threshold{}, err
 	}
@@ -406,6 +429,9 @@ func (e *Engine) verifySpecApproval(spec, specDir string) (*ApprovalRecord, erro
 // still be approved as it is now, and a creation session's approval (once
 // given) must still match its spec. The refusal names what changed.
 func (e *Engine) checkStillApproved(s *Session) error {
+	if err := e.holdHarness(s); err != nil {
+		return err
+	}
 	def, ok := e.rules.get().lib.Get(s.Workflow)
 	switch {
 	case !ok:
@@ -461,7 +487,7 @@ func (e *Engine) ApprovalState(s *Session) (*ApprovalRecord, error) {
 
 // Describe says, for a person about to approve specDir, what the approval
 // binds: each file with its SHA-256, the workflows that will judge the work,
-// the test command and the coverage threshold.
+// the test command, the coverage threshold and the test harness.
 func (e *Engine) Describe(specDir string, b *Binding) string {
 	var w strings.Builder
 	w.WriteString("Files (SHA-256; tasks.md with its checkboxes unticked):\n")
@@ -484,6 +510,7 @@ func (e *Engine) Describe(specDir string, b *Binding) string {
 	}
 	fmt.Fprintf(&w, "Test command: %s\nTest report read: %s\nCoverage report: %s\nCoverage threshold: %s\nStrict acceptance criteria: %s\n",
 		cmd, b.Settings["test_report"], b.Settings["coverage_file"], threshold, b.Settings["strict"])
+	describeHarness(&w, b)
 	w.WriteString("A change to any of these after approval voids it.\n")
 	return w.String()
 }

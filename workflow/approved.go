@@ -32,14 +32,22 @@ func (e *Engine) keepApproved(files map[string]SpecFile) {
 		return
 	}
 	for _, f := range files {
-		path := e.approvedPath(sha256Hex(f.Bound))
-		if _, err := os.Stat(path); err == nil {
-			continue
-		}
-		if atomicfile.WriteFile(path, f.Bound, 0o644) == nil {
-			// A gate's rules check must not take this write for tampering.
-			e.store.own.note(path)
-		}
+		e.keepBytes(f.Bound)
+	}
+}
+
+// keepBytes stores data under its SHA-256, once.
+func (e *Engine) keepBytes(data []byte) {
+	path := e.approvedPath(sha256Hex(data))
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	if atomicfile.WriteFile(path, data, 0o644) == nil {
+		// A gate's rules check must not take this write for tampering.
+		e.store.own.note(path)
 	}
 }
 

@@ -46,6 +46,9 @@ type liveRules struct {
 	files  *RuleFiles // nil: the rules given to NewEngine never change
 	cur    atomic.Pointer[ruleSet]
 	reload sync.Mutex
+	// harness is the last reading of the project's test harness, which an
+	// execution session's rules include (harnessbind.go).
+	harness harnessCache
 }
 
 func newRuleSet(lib *Library, set Settings) *ruleSet {
@@ -167,7 +170,17 @@ func (e *Engine) rulesFor(r *ruleSet, name, recordedSource string) (*Binding, er
 	if settings["approval"] == "" {
 		settings["approval"] = config.ApprovalElicitation
 	}
-	return &Binding{Workflows: map[string]string{def.Source: def.Digest}, Settings: settings, SettingsSHA256: settingsSHA256(settings)}, nil
+	b := &Binding{Workflows: map[string]string{def.Source: def.Digest}, Settings: settings, SettingsSHA256: settingsSHA256(settings)}
+	if def.RequiresApprovedSpec {
+		// The harness decides what the gates' test runs count, as the
+		// settings do.
+		_, hashes, err := e.harnessNow(false)
+		if err != nil {
+			return nil, refused("%v", err)
+		}
+		b.Harness = hashes
+	}
+	return b, nil
 }
 
 func recordedSource(s *Session) string {
@@ -191,10 +204,16 @@ func (e *Engine) rulesChanged(s *Session, r *ruleSet) string {
 		return fmt.Sprintf("session %s cannot go on: %s. A person restores it (or deletes the session with `agentos workflow delete %s`)", s.ID, err.Error(), s.ID)
 	}
 	if ch := s.Rules.Changes(now); len(ch) > 0 {
-		return fmt.Sprintf("the rules of session %s changed since it recorded them: %s. Nothing advances until a person reviews and confirms them with `agentos workflow confirm-rules %s` in a terminal",
-			s.ID, strings.Join(ch, ", "), s.ID)
+		return rulesChangedMessage(s, ch)
 	}
 	return ""
+}
+
+// rulesChangedMessage says that the rules of s changed as ch says, and what
+// a person does about it.
+func rulesChangedMessage(s *Session, ch []string) string {
+	return fmt.Sprintf("the rules of session %s changed since it recorded them: %s. Nothing advances until a person reviews and confirms them with `agentos workflow confirm-rules %s` in a terminal",
+		s.ID, strings.Join(ch, ", "), s.ID)
 }
 
 // holdRules runs before every change an agent or person makes to s: a
@@ -234,6 +253,10 @@ func (e *Engine) adoptRules(s *Session, r *ruleSet) ([]string, error) {
 	if s.Rules != nil {
 		was = *s.Rules
 	}
+	if now.Harness != nil {
+		parts, _, _ := e.harnessNow(false)
+		e.keepHarness(parts)
+	}
 	s.Rules = now
 	return was.Changes(now), nil
 }
@@ -246,6 +269,7 @@ func (e *Engine) PendingRules(id string) (*Session, []string, *Binding, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	e.rules.harness.forget() // a person reads what they confirm: the harness as it is
 	now, err := e.rulesFor(e.rules.refresh(), s.Workflow, recordedSource(s))
 	if err != nil {
 		return s, nil, nil, err
@@ -261,9 +285,11 @@ func (e *Engine) PendingRules(id string) (*Session, []string, *Binding, error) {
 // under the rules as they are now; via is how they confirmed. shown is what
 // they were shown: if the rules changed since, nothing is confirmed. An
 // execution session's spec approval is bound to the confirmed rules too,
-// as it binds the workflow and the settings that judge the work.
+// as it binds the workflow, the settings and the harness that judge the
+// work.
 func (e *Engine) ConfirmRules(id, via string, shown *Binding) (*Session, error) {
 	return e.change(id, CLIActor, true, false, func(s *Session) error {
+		e.rules.harness.forget()
 		r := e.rules.refresh()
 		now, err := e.rulesFor(r, s.Workflow, recordedSource(s))
 		if err != nil {
@@ -307,5 +333,10 @@ func (e *Engine) rebindApproval(s *Session, r *ruleSet) error {
 	rec.Binding.Workflows[def.Name] = def.Digest
 	rec.Binding.Settings = r.judgingSettings(e.set.Root)
 	rec.Binding.SettingsSHA256 = settingsSHA256(rec.Binding.Settings)
+	_, hashes, err := e.harnessNow(false) // ConfirmRules read it afresh
+	if err != nil {
+		return err
+	}
+	rec.Binding.Harness = hashes
 	return e.writeApproval(rec)
 }
