@@ -192,7 +192,7 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 			what = "no test that passed in this run names"
 		}
 		parts = append(parts, fmt.Sprintf("%s %s: %s", plural(len(untraced), "criterion ID", "criterion IDs"), what, labels(untraced)))
-		fixes = append(fixes, fmt.Sprintf("name each criterion ID in the test that proves it (a comment such as // %s in the test, or a test named like Test%s) and make that test pass", untraced[0].ID, underscored(untraced[0].ID)))
+		fixes = append(fixes, fmt.Sprintf("name each criterion ID in the test that proves it (a comment naming %s in the test or just above it, or a test named like Test%s) and make that test run and pass", untraced[0].ID, underscored(untraced[0].ID)))
 	}
 	if strict && len(hollow) > 0 {
 		id := strings.ToLower(hollow[0].ID)

@@ -63,8 +63,11 @@
 // "pass" event for the same test does not undo it. The JUnit file and every
 // `produces:` path are removed before the command runs and must exist
 // afterwards, dated after its start, so a report left from an earlier run (or
-// written by an agent) is never read as this run's. The tests of the report go
-// to Env.Tests for the acceptance_criteria check.
+// written by an agent) is never read as this run's. Skipped tests (go test's
+// "skip"; JUnit's <skipped/>, which is how pytest writes skip and xfail and
+// Vitest skip and todo) are counted apart, "3 tests passed, 2 skipped", and a
+// report whose every test was skipped fails the check. The tests of the
+// report go to Env.Tests for the acceptance_criteria check.
 //
 // Coverage formats: a Go coverprofile (statement-weighted, duplicate blocks
 // merged as go tool cover does), Cobertura XML, JaCoCo XML, LCOV, and
@@ -132,18 +135,54 @@
 //
 // The acceptance_criteria check traces each ID to the tests. When a command
 // earlier in the gate read a test report (Env.Tests), an ID is traced only by
-// a test that names it — in its doc comment or body (// AC-login-1.1.1), or in
-// its name (TestAC_login_1_1_1, a subtest, a JUnit case's name) — and that ran
-// and passed in this run. For Go, a test that names it but can never fail (no
-// t.Error, t.Fatal, t.Fail… and no helper given its *testing.T) does not trace
-// it. Python tests are found by `def test_…` blocks (with the comments and
-// decorators above them) and matched to JUnit cases by module and name. Without
-// a report, an ID is traced when a test file (*_test.go, test_*.py,
-// *.test.ts, *Test.java … and every file under tests/, test/, __tests__/)
-// mentions it, and the result says so.
+// a test that names it and that the report lists as run and passed in this
+// run. A test names an ID in its name (TestAC_login_1_1_1, test_ac_login_1_1_1,
+// a title), its body, or the comments (and Python decorators) just above it:
+//
+//	Go        Test functions of the _test.go files the go tool compiles: never
+//	          a file or folder whose name starts with _ or ., nor testdata;
+//	          a file the default build context (this GOOS and GOARCH, no tags)
+//	          leaves out counts only for a test no built file of its package
+//	          declares, since the report then lists it only when the test
+//	          command's tags built it. A subtest run with a literal name,
+//	          t.Run("AC_login_1_1_1", func(t *testing.T) {…}), is a test of its
+//	          own, matched to go test's TestX/AC_login_1_1_1. A test can fail
+//	          when it calls t.Error, t.Fatal, t.Fail… or gives its *testing.T
+//	          to a helper (assert.Equal(t, …)).
+//	Python    def test_… in test_*.py and *_test.py, matched to a JUnit case
+//	          by module and name. A test can fail when its code (comments and
+//	          strings aside) holds an assert statement or an assert… call
+//	          (self.assertEqual, mock.assert_called_once), pytest.raises,
+//	          pytest.warns or a fail call; a helper that asserts for it does
+//	          not count. @pytest.mark.skip and @pytest.mark.xfail (on the test
+//	          or its class), @unittest.skip and @unittest.expectedFailure
+//	          mark a test that never counts: an xfail test that passes is
+//	          reported as passed.
+//	JS, TS    it(…) and test(…) blocks in *.test.* and *.spec.* files and
+//	          under tests/, test/ and __tests__/, with // or /* */ comments
+//	          inside them or on the lines just above. A case is matched by its
+//	          full name (the describe titles and its own, joined by " > " as
+//	          Vitest writes it or by " " as jest-junit does) in the file the
+//	          report names (Vitest's classname, jest-junit's file attribute
+//	          with addFileAttribute); a case with no file must be the only
+//	          test of that name in the project. A test can fail when it calls
+//	          expect, assert, should, or one of ava's and node:test's t.is …
+//	          assertions. it.skip, it.todo, xit, it.fails (Vitest) and
+//	          test.failing (jest), also on a describe around it, never count:
+//	          jest-junit reports todo and failing tests, and Vitest it.fails,
+//	          as passed. A title built by it.each from a format (%i, $name)
+//	          is not matched.
+//
+// A JUnit case of another language (Java, Kotlin …), whose sources are not
+// read, traces by its name alone. A test the report lists as skipped, or one
+// its source marks as above, never traces; the result names it "skipped". A
+// test that passed but cannot fail does not trace either. Without a report,
+// an ID is traced when a test file (*_test.go, test_*.py, *.test.ts,
+// *Test.java … and every file under tests/, test/, __tests__/) mentions it,
+// and the result says so.
 //
 // A spec whose IDs name it is strict: a criterion without an ID, untraced, or
-// traced only by tests that check nothing fails the check. A spec written
+// traced only by tests that check nothing or were skipped fails the check. A spec written
 // before (AC-1.1.1) gets warnings instead, unless workflow.strict is set. An
 // ID matches case-insensitively as written or with its dashes and dots as
 // underscores.
