@@ -16,6 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
 // configData fills the mcp.yaml template.
@@ -25,6 +26,7 @@ type configData struct {
 	PortRange   string
 	Auth        string
 	LogLevel    string
+	Test        testcmd.Default // the test command for the runner detected
 }
 
 // planConfig plans .agentos/config/mcp.yaml. An existing file is the user's:
@@ -55,7 +57,8 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	if opts.Languages != nil {
 		detected.Languages = opts.Languages
 	}
-	data, err := renderConfig(detected)
+	test := testcmd.For(p.Root)
+	data, err := renderConfig(detected, test)
 	if err != nil {
 		return change{}, nil, 0, err
 	}
@@ -74,7 +77,7 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 		return change{}, nil, 0, fmt.Errorf("install: %w", err)
 	}
 	step.Action = Created
-	step.Detail = describeDetection(detected)
+	step.Detail = describeDetection(detected) + describeTest(ctx, p.Root, test)
 	return change{step: step, apply: func() error {
 		if err := ports.Claim(ctx, p.Root, port); err != nil {
 			return fmt.Errorf("install: record the server's port: %w", err)
@@ -85,7 +88,7 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 
 // renderConfig fills the embedded template with the detected sources and the
 // defaults of package config, and checks that the result loads.
-func renderConfig(d Detection) ([]byte, error) {
+func renderConfig(d Detection, test testcmd.Default) ([]byte, error) {
 	text, err := assets.Read(assets.ConfigTemplate)
 	if err != nil {
 		return nil, fmt.Errorf("install: %w", err)
@@ -104,6 +107,7 @@ func renderConfig(d Detection) ([]byte, error) {
 		PortRange:   def.Server.PortRange,
 		Auth:        def.Server.Auth,
 		LogLevel:    def.Logging.Level,
+		Test:        test,
 	}
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, data); err != nil {
@@ -189,6 +193,28 @@ func describeDetection(d Detection) string {
 			parts[i] = strings.Join(byReason[r], ", ") + " (" + r + ")"
 		}
 		s += " Left out: " + strings.Join(parts, "; ") + "."
+	}
+	return s
+}
+
+// describeTest says which test command the config names and, when the
+// runner or a package its reports need is missing, exactly what to install,
+// so the person sees it before approving a spec rather than at its first
+// gate.
+func describeTest(ctx context.Context, root string, test testcmd.Default) string {
+	switch {
+	case test.Command != "":
+	case test.Runner != "":
+		return fmt.Sprintf(" The tests run with %s, for which agentos has no default: set workflow.test_command, workflow.coverage_file and workflow.test_report before executing a spec.", test.Runner)
+	case testcmd.HasTests(root) != "":
+		return " No test runner was detected although the project has tests: set workflow.test_command, workflow.coverage_file and workflow.test_report before executing a spec."
+	default:
+		return ""
+	}
+	s := fmt.Sprintf(" Test command (%s, from %s): %s.", test.Runner, test.From, test.Command)
+	r := testcmd.Check(ctx, root, test)
+	for _, p := range r.Problems {
+		s += fmt.Sprintf(" Before the first gate: %s; fix: %s.", p.What, p.Fix)
 	}
 	return s
 }
