@@ -80,6 +80,11 @@ type tsRecogniser struct {
 	// overload is the index in out of the last emitted function or method
 	// without a body, whose implementation or next overload may follow.
 	overload int
+	// spans, when not nil, collects every function and method emitted,
+	// for TypeScriptFuncs (tsfuncs.go); bodyOpen is the index of the "{"
+	// of the last body callable read.
+	spans    *[]tsSpan
+	bodyOpen int
 }
 
 var tsEOF = tsToken{}
@@ -321,6 +326,9 @@ type decl struct {
 // emit records d, ending at the last consumed token, and returns its index
 // in r.out (or the index of the overload it extends).
 func (r *tsRecogniser) emit(d decl) int {
+	if r.spans != nil && (d.kind == Func || d.kind == Method) && !d.bodiless {
+		*r.spans = append(*r.spans, tsSpan{d: d, end: r.pos})
+	}
 	first := r.toks[d.first]
 	head := r.toks[d.head]
 	declOff := head.Off
@@ -771,6 +779,7 @@ func (r *tsRecogniser) callable() bool {
 	}
 	r.sigEnd = r.lastEnd()
 	if r.at(0, "{") {
+		r.bodyOpen = r.pos
 		r.skipBalanced()
 		return true
 	}
