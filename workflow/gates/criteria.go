@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentos-dev/agentos/workflow/baseline"
 )
 
 // CriteriaDetails is the Details of an acceptance_criteria result.
@@ -280,27 +282,6 @@ func capRefs(refs []CriterionRef) []CriterionRef {
 // skipDirs are never searched for tests.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, ".agentos": true}
 
-// testDirs hold nothing but tests: every file under them counts.
-var testDirs = map[string]bool{"tests": true, "test": true, "__tests__": true}
-
-// isTestFileName reports whether a file name is a test file's by convention.
-func isTestFileName(name string) bool {
-	if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_test.py") ||
-		(strings.HasPrefix(name, "test_") && strings.HasSuffix(name, ".py")) ||
-		strings.HasSuffix(name, "Test.java") || strings.HasSuffix(name, "Tests.java") || strings.HasSuffix(name, "Test.kt") {
-		return true
-	}
-	for _, mid := range []string{".test.", ".spec."} {
-		if i := strings.LastIndex(name, mid); i > 0 {
-			switch name[i+len(mid):] {
-			case "ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts":
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // traceIDs searches the project's test files for the refs' IDs and returns
 // the IDs found (lower case), how many files it read, and whether it stopped
 // at maxTestFiles. It returns early once every ID is found.
@@ -331,7 +312,7 @@ func traceIDs(ctx context.Context, root string, refs []CriterionRef) (map[string
 			return nil
 		}
 		rel, _ := filepath.Rel(root, path)
-		if !isTestFileName(de.Name()) && !underTestDir(rel) {
+		if !baseline.IsTestFile(rel) {
 			return nil
 		}
 		if files >= maxTestFiles {
@@ -359,16 +340,6 @@ func traceIDs(ctx context.Context, root string, refs []CriterionRef) (map[string
 		return nil, files, truncated, ctx.Err()
 	}
 	return found, files, truncated, nil
-}
-
-func underTestDir(rel string) bool {
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for _, p := range parts[:len(parts)-1] {
-		if testDirs[p] {
-			return true
-		}
-	}
-	return false
 }
 
 // readText reads a file of at most maxTestFileBytes that does not look binary.

@@ -147,15 +147,3 @@ func TestMentions(t *testing.T) {
 		}
 	}
 }
-
-func TestIsTestFileName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"a_test.go": true, "test_a.py": true, "a_test.py": true, "a.test.ts": true, "a.spec.ts": true, "a.test.js": true,
-		"a.spec.tsx": true, "ATest.java": true, "ATests.java": true, "ATest.kt": true,
-		"a.go": false, "test.py": false, "a.ts": false, "testing.md": false, "a.test.md": false, "Test.java": true,
-	} {
-		if got := isTestFileName(name); got != want {
-			t.Errorf("isTestFileName(%q) = %v", name, got)
-		}
-	}
-}

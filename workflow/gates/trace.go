@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentos-dev/agentos/workflow/baseline"
 )
 
 // Languages whose test sources the trace reads.
@@ -200,7 +202,7 @@ func findTests(ctx context.Context, root string, ids []string) (*sourceTests, er
 		rel = filepath.ToSlash(rel)
 		isGo := strings.HasSuffix(name, "_test.go")
 		isPy := strings.HasSuffix(name, ".py") && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py"))
-		isJS := jsExt(name) && (isTestFileName(name) || underTestDir(rel))
+		isJS := jsExt(name) && baseline.IsTestFile(rel)
 		if !de.Type().IsRegular() || (!isGo && !isPy && !isJS) {
 			return nil
 		}
