@@ -193,6 +193,10 @@ const (
 	ViaReviewPage     = "review page"
 )
 
+// ReviewActor is a person acting through the review page (agentos review),
+// as the audit log names them.
+var ReviewActor = Actor{Client: "agentos-review"}
+
 // ViaElicitation is how an approval answered in the IDE of client is recorded.
 func ViaElicitation(client string) string { return "elicitation by " + client }
 
@@ -265,6 +269,9 @@ func (e *Engine) Approve(id string, who Approver, note string, shown *Binding) (
 	if strings.HasPrefix(who.Via, "elicitation") && !e.ElicitationAllowed() {
 		return nil, &Error{Kind: KindForbidden, Msg: "workflow.approval is \"terminal\": approve with `agentos workflow approve` in a terminal"}
 	}
+	if err := e.refuseWhileGate("approve", id, who.Actor, "an approval of session "+id+" by "+who.By+" via "+who.Via); err != nil {
+		return nil, err
+	}
 	return e.mutate(id, CLIActor, true, func(s *Session) error {
 		if err := e.checkApprovable(s); err != nil {
 			return err
@@ -334,6 +341,9 @@ func SpecDir(spec string) (string, error) {
 func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Binding) (Threshold, error) {
 	dir, err := SpecDir(spec)
 	if err != nil {
+		return Threshold{}, err
+	}
+	if err := e.refuseWhileGate("approve", "", who.Actor, "an approval of spec "+spec+" by "+who.By+" via "+who.Via); err != nil {
 		return Threshold{}, err
 	}
 	b, files, err := e.specSnapshot(dir, true)

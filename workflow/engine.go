@@ -60,6 +60,7 @@ type Engine struct {
 	rules liveRules
 	store *Store
 	set   Settings
+	gates runningGates // the gates running now: no person-only action meanwhile (gaterun.go)
 }
 
 // NewEngine returns an engine over lib whose sessions live in set.StateDir.
@@ -541,6 +542,7 @@ func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[stri
 		if err := e.checkStillApproved(s); err != nil {
 			return err
 		}
+		defer e.gateRunning(s.ID)()
 		report = e.evaluate(ctx, s, evidence, actor)
 		e.record(s, report, actor, "complete_phase")
 		return nil
@@ -566,6 +568,7 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 		if err := e.checkStillApproved(s); err != nil {
 			return err
 		}
+		defer e.gateRunning(s.ID)()
 		report = e.evaluate(ctx, s, p.LastGate.Evidence, actor)
 		e.record(s, report, actor, "retry_phase")
 		return nil
@@ -847,8 +850,9 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 }
 
 // Reset starts a session over from phase 1. It is how a person discards a
-// session changed outside agentos: its audit log is kept, as it is.
-func (e *Engine) Reset(id string) (*Session, error) {
+// session changed outside agentos: its audit log is kept, as it is. actor
+// is how the person did it (CLIActor, ReviewActor).
+func (e *Engine) Reset(id string, actor Actor) (*Session, error) {
 	return e.change(id, CLIActor, true, true, func(s *Session) error {
 		if err := e.acceptAudit(s); err != nil {
 			return err
@@ -863,7 +867,7 @@ func (e *Engine) Reset(id string) (*Session, error) {
 		} else if len(changes) > 0 {
 			detail = "under the rules now: " + strings.Join(changes, "; ")
 		}
-		e.audit(s, CLIActor, "reset", from, 1, "", detail)
+		e.audit(s, actor, "reset", from, 1, "", detail)
 		return nil
 	})
 }

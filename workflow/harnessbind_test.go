@@ -87,7 +87,7 @@ func TestHarnessChangeWaitsForConfirmation(t *testing.T) {
 	if !diffed {
 		t.Errorf("HarnessChanges names no package.json scripts: %+v", HarnessChanges(s.Rules, shown))
 	}
-	if _, err := e.ConfirmRules(s.ID, ViaTerminal, shown); err != nil {
+	if _, err := e.ConfirmRules(s.ID, person, shown); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := e.RetryPhase(ctx, s.ID, agent, false); err != nil {

@@ -56,9 +56,13 @@ func newRuleSet(lib *Library, set Settings) *ruleSet {
 	if set.TerminalApprovalOnly {
 		approval = config.ApprovalTerminal
 	}
+	mode := config.SandboxRequired
+	if set.Unsandboxed {
+		mode = config.SandboxUnsandboxed
+	}
 	return &ruleSet{lib: lib, wf: config.Workflow{
 		TestCommand: set.TestCommand, CoverageFile: set.CoverageFile, TestReport: set.TestReport,
-		CoverageThreshold: set.CoverageThreshold, Strict: set.Strict, Approval: approval,
+		CoverageThreshold: set.CoverageThreshold, Strict: set.Strict, Approval: approval, Sandbox: mode,
 	}}
 }
 
@@ -282,12 +286,15 @@ func (e *Engine) PendingRules(id string) (*Session, []string, *Binding, error) {
 }
 
 // ConfirmRules records a person's confirmation that session id goes on
-// under the rules as they are now; via is how they confirmed. shown is what
-// they were shown: if the rules changed since, nothing is confirmed. An
-// execution session's spec approval is bound to the confirmed rules too,
-// as it binds the workflow, the settings and the harness that judge the
-// work.
-func (e *Engine) ConfirmRules(id, via string, shown *Binding) (*Session, error) {
+// under the rules as they are now; who says how they confirmed. shown is
+// what they were shown: if the rules changed since, nothing is confirmed.
+// An execution session's spec approval is bound to the confirmed rules
+// too, as it binds the workflow, the settings and the harness that judge
+// the work.
+func (e *Engine) ConfirmRules(id string, who Approver, shown *Binding) (*Session, error) {
+	if err := e.refuseWhileGate("confirm_rules", id, who.Actor, "a confirmation of the rules of session "+id+" via "+who.Via); err != nil {
+		return nil, err
+	}
 	return e.change(id, CLIActor, true, false, func(s *Session) error {
 		e.rules.harness.forget()
 		r := e.rules.refresh()
@@ -310,7 +317,7 @@ func (e *Engine) ConfirmRules(id, via string, shown *Binding) (*Session, error) 
 		if err != nil {
 			return err
 		}
-		e.audit(s, CLIActor, "confirm_rules", s.Current, s.Current, "confirmed", via+": "+strings.Join(changes, "; "))
+		e.audit(s, who.Actor, "confirm_rules", s.Current, s.Current, "confirmed", who.Via+": "+strings.Join(changes, "; "))
 		return nil
 	})
 }

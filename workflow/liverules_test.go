@@ -95,10 +95,10 @@ func TestEditedDefinitionWaitsForConfirmation(t *testing.T) {
 	if err != nil || len(changes) != 1 {
 		t.Fatalf("pending = %v, %v", changes, err)
 	}
-	if _, err := e.ConfirmRules(a.ID, ViaTerminal, shown); err != nil {
+	if _, err := e.ConfirmRules(a.ID, Approver{By: "ann", Via: ViaTerminal, Actor: CLIActor}, shown); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.ConfirmRules(a.ID, ViaTerminal, nil); err == nil || !strings.Contains(err.Error(), "nothing to confirm") {
+	if _, err := e.ConfirmRules(a.ID, Approver{By: "ann", Via: ViaTerminal, Actor: CLIActor}, nil); err == nil || !strings.Contains(err.Error(), "nothing to confirm") {
 		t.Errorf("confirming twice: %v", err)
 	}
 	if _, err := e.CompleteTask(a.ID, "1.1", "", agent, false); err != nil {
@@ -147,7 +147,7 @@ func TestEditedSettingNamesOldAndNew(t *testing.T) {
 	writeFile(t, cfg, "workflow:\n  coverage_threshold: lots\n")
 	_, err = e.Pause(s.ID, agent, false)
 	mustRefuse(t, err, "workflow settings cannot be read", "coverage_threshold")
-	if _, err := e.ConfirmRules(s.ID, ViaTerminal, nil); err == nil {
+	if _, err := e.ConfirmRules(s.ID, Approver{By: "ann", Via: ViaTerminal, Actor: CLIActor}, nil); err == nil {
 		t.Error("rules that cannot be read were confirmed")
 	}
 }
@@ -168,7 +168,7 @@ func TestRemovedDefinitionStopsSession(t *testing.T) {
 	os.RemoveAll(filepath.Dir(defPath))
 	_, err = e.CompleteTask(s.ID, "1.1", "", agent, false)
 	mustRefuse(t, err, "workflow demo_v1 is no longer defined", "agentos workflow delete "+s.ID)
-	if _, err := e.ConfirmRules(s.ID, ViaTerminal, nil); err == nil {
+	if _, err := e.ConfirmRules(s.ID, Approver{By: "ann", Via: ViaTerminal, Actor: CLIActor}, nil); err == nil {
 		t.Error("a removed definition was confirmed")
 	}
 	writeFile(t, defPath, demoWorkflow)

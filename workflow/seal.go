@@ -142,8 +142,12 @@ func (e AuditEntry) signed() []byte {
 
 // Accept is a person vouching for a session as it now is — changed by hand,
 // written on another machine, or from before state was signed — after
-// reading it: it is signed by this machine and can advance again.
-func (e *Engine) Accept(id string) (*Session, error) {
+// reading it: it is signed by this machine and can advance again. actor is
+// how they did (CLIActor, ReviewActor).
+func (e *Engine) Accept(id string, actor Actor) (*Session, error) {
+	if err := e.refuseWhileGate("accept", id, actor, "an acceptance of session "+id); err != nil {
+		return nil, err
+	}
 	var was *Integrity
 	sess, err := e.change(id, CLIActor, true, true, func(s *Session) error {
 		if s.Integrity == nil {
@@ -153,7 +157,7 @@ func (e *Engine) Accept(id string) (*Session, error) {
 		if err := e.acceptAudit(s); err != nil {
 			return err
 		}
-		e.audit(s, CLIActor, "accept", s.Current, s.Current, was.Verdict, was.Detail)
+		e.audit(s, actor, "accept", s.Current, s.Current, was.Verdict, was.Detail)
 		return nil
 	})
 	return sess, err

@@ -76,7 +76,7 @@ func TestHandEditIsChangedOutsideAgentos(t *testing.T) {
 			t.Errorf("%s changed a tampered session: %v", name, err)
 		}
 	}
-	if _, err := e.Accept(s.ID); err != nil {
+	if _, err := e.Accept(s.ID, CLIActor); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := e.Get(s.ID); got.Integrity != nil || got.Status != StatusCompleted {
@@ -88,7 +88,7 @@ func TestHandEditIsChangedOutsideAgentos(t *testing.T) {
 	if got, _ := e.Get(s.ID); got.Integrity == nil || !strings.Contains(got.Integrity.Detail, "audit.jsonl line") {
 		t.Fatalf("edited audit: %+v", got.Integrity)
 	}
-	if _, err := e.Reset(s.ID); err != nil {
+	if _, err := e.Reset(s.ID, CLIActor); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := e.Get(s.ID); got.Integrity != nil || got.Current != 1 {
@@ -139,7 +139,7 @@ func TestAuditLinesCutFromTheEnd(t *testing.T) {
 	if _, err := e.Resume(s.ID, agent, false); err == nil || !strings.Contains(err.Error(), "changed outside agentos") {
 		t.Fatalf("resumed a session whose audit log lost lines: %v", err)
 	}
-	if _, err := e.Accept(s.ID); err != nil {
+	if _, err := e.Accept(s.ID, CLIActor); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Resume(s.ID, agent, false); err != nil {
@@ -183,14 +183,14 @@ func TestOtherMachineAndUnsignedState(t *testing.T) {
 		t.Errorf("advanced another machine's session: %v", err)
 	}
 	for _, id := range []string{s.ID, u.ID} {
-		if _, err := mine.Accept(id); err != nil {
+		if _, err := mine.Accept(id, CLIActor); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := mine.CompleteTask(id, "1.1", "", agent, false); err != nil {
 			t.Errorf("after accepting %s: %v", id, err)
 		}
 	}
-	if _, err := mine.Accept(s.ID); err == nil {
+	if _, err := mine.Accept(s.ID, CLIActor); err == nil {
 		t.Error("accepted a session with nothing to accept")
 	}
 }

@@ -204,7 +204,7 @@ removes it (its state and audit log) after asking, or with --yes.`,
 			if err != nil {
 				return err
 			}
-			sess, err := e.Reset(args[0])
+			sess, err := e.Reset(args[0], workflow.CLIActor)
 			var corrupt *workflow.CorruptError
 			if errors.As(err, &corrupt) {
 				return removeUnreadable(s, e, corrupt, yes)
@@ -299,7 +299,7 @@ now is, so it can advance again. To discard such a session instead, use reset.`,
 					return err
 				}
 			}
-			if _, err := e.Accept(sess.ID); err != nil {
+			if _, err := e.Accept(sess.ID, workflow.CLIActor); err != nil {
 				return cliError(err)
 			}
 			fmt.Fprintf(s.Out, "Accepted session %s; it can advance again.\n", sess.ID)
@@ -347,7 +347,7 @@ non-interactive. To go back to the old rules instead, restore the files.`,
 					return err
 				}
 			}
-			if _, err := e.ConfirmRules(sess.ID, via, shown); err != nil {
+			if _, err := e.ConfirmRules(sess.ID, workflow.Approver{By: approver(""), Via: via, Actor: workflow.CLIActor}, shown); err != nil {
 				return cliError(err)
 			}
 			fmt.Fprintf(s.Out, "Confirmed: session %s goes on under the rules as they are now (%s).\n", sess.ID, via)

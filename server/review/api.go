@@ -96,7 +96,8 @@ type actionInput struct {
 // `agentos workflow` commands, and says what was done.
 func (h *Handler) act(name string, in actionInput) (string, error) {
 	e := h.opts.Engine
-	who := workflow.Approver{By: person(), Via: workflow.ViaReviewPage, Actor: workflow.Actor{Client: "agentos-review"}}
+	// Every change is audited as the review page's, not the terminal's.
+	who := workflow.Approver{By: person(), Via: workflow.ViaReviewPage, Actor: workflow.ReviewActor}
 	needShown := func() error {
 		if in.Shown == nil {
 			return &workflow.Error{Kind: workflow.KindInvalid, Field: "shown", Msg: "the page did not send what it showed: reload it and try again"}
@@ -128,17 +129,17 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 		if err := needShown(); err != nil {
 			return "", err
 		}
-		if _, err := e.ConfirmRules(in.Session, workflow.ViaReviewPage, in.Shown); err != nil {
+		if _, err := e.ConfirmRules(in.Session, who, in.Shown); err != nil {
 			return "", err
 		}
 		return "The session goes on under the rules as they are now.", nil
 	case "accept":
-		if _, err := e.Accept(in.Session); err != nil {
+		if _, err := e.Accept(in.Session, who.Actor); err != nil {
 			return "", err
 		}
 		return "Accepted: the session is signed by this machine again and can advance.", nil
 	case "reset":
-		if _, err := e.Reset(in.Session); err != nil {
+		if _, err := e.Reset(in.Session, who.Actor); err != nil {
 			return "", err
 		}
 		return "Reset: the session starts over from phase 1; its audit log is kept.", nil

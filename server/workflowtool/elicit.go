@@ -30,6 +30,12 @@ func (t *tool) askApproval(ctx context.Context, s *workflow.Session) {
 	if server == nil {
 		return
 	}
+	if gates := e.RunningGates(); len(gates) > 0 {
+		// Refused meanwhile (code a gate runs could answer the prompt):
+		// asking would only waste the person's answer.
+		t.log.Debug("no approval asked while a gate runs", "session", s.ID, "gate", gates[0])
+		return
+	}
 	dir, shown, err := e.PendingApproval(s.ID)
 	if err != nil {
 		t.log.Debug("nothing to ask approval for", "session", s.ID, "err", err)
