@@ -54,9 +54,11 @@ func pyTestRefs(src []byte, ids []string, mod, rel string) []testRef {
 		indent := len(m[1])
 		from := pyAbove(lines, i)
 		to := i + 1
+		// The body ends at a line of code, a comment or a decorator as far
+		// out as the def; a string's own lines (in code, blank) do not end it.
 		for to < len(lines) {
-			t := code[to]
-			if strings.TrimSpace(t) != "" && indentOf(t) <= indent {
+			raw := strings.TrimSpace(lines[to])
+			if raw != "" && indentOf(lines[to]) <= indent && (strings.TrimSpace(code[to]) != "" || raw[0] == '#' || raw[0] == '@') {
 				break
 			}
 			to++

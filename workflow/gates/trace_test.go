@@ -1,6 +1,8 @@
 package gates
 
 import (
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -357,4 +359,35 @@ func TestJUnitCaseOfAnotherLanguageTracesByName(t *testing.T) {
 		{Package: "com.example.LoginTest", Name: "testAC_l_1_1_2", Status: TestSkipped},
 	})
 	wantTrace(t, traces, map[string]string{"ac-l-1.1.1": "passed", "ac-l-1.1.2": "untraced"})
+}
+
+// Through a real pytest run: its JUnit report, then the trace.
+func TestPytestCriteriaTracedOnlyByATestThatRanAndCanFail(t *testing.T) {
+	skipWindows(t)
+	t.Parallel()
+	if _, err := exec.LookPath("pytest"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but pytest is not installed: %v (apt-get install python3-pytest)", err)
+		}
+		t.Skipf("needs pytest (apt-get install python3-pytest): %v", err)
+	}
+	src := "import pytest\n\n# AC-p-1.1.1\ndef test_checks():\n    assert 1 + 1 == 2\n\n# AC-p-1.1.2\ndef test_nothing():\n    1 + 1\n\n" +
+		"# AC-p-1.1.3\ndef test_skipped():\n    pytest.skip(\"later\")\n\n# AC-p-1.1.4\n@pytest.mark.xfail\ndef test_xpass():\n    assert 1 + 1 == 2\n\n" +
+		"# AC-p-1.1.5\n@pytest.mark.xfail\ndef test_xfail():\n    assert 1 + 1 == 3\n"
+	root := project(t, map[string]string{"tests/test_p.py": src, "specs/2026-01-01-p/tasks.md": traceTasks("AC-p-1.1.1", "AC-p-1.1.2", "AC-p-1.1.3", "AC-p-1.1.4", "AC-p-1.1.5")})
+	env := Env{Root: root, Vars: map[string]string{"spec_dir": "specs/2026-01-01-p"}, Tests: &TestRun{}, TasksPhase: 1}
+	command := runCheck(t, Check{Type: TypeCommand, Command: "pytest -q -p no:cacheprovider --junitxml=junit.xml tests", Report: "junit:junit.xml"}, env)
+	if !command.Passed {
+		t.Fatalf("pytest failed: %+v\n%s", command, command.Output)
+	}
+	contains(t, "command message", command.Message, "3 tests passed, 2 skipped")
+	r := runCheck(t, Check{Type: TypeAcceptanceCriteria, File: "{spec_dir}/tasks.md"}, env)
+	if r.Passed {
+		t.Fatalf("traced: %+v", r)
+	}
+	contains(t, "message", r.Message, "AC-p-1.1.2 (line 7) by test_nothing (tests/test_p.py:8)",
+		"3 criteria are named only by tests that were skipped", "AC-p-1.1.3 (line 8), AC-p-1.1.4 (line 9), AC-p-1.1.5 (line 10) by test_skipped (tests/test_p.py:12, skipped)")
+	if strings.Contains(r.Message, "AC-p-1.1.1") {
+		t.Errorf("AC-p-1.1.1 is traced by test_checks: %s", r.Message)
+	}
 }
