@@ -21,7 +21,9 @@ there and is this agentos's build; the primary server runs in dual mode and its 
 indexes have not failed; and every client
 config on this machine that holds an agentos entry parses and has an absolute command
 path, the project root, the right port, the /mcp path, 127.0.0.1 rather than localhost
-and the client's own transport spelling. It prints ✓ or ✗ per check, with the fix.
+and the client's own transport spelling. It also checks the test command the workflow
+gates run: a project with tests needs one, and the default's runner must be installed with
+what writes its reports (pytest-cov, @vitest/coverage-v8, jest-junit). It prints ✓ or ✗ per check, with the fix.
 
 A server that is not running yet is a note (•), not a failure: the primary agent starts it.
 A stale state file, a server in stdio-only mode, an entry pointing at another port than the
@@ -36,6 +38,9 @@ Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is
 				return withCode(exitProject, err)
 			}
 			checks := agentconfig.Diagnose(cmd.Context(), p, agentconfig.SystemEnv())
+			if c, ok := testCommandCheck(cmd.Context(), p); ok {
+				checks = append(checks, c)
+			}
 			failed := 0
 			for _, c := range checks {
 				if !c.OK {

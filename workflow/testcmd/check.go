@@ -97,8 +97,12 @@ func checkPython(ctx context.Context, root string, d Default) Readiness {
 		}
 	}
 	if len(missing) > 0 {
+		verb := "is"
+		if len(missing) > 1 {
+			verb = "are"
+		}
 		return Readiness{Problems: []Problem{{
-			What: fmt.Sprintf("%s is not installed for %s (Python %s)", strings.Join(missing, " and "), exe, *v["python"]),
+			What: fmt.Sprintf("%s %s not installed for %s (Python %s)", strings.Join(missing, " and "), verb, exe, *v["python"]),
 			Fix:  pythonInstall(py, venv, exe, missing)}}}
 	}
 	found := fmt.Sprintf("pytest %s, pytest-cov %s", *v["pytest"], *v["pytest-cov"])
