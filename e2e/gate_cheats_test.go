@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,32 +88,6 @@ func TestGateCheatsAreRefused(t *testing.T) {
 	msg, fix = failedCheck(t, gate(), "command")
 	if !strings.Contains(msg, "1 test failed (exit status 0): example.com/greet.TestGreet") || !strings.Contains(fix, "failing tests") {
 		t.Errorf("a failing test hidden by os.Exit(0): %s / %s", msg, fix)
-	}
-
-	// A test whose init() forges another spec's approval and lowers the
-	// configured threshold while the gate runs the tests.
-	forge := "package greet\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc init() {\n" +
-		"\tos.MkdirAll(\".agentos/state/approvals\", 0o755)\n" +
-		"\tos.WriteFile(\".agentos/state/approvals/2026-01-02-unapproved.json\", []byte(`{\"spec\":\"2026-01-02-unapproved\",\"by\":\"alice\"}`), 0o644)\n" +
-		"\tos.WriteFile(\".agentos/config/mcp.yaml\", []byte(\"workflow:\\n  coverage_threshold: 1\\n\"), 0o644)\n}\n\n" +
-		"// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" || Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n"
-	config, _ := os.ReadFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"))
-	fsWrite(t, c, "other_test.go", forge)
-	msg, _ = failedCheck(t, gate(), "rules_unchanged")
-	for _, want := range []string{".agentos/state/approvals/2026-01-02-unapproved.json (added, undone; what was written is kept in .agentos/backups/gate-runs/", ".agentos/config/mcp.yaml (changed, undone; what was written is kept in .agentos/backups/gate-runs/"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("rules result lacks %q: %s", want, msg)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(root, ".agentos", "state", "approvals", "2026-01-02-unapproved.json")); err == nil {
-		t.Error("the forged approval is still there")
-	}
-	if now, _ := os.ReadFile(filepath.Join(root, ".agentos", "config", "mcp.yaml")); string(now) != string(config) {
-		t.Errorf("config not restored: %q", now)
-	}
-	fsWrite(t, c, dir+"/../2026-01-02-unapproved/tasks.md", goodTasks)
-	if _, errText := wf(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": "2026-01-02-unapproved"}}); !strings.Contains(errText, "not been approved") {
-		t.Errorf("the forged approval was accepted: %s", errText)
 	}
 
 	// The honest work passes.

@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/machinekey"
+	"github.com/agentos-dev/agentos/internal/sandbox"
 	"github.com/agentos-dev/agentos/workflow/gates"
 	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
@@ -41,6 +43,9 @@ type Settings struct {
 	// TerminalApprovalOnly refuses approvals answered in an IDE's
 	// elicitation prompt (workflow.approval: terminal).
 	TerminalApprovalOnly bool
+	// Unsandboxed runs the gates' commands in the project itself, with the
+	// person's full authority (workflow.sandbox: unsandboxed).
+	Unsandboxed bool
 	// Rules, when set, is where the rules above are read again whenever
 	// a person changes them (see liverules.go); nil: they never change.
 	Rules *RuleFiles
@@ -650,6 +655,16 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 			Remediation: "Make .agentos/ readable, then run the gate again."})
 		return report
 	}
+	sb, refusal := e.gateSandbox(r.wf, checks)
+	if refusal != nil {
+		report.Passed = false
+		report.Checks = append(report.Checks, *refusal)
+		return report
+	}
+	if sb != nil {
+		defer sb.Close()
+		env.Sandbox = sb
+	}
 	for _, c := range checks {
 		r := c.Run(ctx, env)
 		report.Passed = report.Passed && r.Passed
@@ -660,6 +675,38 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		report.Checks = append(report.Checks, r)
 	}
 	return report
+}
+
+// sandboxCheck is the type of the result that reports a gate that could not
+// run its commands in a sandbox.
+const sandboxCheck = "sandbox"
+
+// gateSandbox prepares the sandbox the gate's commands run in: none when the
+// gate runs no command, or when the person chose workflow.sandbox:
+// unsandboxed. Where the system cannot sandbox, the gate fails with why and
+// what the person may do; it never falls back by itself.
+func (e *Engine) gateSandbox(wf config.Workflow, checks []gates.Check) (*sandbox.Sandbox, *gates.Result) {
+	if !slices.ContainsFunc(checks, func(c gates.Check) bool { return c.Type == gates.TypeCommand }) || wf.Sandbox == config.SandboxUnsandboxed {
+		return nil, nil
+	}
+	refuse := func(err error) *gates.Result {
+		return &gates.Result{Type: sandboxCheck, Message: "The gate's commands cannot run in a sandbox here: " + err.Error() + ".",
+			Remediation: "Let this system sandbox (docs/security.md says how), or, accepting that the agent's tests then run with your full authority, set workflow.sandbox: unsandboxed in .agentos/config/mcp.yaml."}
+	}
+	if err := sandbox.Check(); err != nil {
+		return nil, refuse(err)
+	}
+	sb, err := sandbox.New(e.set.Root, sandbox.Options{
+		// What a test may not see: approvals and sessions, backups, and
+		// agentos's cache (the auth token), which the run sees empty and
+		// where its reports land.
+		Hidden:  []string{".agentos/state", ".agentos/backups"},
+		Outputs: ".agentos/.cache",
+	})
+	if err != nil {
+		return nil, refuse(err)
+	}
+	return sb, nil
 }
 
 // rulesCheck is the type of the result that reports a gate's run changing

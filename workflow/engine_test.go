@@ -239,6 +239,8 @@ func TestGuessTestReport(t *testing.T) {
 	}
 }
 
+// TestGateRunCannotChangeTheRules: in the weaker mode (no sandbox) a gate
+// whose run changes the rules fails, and the change is undone.
 func TestGateRunCannotChangeTheRules(t *testing.T) {
 	root := t.TempDir()
 	agentos := filepath.Join(root, ".agentos")
@@ -264,7 +266,7 @@ func TestGateRunCannotChangeTheRules(t *testing.T) {
 		t.Fatal(err, lib.Invalid())
 	}
 	state := filepath.Join(agentos, "state")
-	e := NewEngine(lib, Settings{Root: root, StateDir: state, RulesDirs: []string{state, filepath.Join(agentos, "config"), filepath.Join(agentos, "workflows")}})
+	e := NewEngine(lib, Settings{Root: root, StateDir: state, RulesDirs: []string{state, filepath.Join(agentos, "config"), filepath.Join(agentos, "workflows")}, Unsandboxed: true})
 	ctx := context.Background()
 	s, err := e.Start(ctx, "cheat_v1", nil, agent)
 	if err != nil {

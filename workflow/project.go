@@ -39,6 +39,7 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 		CoverageThreshold:    cfg.Workflow.CoverageThreshold,
 		Strict:               cfg.Workflow.Strict,
 		TerminalApprovalOnly: cfg.Workflow.Approval == config.ApprovalTerminal,
+		Unsandboxed:          cfg.Workflow.Sandbox == config.SandboxUnsandboxed,
 		Rules:                &RuleFiles{Builtin: builtin, Workflows: p.Workflows(), Config: p.Config()},
 		SpecTemplates:        templates,
 		Key:                  key,

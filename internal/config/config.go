@@ -100,7 +100,18 @@ type Workflow struct {
 	// `agentos workflow approve`; "elicitation" (the default) also when the
 	// IDE asks them through MCP elicitation.
 	Approval string `yaml:"approval"`
+	// Sandbox says where the gates' commands run: "" or "required" (the
+	// default) in a sandbox, or the gate fails; "unsandboxed", the weaker
+	// mode a person may choose where the system cannot sandbox, in the
+	// project itself with the person's full authority.
+	Sandbox string `yaml:"sandbox"`
 }
+
+// Where the gates' commands run (Workflow.Sandbox).
+const (
+	SandboxRequired    = "required"
+	SandboxUnsandboxed = "unsandboxed"
+)
 
 // Ways a person may approve a spec (Workflow.Approval).
 const (
@@ -189,6 +200,7 @@ var schema = map[string]kind{
 	"workflow.coverage_threshold": scalarNumber,
 	"workflow.strict":             scalarBool,
 	"workflow.approval":           scalarString,
+	"workflow.sandbox":            scalarString,
 	"search":                      mapping,
 	"search.embedder":             mapping,
 	"search.embedder.provider":    scalarString,
@@ -341,6 +353,9 @@ func (c Config) Validate() error {
 	}
 	if a := c.Workflow.Approval; a != "" && a != ApprovalTerminal && a != ApprovalElicitation {
 		errs = append(errs, fmt.Errorf("workflow.approval must be %q or %q, not %q", ApprovalTerminal, ApprovalElicitation, a))
+	}
+	if m := c.Workflow.Sandbox; m != "" && m != SandboxRequired && m != SandboxUnsandboxed {
+		errs = append(errs, fmt.Errorf("workflow.sandbox must be %q or %q, not %q", SandboxRequired, SandboxUnsandboxed, m))
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))

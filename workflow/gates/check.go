@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentos-dev/agentos/internal/sandbox"
 )
 
 // Check types.
@@ -121,6 +123,23 @@ type Env struct {
 	// Tests receives what a command check with a report learned about the
 	// tests it ran, for the checks after it; nil keeps nothing.
 	Tests *TestRun
+	// Sandbox is where command checks run: the project behind a throwaway
+	// layer, no network, no secrets (package internal/sandbox). What they
+	// write, reports and coverage included, is read from it, and the real
+	// project is never touched. Nil runs them in the project itself, which
+	// only a person's choice of the weaker mode allows.
+	Sandbox *sandbox.Sandbox
+}
+
+// written returns where to read the file a command of this gate wrote at
+// abs (rel to the root), and false when no command of this gate wrote it:
+// with a sandbox only the run's own layer counts, so a file left in the
+// project, by an earlier run or an agent, never passes for a fresh one.
+func (env Env) written(abs, rel string) (string, bool) {
+	if env.Sandbox == nil {
+		return abs, true
+	}
+	return env.Sandbox.Path(rel)
 }
 
 // Result is the outcome of one check.

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/agentos-dev/agentos/internal/sandbox"
 )
 
 // CommandDetails is the Details of a command result.
@@ -68,7 +70,7 @@ func (c Check) runCommand(ctx context.Context, env Env) Result {
 		sink = goTests
 	}
 	start := time.Now()
-	total, exitCode, timedOut, runErr := runShell(ctx, dir, command, timeout, sink)
+	total, exitCode, timedOut, runErr := runShell(ctx, env.Sandbox, dir, command, timeout, sink)
 	if goTests != nil {
 		goTests.flush()
 	}
@@ -120,8 +122,12 @@ func (c Check) prepareOutputs(env Env) (report string, reportFile outputFile, pr
 		if err != nil {
 			return "", reportFile, nil, failf(c.Type, "Point the command's outputs at files inside the project.", "The command's output %s cannot be used: %s.", p, trimDot(err.Error())), false
 		}
-		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", reportFile, nil, failf(c.Type, fmt.Sprintf("Make %s writable, then run the gate again.", rel), "The old %s cannot be removed before the run: %s.", rel, trimDot(err.Error())), false
+		// In a sandbox the run starts with a layer of its own, so nothing
+		// is there to remove, and the real project is not touched.
+		if env.Sandbox == nil {
+			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return "", reportFile, nil, failf(c.Type, fmt.Sprintf("Make %s writable, then run the gate again.", rel), "The old %s cannot be removed before the run: %s.", rel, trimDot(err.Error())), false
+			}
 		}
 		if i == 0 && report == ReportJUnit {
 			reportFile = outputFile{abs, rel}
@@ -132,6 +138,16 @@ func (c Check) prepareOutputs(env Env) (report string, reportFile outputFile, pr
 	return report, reportFile, produced, Result{}, true
 }
 
+// freshOutput returns where to read f and, when it cannot be trusted as this
+// run's output, why.
+func (env Env) freshOutput(f outputFile, start time.Time) (path, problem string) {
+	path, ok := env.written(f.abs, f.rel)
+	if !ok {
+		return "", f.rel + " was not written by the command"
+	}
+	return path, freshFile(path, f.rel, start)
+}
+
 // judgeRun decides a command that ran to its end: its outputs must be fresh,
 // its exit status 0, and its test report must list no failure.
 func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown string, start time.Time, goTests *goTestSink, reportFile outputFile, produced []outputFile) Result {
@@ -140,12 +156,13 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 	case ReportGoJSON:
 		o = goTests.outcome()
 	case ReportJUnit:
-		if problem := freshFile(reportFile.abs, reportFile.rel, start); problem != "" {
+		path, problem := env.freshOutput(reportFile, start)
+		if problem != "" {
 			return failf(c.Type, fmt.Sprintf("Make the test command write its JUnit report to %s (e.g. pytest --junitxml=%s), then run the gate again.", reportFile.rel, reportFile.rel),
 				"The test report cannot be trusted: %s (exit status %d): %s.", problem, d.ExitCode, shown)
 		}
 		var err error
-		if o, err = readJUnit(ctx, reportFile.abs); err != nil {
+		if o, err = readJUnit(ctx, path); err != nil {
 			return failf(c.Type, "Make the test command write a JUnit XML report, then run the gate again.", "The test report %s cannot be read: %s.", reportFile.rel, trimDot(err.Error()))
 		}
 	}
@@ -164,7 +181,7 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 		return failf(c.Type, "Write tests for the work, and make the test command run them, then run the gate again.", "The test run cannot be trusted: %s: %s.", o.problem, shown)
 	}
 	for _, f := range produced {
-		if problem := freshFile(f.abs, f.rel, start); problem != "" {
+		if _, problem := env.freshOutput(f, start); problem != "" {
 			return failf(c.Type, fmt.Sprintf("Make the command write %s each time it runs, then run the gate again.", f.rel), "The command's output cannot be trusted: %s: %s.", problem, shown)
 		}
 	}
@@ -188,7 +205,7 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 // and timeout. On timeout or cancellation it kills the command's whole process
 // tree; once the command exits it also kills whatever it left running, so no
 // child outlives the check or holds its output open.
-func runShell(ctx context.Context, dir, command string, timeout time.Duration, sink io.Writer) (total int64, exitCode int, timedOut bool, err error) {
+func runShell(ctx context.Context, sb *sandbox.Sandbox, dir, command string, timeout time.Duration, sink io.Writer) (total int64, exitCode int, timedOut bool, err error) {
 	out := &countingWriter{w: sink}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -199,17 +216,28 @@ func runShell(ctx context.Context, dir, command string, timeout time.Duration, s
 		return 0, -1, false, err
 	}
 	defer pr.Close()
-	cmd := shellCommand(cctx, command)
-	cmd.Dir = dir
+	var cmd *exec.Cmd
+	var g processes = sandboxed{}
+	if sb != nil {
+		// The sandbox's first process takes every other one with it when it
+		// is killed or dies with the server (the default Cancel kills it).
+		if cmd, err = sb.Command(cctx, dir, command); err != nil {
+			pw.Close()
+			return 0, -1, false, err
+		}
+	} else {
+		cmd = shellCommand(cctx, command)
+		cmd.Dir = dir
+		pg, err := newProcGroup(cmd)
+		if err != nil {
+			pw.Close()
+			return 0, -1, false, err
+		}
+		cmd.Cancel, g = pg.kill, pg
+	}
 	cmd.Stdin = nil
 	cmd.Stdout = pw
 	cmd.Stderr = pw
-	g, err := newProcGroup(cmd)
-	if err != nil {
-		pw.Close()
-		return 0, -1, false, err
-	}
-	cmd.Cancel = g.kill
 	// On Linux the kernel kills the shell when the thread that started it
 	// ends (Pdeathsig), not only with the process. Go ends a thread when a
 	// goroutine locked to it exits, and any goroutine may run on a thread
@@ -249,6 +277,21 @@ func runShell(ctx context.Context, dir, command string, timeout time.Duration, s
 		return out.n, -1, timedOut, err
 	}
 }
+
+// processes is what runShell does with the processes a command starts, so
+// that none outlives it: a process group, or a sandbox whose first process
+// takes every other one with it.
+type processes interface {
+	started() // the command started
+	release() // the command ended: kill whatever it left
+}
+
+// sandboxed needs nothing done: the sandbox's PID namespace ends with its
+// first process.
+type sandboxed struct{}
+
+func (sandboxed) started() {}
+func (sandboxed) release() {}
 
 // countingWriter counts what passes through it to w.
 type countingWriter struct {

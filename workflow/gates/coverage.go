@@ -609,6 +609,10 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 		return failf(c.Type, "Point the check at a report inside the project.", "The coverage report path cannot be used: %s.", trimDot(err.Error()))
 	}
 	hint := produceHint(c.Format, rel)
+	abs, written := env.written(abs, rel)
+	if !written {
+		return failf(c.Type, "Make the gate's test command write it ("+hint+"), then run the gate again.", "The coverage report %s was not written by the gate's own run (a report in the project is never read).", rel)
+	}
 	f, err := os.Open(abs)
 	if err != nil {
 		what := "cannot be read"

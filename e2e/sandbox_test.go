@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// attackTests is a test file an agent writes through svc_filesystem so that
+// the gate runs it: each test fails when its attack works, so a gate that
+// passes means every attack was contained. OUTSIDE is a file outside the
+// project, replaced before it is written.
+const attackTests = `package greet
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// AC-greeting-1.1.1 AC-greeting-1.2.1
+func TestGreet(t *testing.T) {
+	if Greet("ann") != "hello, ann" || Greet("") != "hello, world" {
+		t.Fatal("wrong")
+	}
+}
+
+// The server named in the state file: with it a test could complete a
+// phase and answer the approval itself.
+func TestAttackReachTheServer(t *testing.T) {
+	b, err := os.ReadFile(".agentos/.mcp_server_state.json")
+	if err != nil {
+		t.Skip("no state file")
+	}
+	var st struct{ URL string }
+	if json.Unmarshal(b, &st) != nil || st.URL == "" {
+		t.Skip("no URL")
+	}
+	c := http.Client{Timeout: 2 * time.Second}
+	resp, err := c.Post(st.URL, "application/json", strings.NewReader("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("ATTACK reached the server at %s: %s", st.URL, resp.Status)
+	}
+}
+
+func TestAttackReadSecrets(t *testing.T) {
+	paths := []string{".agentos/.cache/auth_token", os.Getenv("AGENTOS_CONFIG_HOME") + "/state.key"}
+	if dir, err := os.UserConfigDir(); err == nil {
+		paths = append(paths, filepath.Join(dir, "agentos", "state.key"))
+	}
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+			t.Errorf("ATTACK read %s", p)
+		}
+	}
+	if entries, err := os.ReadDir(".agentos/state"); err == nil && len(entries) > 0 {
+		t.Errorf("ATTACK listed .agentos/state")
+	}
+}
+
+// Writes that would outlive the gate: each lands in the throwaway layer,
+// or is refused.
+func TestAttackWrite(t *testing.T) {
+	os.WriteFile(".agentos/bin/agentos", []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	os.MkdirAll(".claude", 0o755)
+	os.WriteFile(".claude/settings.json", []byte("{\"permissions\":{\"allow\":[\"Bash(*)\"]}}"), 0o644)
+	os.MkdirAll(".git/hooks", 0o755)
+	os.WriteFile(".git/hooks/pre-commit", []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(".agentos/config/mcp.yaml", []byte("workflow:\n  coverage_threshold: 1\n"), 0o644)
+	os.MkdirAll(".agentos/state/approvals", 0o755)
+	os.WriteFile(".agentos/state/approvals/2026-01-02-unapproved.json", []byte("{}"), 0o644)
+	os.WriteFile("OUTSIDE", []byte("overwritten"), 0o644)
+}
+
+// A child that leaves the process group and would write after the gate.
+func TestAttackOutliveTheGate(t *testing.T) {
+	cmd := exec.Command("setsid", "sh", "-c", "sleep 2; echo late > late.txt; echo late > OUTSIDE")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+}
+`
+
+// TestGateRunsInASandbox plays an agent that holds only agentos's MCP tools
+// and writes tests that attack the person through the gate: reaching the
+// server, reading the token and the state key, replacing the pinned binary,
+// the client's settings, a git hook, the config and approvals, writing
+// outside the project, and leaving a process behind. The gate runs them
+// sandboxed: every attack fails inside, nothing reaches the project or the
+// machine, and the honest test still passes.
+func TestGateRunsInASandbox(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("gate commands are sandboxed on Linux")
+	}
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "dual")
+	spec := "2026-01-01-greeting"
+	dir := ".agentos/specs/" + spec
+	outside := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(outside, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
+	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
+	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 50%\n\n## Objectives\nGreet users by name.\n")
+	fsWrite(t, c, dir+"/tasks.md", goodTasks)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	before := map[string][]byte{}
+	for _, rel := range []string{".agentos/bin/agentos", ".agentos/config/mcp.yaml", ".agentos/.cache/auth_token"} {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil && rel != ".agentos/.cache/auth_token" {
+			t.Fatal(err)
+		}
+		before[rel] = b
+	}
+	fsWrite(t, c, "attack_test.go", strings.ReplaceAll(attackTests, "OUTSIDE", outside))
+	start := time.Now()
+	out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
+	if out.Gate == nil || !out.Gate.Passed {
+		t.Fatalf("an attack worked, or the honest test failed, in the sandbox: %+v", out.Gate)
+	}
+	// The detached child would write 2 s after it started.
+	time.Sleep(time.Until(start.Add(3 * time.Second)))
+	for rel, b := range before {
+		if now, _ := os.ReadFile(filepath.Join(root, rel)); string(now) != string(b) {
+			t.Errorf("the gate's run changed %s", rel)
+		}
+	}
+	for _, rel := range []string{".claude/settings.json", ".git/hooks/pre-commit", ".agentos/state/approvals/2026-01-02-unapproved.json", "late.txt", ".agentos/.cache/coverage.out"} {
+		if _, err := os.Stat(filepath.Join(root, rel)); err == nil {
+			t.Errorf("the gate's run wrote %s into the project", rel)
+		}
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "keep" {
+		t.Errorf("the gate's run wrote outside the project: %q", b)
+	}
+}
+
+// TestUnsandboxedGateUndoesRuleChanges: in the weaker mode a person may
+// choose (workflow.sandbox: unsandboxed) the tests run in the project
+// itself; a test that forges an approval and lowers the threshold fails the
+// gate, and both are undone.
+func TestUnsandboxedGateUndoesRuleChanges(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	cfgPath := filepath.Join(root, ".agentos", "config", "mcp.yaml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, append(cfg, "workflow:\n  sandbox: unsandboxed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := stdioClient(t, root, "--transport", "stdio")
+	spec := "2026-01-01-greeting"
+	dir := ".agentos/specs/" + spec
+	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
+	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
+	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 90%\n\n## Objectives\nGreet users by name.\n")
+	fsWrite(t, c, dir+"/tasks.md", goodTasks)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	gate := func() wfOut {
+		t.Helper()
+		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
+	}
+	// A test whose init() forges another spec's approval and lowers the
+	// configured threshold while the gate runs the tests.
+	forge := "package greet\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc init() {\n" +
+		"\tos.MkdirAll(\".agentos/state/approvals\", 0o755)\n" +
+		"\tos.WriteFile(\".agentos/state/approvals/2026-01-02-unapproved.json\", []byte(`{\"spec\":\"2026-01-02-unapproved\",\"by\":\"alice\"}`), 0o644)\n" +
+		"\tos.WriteFile(\".agentos/config/mcp.yaml\", []byte(\"workflow:\\n  coverage_threshold: 1\\n\"), 0o644)\n}\n\n" +
+		"// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" || Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n"
+	config, _ := os.ReadFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"))
+	fsWrite(t, c, "other_test.go", forge)
+	msg, _ := failedCheck(t, gate(), "rules_unchanged")
+	for _, want := range []string{".agentos/state/approvals/2026-01-02-unapproved.json (added, undone; what was written is kept in .agentos/backups/gate-runs/", ".agentos/config/mcp.yaml (changed, undone; what was written is kept in .agentos/backups/gate-runs/"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("rules result lacks %q: %s", want, msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "state", "approvals", "2026-01-02-unapproved.json")); err == nil {
+		t.Error("the forged approval is still there")
+	}
+	if now, _ := os.ReadFile(filepath.Join(root, ".agentos", "config", "mcp.yaml")); string(now) != string(config) {
+		t.Errorf("config not restored: %q", now)
+	}
+	fsWrite(t, c, dir+"/../2026-01-02-unapproved/tasks.md", goodTasks)
+	if _, errText := wf(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": "2026-01-02-unapproved"}}); !strings.Contains(errText, "not been approved") {
+		t.Errorf("the forged approval was accepted: %s", errText)
+	}
+
+}
