@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentos-dev/agentos/internal/linediff"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
@@ -335,6 +336,7 @@ non-interactive. To go back to the old rules instead, restore the files.`,
 			for _, c := range changes {
 				fmt.Fprintf(s.Out, "  - %s\n", c)
 			}
+			printHarnessDiffs(s, e, sess.Rules, shown)
 			fmt.Fprintln(s.Out, "Once confirmed, the session is judged by the rules as they are now (git diff .agentos/ shows a definition's edits).")
 			via := workflow.ViaTerminal
 			switch {
@@ -357,6 +359,82 @@ non-interactive. To go back to the old rules instead, restore the files.`,
 	confirmRules.Flags().BoolVarP(&yes, "yes", "y", false, "confirm without a typed confirmation (recorded as non-interactive)")
 	cmd.AddCommand(list, show, approve, reject, reset, rollback, deleteCmd, accept, confirmRules)
 	return cmd
+}
+
+// maxDiffCells bounds the work of one diff (lines before × lines after):
+// harness files are short.
+const maxDiffCells = 4_000_000
+
+// printHarnessDiffs shows, for each part of the test harness that changed
+// between was and now, what changed line by line: what decides which tests
+// run is read before it is confirmed, not only named.
+func printHarnessDiffs(s *streams, e *workflow.Engine, was, now *workflow.Binding) {
+	for _, c := range workflow.HarnessChanges(was, now) {
+		var old, cur []byte
+		oldKnown := c.Was == ""
+		if c.Was != "" {
+			old, oldKnown, _ = e.ApprovedFile(c.Was)
+		}
+		if c.Now != "" {
+			cur, _, _ = e.HarnessPart(c.Part)
+		}
+		fmt.Fprintf(s.Out, "\nTest harness %s:\n", c.Part)
+		a, b := diffSplit(old), diffSplit(cur)
+		switch {
+		case !oldKnown:
+			fmt.Fprintln(s.Out, "  (the recorded version was not kept, so only its hash tells it changed; now:)")
+			for _, l := range b {
+				fmt.Fprintf(s.Out, "  + %s\n", l)
+			}
+			continue
+		case len(a)*len(b) > maxDiffCells:
+			fmt.Fprintf(s.Out, "  (too large to diff here: %d and %d lines; read it in your editor)\n", len(a), len(b))
+			continue
+		}
+		var lines []string // each with its mark: "  " unchanged, "- " or "+ "
+		match := linediff.Matches(a, b)
+		for i, j := 0, 0; i < len(a) || j < len(b); {
+			switch {
+			case i < len(a) && match[i] == j:
+				lines = append(lines, "  "+a[i])
+				i, j = i+1, j+1
+			case i < len(a) && match[i] < 0:
+				lines = append(lines, "- "+a[i])
+				i++
+			default:
+				lines = append(lines, "+ "+b[j])
+				j++
+			}
+		}
+		// Unchanged lines are shown within three of a change.
+		skipped := 0
+		for k, l := range lines {
+			near := false
+			for d := max(0, k-3); d <= min(len(lines)-1, k+3); d++ {
+				near = near || !strings.HasPrefix(lines[d], "  ")
+			}
+			if !near {
+				skipped++
+				continue
+			}
+			if skipped > 0 {
+				fmt.Fprintf(s.Out, "  … %d unchanged\n", skipped)
+				skipped = 0
+			}
+			fmt.Fprintf(s.Out, "  %s\n", l)
+		}
+		if skipped > 0 {
+			fmt.Fprintf(s.Out, "  … %d unchanged\n", skipped)
+		}
+	}
+}
+
+func diffSplit(data []byte) []string {
+	text := strings.TrimSuffix(string(data), "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
 }
 
 // removeUnreadable removes a session whose state cannot be read, once the

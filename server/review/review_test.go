@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/project"
@@ -484,6 +486,57 @@ func TestAcceptResetAndConfirmRules(t *testing.T) {
 	}
 	if s, _ := f.engine.Get(id); s.RulesChanged != "" {
 		t.Errorf("after confirming: %s", s.RulesChanged)
+	}
+	// Each is audited as the review page's, not the terminal's.
+	audit, _ := f.engine.Store().ReadAudit(id)
+	actors := map[string]string{}
+	for _, l := range audit {
+		actors[l.Action] = l.Actor
+	}
+	for _, action := range []string{"accept", "reset", "confirm_rules"} {
+		if actors[action] != workflow.ReviewActor.String() {
+			t.Errorf("%s is audited as %q", action, actors[action])
+		}
+	}
+}
+
+// While a gate of the project runs — here in another process, which holds
+// its lock file — the page approves, confirms and accepts nothing, and the
+// audit log records each attempt as the review page's.
+func TestActionsRefusedWhileAGateRuns(t *testing.T) {
+	f := newFixture(t, 0)
+	l := f.link(t)
+	tok, csrf := token(l), f.page(t, l)
+	v, err := f.handler.session(f.session.ID)
+	if err != nil || v.Pending == nil {
+		t.Fatalf("pending: %v %+v", err, v)
+	}
+	p, _ := project.At(f.root)
+	lockPath := filepath.Join(p.StateDir(), "gates", "spec-execution-20260101-abcdef")
+	write(t, lockPath, "")
+	gate := flock.New(lockPath)
+	if err := gate.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	for _, action := range []string{"approve", "confirm-rules", "accept"} {
+		code, out := f.post(t, tok, csrf, action, actionInput{Session: f.session.ID, Shown: v.Pending.Binding})
+		if msg, _ := out["error"].(string); code != http.StatusForbidden || !strings.Contains(msg, "the gate of session spec-execution-20260101-abcdef is running") {
+			t.Errorf("%s while a gate runs: %d %v", action, code, out)
+		}
+	}
+	audit, _ := f.engine.Store().ReadAudit(f.session.ID)
+	refused := 0
+	for _, l := range audit {
+		if l.Result == "refused" && l.Actor == workflow.ReviewActor.String() {
+			refused++
+		}
+	}
+	if refused != 3 {
+		t.Errorf("%d refusals audited as the review page's: %+v", refused, audit)
+	}
+	gate.Unlock()
+	if code, out := f.post(t, tok, csrf, "approve", actionInput{Session: f.session.ID, Shown: v.Pending.Binding}); code != 200 {
+		t.Fatalf("approving once the gate ended: %d %v", code, out)
 	}
 }
 

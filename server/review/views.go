@@ -177,6 +177,9 @@ type sessionView struct {
 type rulesView struct {
 	Changes []string          `json:"changes"`
 	Binding *workflow.Binding `json:"binding"` // what a confirmation records, sent back with it
+	// Harness shows each changed part of the test harness with its diff:
+	// what decides which tests run is read before it is confirmed.
+	Harness []fileView `json:"harness,omitempty"`
 }
 
 func (h *Handler) session(id string) (*sessionView, error) {
@@ -201,7 +204,7 @@ func (h *Handler) session(id string) (*sessionView, error) {
 	}
 	if s.RulesChanged != "" {
 		if _, changes, now, err := e.PendingRules(s.ID); err == nil && len(changes) > 0 {
-			v.Rules = &rulesView{Changes: changes, Binding: now}
+			v.Rules = &rulesView{Changes: changes, Binding: now, Harness: h.harnessDiffs(s.Rules, now)}
 		}
 	}
 	return v, nil
@@ -298,6 +301,32 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 		}
 	}
 	return v, nil
+}
+
+// harnessDiffs is each part of the test harness that differs between was
+// and now, with its diff against the version kept when it was recorded.
+func (h *Handler) harnessDiffs(was, now *workflow.Binding) []fileView {
+	var out []fileView
+	for _, c := range workflow.HarnessChanges(was, now) {
+		fv := fileView{Path: c.Part, SHA256: c.Now}
+		var cur []byte
+		if c.Now != "" {
+			cur, _, _ = h.opts.Engine.HarnessPart(c.Part)
+		}
+		switch {
+		case c.Was == "":
+			fv.Status = "added"
+			fv.Diff, fv.Note = diffLines("", string(cur))
+		case c.Now == "":
+			fv.Status = "removed"
+			fv.Diff, fv.Note = h.diffAgainst(c.Was, nil, false)
+		default:
+			fv.Status = "changed"
+			fv.Diff, fv.Note = h.diffAgainst(c.Was, cur, !utf8.Valid(cur))
+		}
+		out = append(out, fv)
+	}
+	return out
 }
 
 // diffAgainst diffs the approved version kept under sum with now.

@@ -351,8 +351,10 @@
     if (v.rules) {
       const confirm = h("button", { type: "button", class: "primary" }, "Confirm the new rules");
       confirm.addEventListener("click", () => act("confirm-rules", { session: s.id, shown: v.rules.binding }, [confirm]));
+      const harness = (v.rules.harness || []).map((f) => h("section", { "aria-label": f.path }, h("h4", {}, "Test harness: " + f.path + " ", badge(f.status, "warn")),
+        f.note ? h("p", { class: "muted" }, f.note) : null, f.diff && f.diff.length ? diff(f.diff) : null));
       wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
-        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), h("div", { class: "actions" }, confirm)));
+        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), ...harness, h("div", { class: "actions" }, confirm)));
     }
     const cols = h("div", { class: "cols" });
     const left = h("div", {});
