@@ -88,6 +88,10 @@ func (c Check) runCommand(ctx context.Context, env Env) Result {
 		r = failf(c.Type, "Check that the command and its shell exist, then run the gate again.", "The command could not be run: %s.", trimDot(runErr.Error()))
 	default:
 		r = c.judgeRun(ctx, env, &d, shown, start, goTests, reportFile, produced)
+		if !r.Passed && d.ExitCode > 0 && d.Tests == 0 {
+			// No test reached a verdict: the cause is in the output.
+			r.Message = withCause(r.Message, tail.String())
+		}
 	}
 	r.Details = d
 	r.Output = tail.String()
@@ -157,6 +161,12 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 		o = goTests.outcome()
 	case ReportJUnit:
 		path, problem := env.freshOutput(reportFile, start)
+		if problem != "" && d.ExitCode != 0 {
+			// A runner that refuses its command line, or is not installed,
+			// writes no report: that is the cause, not the report's flag.
+			return failf(c.Type, "Fix what stopped the command before its tests ran (its output below names it: a program, plugin or package that is not installed, or an option the installed runner does not accept; `agentos doctor` checks the default's), then run the gate again.",
+				"The command exited with status %d without writing its test report %s: %s.", d.ExitCode, reportFile.rel, shown)
+		}
 		if problem != "" {
 			return failf(c.Type, fmt.Sprintf("Make the test command write its JUnit report to %s (e.g. pytest --junitxml=%s), then run the gate again.", reportFile.rel, reportFile.rel),
 				"The test report cannot be trusted: %s (exit status %d): %s.", problem, d.ExitCode, shown)

@@ -587,9 +587,12 @@ func produceHint(format, file string) string {
 	case FormatLCOV:
 		return fmt.Sprintf("your test runner's LCOV output, e.g. npx jest --coverage --coverageReporters=lcov (then point file at %s)", file)
 	case FormatCoveragePy:
-		return fmt.Sprintf("coverage run -m pytest && coverage json -o %s", file)
+		// One pytest run that erases the data of earlier runs first (a
+		// separate `coverage json` reads whatever .coverage holds).
+		return fmt.Sprintf("python3 -m pytest --cov=. --cov-report=json:%s (pytest-cov 4.1 or later; 4.0 writes Cobertura XML instead: --cov-report=xml:%s)",
+			file, strings.TrimSuffix(file, filepath.Ext(file))+".xml")
 	case FormatCobertura:
-		return fmt.Sprintf("a Cobertura XML report, e.g. coverage xml -o %s or pytest --cov --cov-report=xml:%s", file, file)
+		return fmt.Sprintf("a Cobertura XML report, e.g. python3 -m pytest --cov=. --cov-report=xml:%s", file)
 	case FormatJaCoCo:
 		return "a JaCoCo XML report, e.g. mvn test jacoco:report (target/site/jacoco/jacoco.xml)"
 	}

@@ -127,7 +127,7 @@ func TestCoverageCheck(t *testing.T) {
 		{"coverage.py", Check{File: "reports/cov.json", Threshold: ptr(40.0)}, Env{}, true, 40, "Coverage is 40.00%", ""},
 		{"missing go report", Check{File: "cover.out"}, Env{}, false, 0, "The coverage report cover.out does not exist.",
 			"Produce it with go test -coverprofile=cover.out ./..., then run the gate again."},
-		{"missing python report", Check{File: "coverage.json"}, Env{}, false, 0, "does not exist", "coverage json -o coverage.json"},
+		{"missing python report", Check{File: "coverage.json"}, Env{}, false, 0, "does not exist", "--cov-report=json:coverage.json (pytest-cov 4.1 or later"},
 		{"unparsable", Check{File: "garbage.out"}, Env{}, false, 0, "The coverage report garbage.out cannot be used: the report's format is not recognised", "Regenerate it with go test -coverprofile=garbage.out ./..."},
 		{"wrong format", Check{File: "coverage.out", Format: FormatCobertura}, Env{}, false, 0, "cannot be used", "Cobertura"},
 		{"files not in the project", Check{File: "made-up.out"}, Env{}, false, 80, "The coverage report made-up.out names 1 file that the project does not have: example.com/m/fake.go.", "Regenerate the report"},
