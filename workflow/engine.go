@@ -547,7 +547,7 @@ func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[stri
 		if err := e.checkStillApproved(s); err != nil {
 			return err
 		}
-		defer e.gateRunning(s.ID)()
+		defer e.gateRunning(s)()
 		report = e.evaluate(ctx, s, evidence, actor)
 		e.record(s, report, actor, "complete_phase")
 		return nil
@@ -573,7 +573,7 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 		if err := e.checkStillApproved(s); err != nil {
 			return err
 		}
-		defer e.gateRunning(s.ID)()
+		defer e.gateRunning(s)()
 		report = e.evaluate(ctx, s, p.LastGate.Evidence, actor)
 		e.record(s, report, actor, "retry_phase")
 		return nil

@@ -35,7 +35,7 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	done := e.gateRunning(gated.ID)
+	done := e.gateRunning(gated)
 	if got := cli.RunningGates(); len(got) != 1 || got[0] != gated.ID {
 		t.Fatalf("another process sees the gates %v", got)
 	}
@@ -59,6 +59,16 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 	if rec, _ := e.SpecApproval("undo"); rec != nil {
 		t.Fatal("a spec approval was recorded while a gate ran")
 	}
+	// The other process's attempts wait in the gate's spool: writing the
+	// audit log of a session would change the state the gate is judged by.
+	before, _ := e.Store().ReadAudit(s.ID)
+	if len(before) != 1+3 {
+		t.Errorf("while the gate runs, the audit log holds %d lines: %+v", len(before), before)
+	}
+	done()
+	if got := cli.RunningGates(); len(got) != 0 {
+		t.Fatalf("gates still running after the gate: %v", got)
+	}
 	audit, _ := e.Store().ReadAudit(s.ID)
 	var lines []string
 	for _, l := range audit {
@@ -66,7 +76,7 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 			lines = append(lines, l.Action+" "+l.Actor)
 		}
 	}
-	want := []string{"approve " + agent.String(), "approve agentos-review", "approve agentos-cli", "confirm_rules agentos-review", "accept agentos-cli"}
+	want := []string{"approve " + agent.String(), "approve agentos-review", "confirm_rules agentos-review", "approve agentos-cli", "accept agentos-cli"}
 	if strings.Join(lines, ", ") != strings.Join(want, ", ") {
 		t.Errorf("refusals in the audit log: %v, want %v", lines, want)
 	}
@@ -86,10 +96,6 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 		t.Fatalf("the audited refusals broke the session's seal: %v, %+v", err, got.Integrity)
 	}
 
-	done()
-	if got := cli.RunningGates(); len(got) != 0 {
-		t.Fatalf("gates still running after the gate: %v", got)
-	}
 	if _, err := cli.Approve(s.ID, person, "", nil); err != nil {
 		t.Fatalf("approving once the gate ended: %v", err)
 	}
