@@ -81,15 +81,16 @@ func (c Config) BrowserIdle() (time.Duration, error) {
 // Workflow configures what the workflow gates run and read. It lives in the
 // project's file, not in an agent's call, so an agent cannot weaken a gate.
 type Workflow struct {
-	// TestCommand runs the project's tests and writes CoverageFile; empty:
-	// a default for Go and Python projects.
+	// TestCommand runs the project's tests and writes CoverageFile; install
+	// writes the one of the runner it detects (workflow/testcmd), and empty
+	// means that same default.
 	TestCommand  string `yaml:"test_command"`
 	CoverageFile string `yaml:"coverage_file"`
 	// TestReport is where the gate reads which tests passed and failed:
 	// go-test-json (the command's output), junit:PATH (a JUnit XML file the
-	// command writes) or exit-status; empty: go-test-json or junit for the
-	// Go and Python defaults, else guessed from the command (go test -json,
-	// --junitxml=PATH), else exit-status.
+	// command writes) or exit-status; empty: the default's, else guessed
+	// from the command (go test -json, --junitxml=PATH, Vitest's or
+	// jest-junit's output file), else exit-status.
 	TestReport string `yaml:"test_report"`
 	// CoverageThreshold is the minimum coverage percentage when the spec
 	// names none.
