@@ -223,7 +223,7 @@ func TestCheckPythonReadsTheRealInterpreter(t *testing.T) {
 	switch {
 	case len(r.Problems) == 0 && (!strings.Contains(r.Found, "pytest-cov ") || !strings.Contains(r.Found, "Cobertura XML")):
 		t.Fatalf("found: %+v", r)
-	case len(r.Problems) > 0 && (!strings.Contains(r.Problems[0].What, "is not installed for") || !strings.Contains(r.Problems[0].Fix, "pytest")):
+	case len(r.Problems) > 0 && (!strings.Contains(r.Problems[0].What, "not installed for") || !strings.Contains(r.Problems[0].Fix, "pytest")):
 		t.Fatalf("%+v", r)
 	}
 }
