@@ -136,3 +136,17 @@ func TestSessionWithoutHarnessRecordsItAtItsGate(t *testing.T) {
 	_, _, err := e.RetryPhase(context.Background(), s.ID, agent, false)
 	mustRefuse(t, err, "test harness pytest.ini changed")
 }
+
+// A change undone goes unnoticed: the session goes on at once, whatever
+// reading of the harness is cached.
+func TestHarnessChangeUndoneGoesOn(t *testing.T) {
+	e, root, s := executionUnderHarness(t)
+	ctx := context.Background()
+	writeFile(t, filepath.Join(root, "pytest.ini"), "[pytest]\naddopts = -k nothing\n")
+	_, _, err := e.CompletePhase(ctx, s.ID, nil, agent, false)
+	mustRefuse(t, err, "test harness pytest.ini changed")
+	writeFile(t, filepath.Join(root, "pytest.ini"), "[pytest]\ntestpaths = tests\n")
+	if _, _, err := e.CompletePhase(ctx, s.ID, nil, agent, false); err != nil {
+		t.Fatalf("the undone change still stops the session: %v", err)
+	}
+}

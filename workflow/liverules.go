@@ -235,7 +235,12 @@ func (e *Engine) holdRules(s *Session) error {
 		return nil
 	}
 	if msg := e.rulesChanged(s, r); msg != "" {
-		return refused("%s", msg)
+		// A refusal rests on a fresh reading of the harness: the cached one
+		// may predate the agent undoing its change.
+		e.rules.harness.forget()
+		if msg = e.rulesChanged(s, r); msg != "" {
+			return refused("%s", msg)
+		}
 	}
 	return nil
 }
