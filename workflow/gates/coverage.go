@@ -48,6 +48,9 @@ type CoverageDetails struct {
 	Total     int64          `json:"total,omitempty"`
 	Files     int            `json:"files"`
 	Least     []FileCoverage `json:"least_covered,omitempty"` // the 5 least-covered files
+	// Excluded lists the coverage exclusions in source whose code counts as
+	// uncovered (coverage_exclusions.go).
+	Excluded []Exclusion `json:"excluded,omitempty"`
 }
 
 // ParseCoverage parses a coverage report in format (FormatAuto, or "",
@@ -635,8 +638,13 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 		}
 		return failf(c.Type, "Regenerate it with "+hint+", then run the gate again.", "The coverage report %s cannot be used: %s.", rel, trimDot(err.Error()))
 	}
+	var excluded []Exclusion // coverage_exclusions.go
+	if rep.Format != FormatGo && rep.Format != FormatJaCoCo {
+		excluded = sessionExclusions(env.Root, sessionChanges(ctx, env.Root))
+		rep.withExclusions(excluded)
+	}
 	d := CoverageDetails{File: rel, Format: rep.Format, Percent: round2(rep.Percent), Threshold: threshold,
-		Covered: rep.Covered, Total: rep.Total, Files: len(rep.Files), Least: leastCovered(rep.Files, 5)}
+		Covered: rep.Covered, Total: rep.Total, Files: len(rep.Files), Least: leastCovered(rep.Files, 5), Excluded: excluded}
 	if rep.Total == 0 && rep.Percent == 0 && len(rep.Files) == 0 {
 		r := failf(c.Type, "Run the tests with coverage over the project's code: "+hint+".", "The coverage report %s covers no code.", rel)
 		r.Details = d
@@ -649,7 +657,7 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 		return r
 	}
 	if d.Percent >= threshold {
-		r := pass(c.Type, "Coverage is %.2f%%, meeting the %s%% threshold.", d.Percent, fmtPercent(threshold))
+		r := pass(c.Type, "Coverage is %.2f%%, meeting the %s%% threshold.%s", d.Percent, fmtPercent(threshold), exclusionsSentence(excluded))
 		r.Details = d
 		return r
 	}
@@ -657,7 +665,10 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 	if len(d.Least) > 0 {
 		fix = fmt.Sprintf("Add tests for the least-covered files (%s is at %.2f%%)", d.Least[0].File, d.Least[0].Percent)
 	}
-	r := failf(c.Type, fix+", regenerate the report and run the gate again.", "Coverage is %.2f%%, below the %s%% threshold.", d.Percent, fmtPercent(threshold))
+	if len(excluded) > 0 {
+		fix = "Remove the coverage exclusions the work added and test that code; " + strings.ToLower(fix[:1]) + fix[1:]
+	}
+	r := failf(c.Type, fix+", regenerate the report and run the gate again.", "Coverage is %.2f%%, below the %s%% threshold.%s", d.Percent, fmtPercent(threshold), exclusionsSentence(excluded))
 	r.Details = d
 	return r
 }
