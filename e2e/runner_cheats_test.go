@@ -1,0 +1,276 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// The Python and TypeScript cheats of the issue that first found them, each
+// played through svc_filesystem against an otherwise honest project whose
+// spec a person approved: each is refused by the gate, naming it, or stops
+// the session because it changes the approved test harness; then the honest
+// work passes first time. The runners come from scripts/install-testrunners.sh.
+
+// runnerCheat is one cheat: the files it writes (an empty content deletes
+// the file), then what refuses it — the failed check of that type whose
+// message holds every want, or, when check is "", complete_phase's refusal
+// holding every want. undo writes the project back for the next cheat.
+type runnerCheat struct {
+	name  string
+	files []string // path, content, path, content …
+	check string
+	want  []string
+	undo  []string
+}
+
+// playCheats plays each cheat in turn on the execution session id.
+func playCheats(t *testing.T, c *client.Client, id string, cheats []runnerCheat) {
+	t.Helper()
+	put := func(files []string) {
+		for i := 0; i+1 < len(files); i += 2 {
+			if files[i+1] == "" {
+				if res := call(t, c, "svc_filesystem", map[string]any{"action": "delete", "path": files[i]}, nil); res.IsError {
+					t.Fatalf("svc_filesystem delete %s: %v", files[i], res.Content)
+				}
+				continue
+			}
+			fsWrite(t, c, files[i], files[i+1])
+		}
+	}
+	for _, ch := range cheats {
+		put(ch.files)
+		out, errText := wf(t, c, map[string]any{"action": "complete_phase", "session_id": id})
+		var msg string
+		switch {
+		case ch.check == "":
+			if errText == "" {
+				t.Errorf("%s: the session went on under a changed test harness: %+v", ch.name, out.Gate)
+			}
+			msg = errText
+		case errText != "":
+			t.Errorf("%s: complete_phase refused instead of its gate failing: %s", ch.name, errText)
+		case out.Gate == nil || out.Gate.Passed:
+			t.Errorf("%s: the gate passed", ch.name)
+		default:
+			found := false
+			for _, f := range out.Gate.Failed {
+				if f.Type == ch.check {
+					msg, found = out.Gate.Checks[f.Check], true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s: no failed %s check in %q", ch.name, ch.check, out.Gate.Checks)
+			}
+		}
+		for _, w := range ch.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the refusal does not say %q: %s", ch.name, w, msg)
+			}
+		}
+		put(ch.undo)
+	}
+}
+
+// harnessChanged is what complete_phase says when the test harness changed.
+func harnessChanged(part string) []string {
+	return []string{"changed since it recorded them", "test harness " + part, "agentos workflow confirm-rules"}
+}
+
+// stdioClientPath is stdioClient with dir first on the server's PATH.
+func stdioClientPath(t *testing.T, root, dir string) *client.Client {
+	t.Helper()
+	env := []string{"PROJECT_ROOT=" + root, "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}
+	c, err := client.NewStdioMCPClientWithOptions(binary, env, []string{"serve", "--transport", "stdio"},
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Env = append(os.Environ(), env...)
+			cmd.Dir = root
+			return cmd, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c, "stdio-test", legacyProtocol)
+	return c
+}
+
+// startExecution approves the greeting spec as a person and starts and
+// readies its execution through MCP; it returns the session's ID.
+func startExecution(t *testing.T, c *client.Client, root string) string {
+	t.Helper()
+	spec := "2026-01-01-greeting"
+	dir := ".agentos/specs/" + spec
+	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 90%\n\n## Objectives\nGreet users by name.\n")
+	fsWrite(t, c, dir+"/tasks.md", goodTasks)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	return id
+}
+
+const (
+	pyGreet      = "def greet(name):\n    if name == \"\":\n        return \"hello, world\"\n    return \"hello, \" + name\n"
+	pyProject    = "[project]\nname = \"greet\"\nversion = \"0.1.0\"\n"
+	pyIni        = "[pytest]\n"
+	pyHonestTest = "from greet import greet\n\n\n# AC-greeting-1.1.1: greet names the person.\ndef test_names_the_person():\n    assert greet(\"ann\") == \"hello, ann\"\n\n\n" +
+		"# AC-greeting-1.2.1\ndef test_empty_name():\n    assert greet(\"\") == \"hello, world\"\n"
+	// pyCalls runs every line of greet, so coverage is met and only what the
+	// cheat does is judged.
+	pyCalls = "def test_calls():\n    assert greet(\"x\")\n    assert greet(\"\")\n\n\n"
+)
+
+// TestPytestCheatsAreRefused plays each Python cheat on a pytest project
+// with Debian's pytest and pytest-cov and the default test command.
+func TestPytestCheatsAreRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Debian's pytest: Linux")
+	}
+	needTool(t, exec.Command("/usr/bin/python3", "-c", "import pytest, pytest_cov").Run() == nil, "Debian's python3 has no pytest and pytest-cov")
+	t.Parallel()
+	root := newProject(t)
+	// The default command runs python3 from PATH: Debian's, where the
+	// packages are (not a pyenv or other python3 found first).
+	c := stdioClientPath(t, root, "/usr/bin")
+	fsWrite(t, c, "pyproject.toml", pyProject)
+	fsWrite(t, c, "pytest.ini", pyIni)
+	id := startExecution(t, c, root)
+	// The session's work: the code, then its tests.
+	fsWrite(t, c, "greet.py", pyGreet)
+
+	const head = "import pytest\nfrom greet import greet\n\n\n"
+	const ids = "# AC-greeting-1.1.1 AC-greeting-1.2.1\n"
+	const wrong = "    assert greet(\"ann\") == \"hi, ann\"\n"
+	forgedJUnit := `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="1" failures="0" errors="0" skipped="0">` +
+		`<testcase classname="test_greet" name="test_greet" file="test_greet.py" time="0.001"/></testsuite></testsuites>`
+	playCheats(t, c, id, []runnerCheat{
+		{name: "a test that asserts nothing",
+			files: []string{"test_greet.py", head + ids + "def test_greet():\n    greet(\"ann\")\n    greet(\"\")\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that check nothing", "test_greet (test_greet.py:6)"}},
+		{name: "pytest.skip",
+			files: []string{"test_greet.py", head + pyCalls + ids + "def test_later():\n    pytest.skip(\"later\")\n" + wrong},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "test_later (test_greet.py:11, skipped)"}},
+		{name: "xfail",
+			files: []string{"test_greet.py", head + pyCalls + ids + "@pytest.mark.xfail\ndef test_later():\n" + wrong},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "test_later (test_greet.py:12"}},
+		{name: "addopts in pytest.ini deselecting the failing test",
+			files: []string{"pytest.ini", "[pytest]\naddopts = -k \"not later\"\n", "test_greet.py", head + pyCalls + ids + "def test_later():\n" + wrong},
+			check: "", want: harnessChanged("pytest.ini changed"),
+			undo: []string{"pytest.ini", pyIni}},
+		{name: "addopts in pyproject.toml",
+			files: []string{"pyproject.toml", pyProject + "\n[tool.pytest.ini_options]\naddopts = \"-k 'not later'\"\n"},
+			check: "", want: harnessChanged("pyproject.toml"),
+			undo: []string{"pyproject.toml", pyProject}},
+		{name: "a conftest.py pytest_runtest_makereport hook that passes every test",
+			files: []string{"conftest.py", "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    rep = outcome.get_result()\n    rep.outcome = \"passed\"\n"},
+			check: "", want: harnessChanged("conftest.py added"),
+			undo: []string{"conftest.py", ""}},
+		{name: "a conftest.py that rewrites the JUnit report",
+			files: []string{"conftest.py", "def pytest_unconfigure(config):\n    open(\".agentos/.cache/junit.xml\", \"w\").write('" + forgedJUnit + "')\n"},
+			check: "", want: harnessChanged("conftest.py added"),
+			undo: []string{"conftest.py", ""}},
+		{name: ".coveragerc omit",
+			files: []string{".coveragerc", "[run]\nomit = greet.py\n"},
+			check: "", want: harnessChanged(".coveragerc added"),
+			undo: []string{".coveragerc", ""}},
+		{name: "coverage exclude_lines in pyproject.toml",
+			files: []string{"pyproject.toml", pyProject + "\n[tool.coverage.report]\nexclude_lines = [\"if name\"]\n"},
+			check: "", want: harnessChanged("pyproject.toml"),
+			undo: []string{"pyproject.toml", pyProject}},
+		{name: "# pragma: no cover on the branch no test runs",
+			files: []string{"greet.py", strings.Replace(pyGreet, "if name == \"\":", "if name == \"\":  # pragma: no cover", 1),
+				"test_greet.py", "from greet import greet\n\n\n" + ids + "def test_greet():\n    assert greet(\"ann\") == \"hello, ann\"\n"},
+			check: "coverage", want: []string{"greet.py:2", "pragma: no cover", "counted as uncovered"},
+			undo: []string{"greet.py", pyGreet}},
+	})
+
+	// The honest work passes first time.
+	fsWrite(t, c, "test_greet.py", pyHonestTest)
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
+		t.Fatalf("the honest work did not pass: %+v", out.Gate)
+	}
+}
+
+// TestVitestCheatsAreRefused plays each TypeScript cheat on a Vitest project
+// with the default test command.
+func TestVitestCheatsAreRefused(t *testing.T) {
+	modules := runnersCache(t, "vitest")
+	t.Parallel()
+	root := newProject(t)
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	c := stdioClient(t, root, "--transport", "stdio")
+	pkg := `{"name": "greet", "type": "module", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^4.1.12", "@vitest/coverage-v8": "^4.1.12", "typescript": "^5.9.3"}}`
+	fsWrite(t, c, "package.json", pkg)
+	fsWrite(t, c, "tsconfig.json", `{"compilerOptions": {"strict": true, "module": "esnext", "target": "es2022", "moduleResolution": "bundler"}}`)
+	id := startExecution(t, c, root)
+	fsWrite(t, c, "src/greet.ts", greetTS)
+
+	const head = "import { describe, expect, it, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n"
+	const ids = "// AC-greeting-1.1.1 AC-greeting-1.2.1\n"
+	// calls runs every line of greet, so coverage is met.
+	const calls = "test(\"calls\", () => {\n  expect(greet(\"x\")).toBeTruthy();\n  expect(greet(\"\")).toBeTruthy();\n});\n\n"
+	const wrong = "  expect(greet(\"ann\")).toBe(\"hi, ann\");\n"
+	const test = "src/greet.test.ts"
+	forged := "TN:\nSF:src/greet.ts\nDA:1,1\nDA:2,1\nDA:3,1\nDA:5,1\nLF:4\nLH:4\nend_of_record\n"
+	playCheats(t, c, id, []runnerCheat{
+		{name: "a test that asserts nothing",
+			files: []string{test, head + ids + "test(\"greets\", () => {\n  greet(\"ann\");\n  greet(\"\");\n});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that check nothing", "greets (src/greet.test.ts:5)"}},
+		{name: "test.skip",
+			files: []string{test, head + calls + ids + "test.skip(\"later\", () => {\n" + wrong + "});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "later (src/greet.test.ts:10"}},
+		{name: "it.todo",
+			files: []string{test, head + calls + "it.todo(\"AC-greeting-1.1.1 AC-greeting-1.2.1 greets\");\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "src/greet.test.ts:9"}},
+		{name: "it.fails",
+			files: []string{test, head + calls + ids + "it.fails(\"greets\", () => {\n" + wrong + "});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "greets (src/greet.test.ts:10"}},
+		{name: "vitest.config's exclude leaving out the failing test",
+			files: []string{"vitest.config.ts", "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { exclude: [\"src/greet.test.ts\"] } });\n"},
+			check: "", want: harnessChanged("vitest.config.ts added"),
+			undo: []string{"vitest.config.ts", ""}},
+		{name: "a vitest teardown that fakes JUnit and forces exit 0",
+			files: []string{"vitest.config.ts", "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./teardown.ts\"] } });\n",
+				"teardown.ts", "import { writeFileSync } from \"node:fs\";\nexport function teardown() {\n  writeFileSync(\".agentos/.cache/junit.xml\", \"<testsuites/>\");\n  process.exit(0);\n}\n"},
+			check: "", want: harnessChanged("vitest.config.ts added"),
+			undo: []string{"vitest.config.ts", "", "teardown.ts", ""}},
+		{name: "a package.json test script that prints a report",
+			files: []string{"package.json", strings.Replace(pkg, `"vitest run"`, `"echo '<testsuites/>' > .agentos/.cache/junit.xml"`, 1)},
+			check: "", want: harnessChanged("package.json scripts changed"),
+			undo: []string{"package.json", pkg}},
+		{name: "/* v8 ignore next */ on the branch no test runs",
+			files: []string{"src/greet.ts", strings.Replace(greetTS, "  if (name", "  /* v8 ignore next -- @preserve */\n  if (name", 1),
+				test, head + ids + "test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
+			check: "coverage", want: []string{"src/greet.ts:2 /* v8 ignore next", "counted as uncovered"},
+			undo: []string{"src/greet.ts", greetTS}},
+		{name: "/* istanbul ignore next */ on the branch no test runs",
+			files: []string{"src/greet.ts", strings.Replace(greetTS, "  if (name", "  /* istanbul ignore next -- @preserve */\n  if (name", 1)},
+			check: "coverage", want: []string{"src/greet.ts:2 /* istanbul ignore next", "counted as uncovered"},
+			undo: []string{"src/greet.ts", greetTS}},
+		{name: "a test that writes the LCOV file",
+			files: []string{test, head + ids + "test(\"greets\", async () => {\n  const fs = await import(\"node:fs\");\n  fs.mkdirSync(\".agentos/.cache/coverage\", { recursive: true });\n" +
+				"  fs.writeFileSync(\".agentos/.cache/coverage/lcov.info\", " + strconv.Quote(forged) + ");\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
+			check: "coverage", want: []string{"below the 90% threshold"}},
+	})
+
+	// The honest work passes first time.
+	fsWrite(t, c, test, head+"describe(\"greet\", () => {\n  // AC-greeting-1.1.1\n  it(\"greets by name\", () => {\n    expect(greet(\"ann\")).toBe(\"hello, ann\");\n  });\n\n"+
+		"  // AC-greeting-1.2.1\n  it(\"greets the world\", () => {\n    expect(greet(\"\")).toBe(\"hello, world\");\n  });\n});\n")
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
+		t.Fatalf("the honest work did not pass: %+v", out.Gate)
+	}
+}
