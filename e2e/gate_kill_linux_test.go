@@ -19,13 +19,16 @@ import (
 func TestGateCommandDiesWithTheServer(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
+	// The command runs sandboxed and writes nothing the test can see: its
+	// grandchild is found by the unique length of its sleep.
+	marker := "300." + strconv.Itoa(int(time.Now().UnixNano()%1e9))
 	write(t, root, ".agentos/workflows/hang_v1/workflow.yaml", `name: hang_v1
 version: 1.0.0
 phases:
   - name: Hang
     gate:
       - type: command
-        run: "sh -c 'sleep 300 & echo $! > grandchild.pid; wait'"
+        run: "sh -c 'sleep `+marker+` & wait'"
 `)
 	p := startServe(t, root, "--transport", "http")
 	st := waitState(t, root, p.cmd.Process.Pid)
@@ -43,7 +46,7 @@ phases:
 	}()
 	defer func() { cancel(); <-called }()
 
-	pid := waitPIDFile(t, filepath.Join(root, "grandchild.pid"))
+	pid := waitProcess(t, "sleep\x00"+marker+"\x00")
 	p.signal(t, syscall.SIGKILL)
 	p.exitCode(t)
 	for deadline := time.Now().Add(5 * time.Second); !processGone(pid); time.Sleep(20 * time.Millisecond) {
@@ -54,17 +57,21 @@ phases:
 	}
 }
 
-// waitPIDFile waits for a process id to be written whole to path.
-func waitPIDFile(t *testing.T, path string) int {
+// waitProcess waits for a process whose command line (NUL-separated, as
+// /proc shows it) is cmdline, and returns its id.
+func waitProcess(t *testing.T, cmdline string) int {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-				return pid
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, d := range dirs {
+			if b, err := os.ReadFile(filepath.Join(d, "cmdline")); err == nil && string(b) == cmdline {
+				if pid, err := strconv.Atoi(filepath.Base(d)); err == nil {
+					return pid
+				}
 			}
 		}
 	}
-	t.Fatalf("no process id in %s", path)
+	t.Fatalf("no process %q", cmdline)
 	return 0
 }
 

@@ -111,11 +111,13 @@ func TestGateRunsInASandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
-	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
 	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 50%\n\n## Objectives\nGreet users by name.\n")
 	fsWrite(t, c, dir+"/tasks.md", goodTasks)
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	// The work the session does: written after it started, so the
+	// tests fail on the code before it.
+	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
 	for _, task := range []string{"1.1", "1.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}

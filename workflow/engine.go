@@ -142,6 +142,15 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	if err != nil {
 		return nil, err
 	}
+	baseNote := ""
+	if def.PhasesFromTasks != nil {
+		// What fail-before compares the session's work with.
+		if tree, err := e.snapshot(ctx, id); err != nil {
+			baseNote = "no base recorded, so criteria are not checked to fail before the change: " + err.Error()
+		} else {
+			vars[baseVar] = tree
+		}
+	}
 	if def.Scaffold != "" {
 		if err := e.scaffold(vars[def.Scaffold]); err != nil {
 			return nil, err
@@ -157,7 +166,7 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	if err := e.store.Create(sess); err != nil {
 		return nil, err
 	}
-	e.audit(sess, actor, "start", 0, 1, "", def.Name)
+	e.audit(sess, actor, "start", 0, 1, "", strings.TrimSuffix(def.Name+"; "+baseNote, "; "))
 	e.changed(id)
 	return sess, nil
 }
@@ -664,6 +673,9 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 	if sb != nil {
 		defer sb.Close()
 		env.Sandbox = sb
+		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil {
+			env.Before = e.beforeRun(s.ID, base, env)
+		}
 	}
 	for _, c := range checks {
 		r := c.Run(ctx, env)
@@ -681,6 +693,14 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 // run its commands in a sandbox.
 const sandboxCheck = "sandbox"
 
+// gateSandboxOptions say what a gate's command may not see: approvals and
+// sessions, backups, and agentos's cache (the auth token), which the run
+// sees empty and where its reports land.
+var gateSandboxOptions = sandbox.Options{
+	Hidden:  []string{".agentos/state", ".agentos/backups"},
+	Outputs: ".agentos/.cache",
+}
+
 // gateSandbox prepares the sandbox the gate's commands run in: none when the
 // gate runs no command, or when the person chose workflow.sandbox:
 // unsandboxed. Where the system cannot sandbox, the gate fails with why and
@@ -696,13 +716,7 @@ func (e *Engine) gateSandbox(wf config.Workflow, checks []gates.Check) (*sandbox
 	if err := sandbox.Check(); err != nil {
 		return nil, refuse(err)
 	}
-	sb, err := sandbox.New(e.set.Root, sandbox.Options{
-		// What a test may not see: approvals and sessions, backups, and
-		// agentos's cache (the auth token), which the run sees empty and
-		// where its reports land.
-		Hidden:  []string{".agentos/state", ".agentos/backups"},
-		Outputs: ".agentos/.cache",
-	})
+	sb, err := sandbox.New(e.set.Root, gateSandboxOptions)
 	if err != nil {
 		return nil, refuse(err)
 	}

@@ -74,6 +74,11 @@ func walkRules(dirs []string, fn func(path string, info fs.FileInfo) error) erro
 				return err
 			}
 			if d.IsDir() {
+				if d.Name() == baseStoreName && filepath.Dir(path) == dir {
+					// The engine's own store of session bases, written
+					// around every gate; no rule lives there.
+					return filepath.SkipDir
+				}
 				return nil
 			}
 			info, err := d.Info()

@@ -295,7 +295,8 @@ func confine(p plan) error {
 	if err := os.MkdirAll(p.Project, 0o755); err != nil {
 		return fmt.Errorf("the project's place: %w", err)
 	}
-	if err := overlay(p.Project, project, filepath.Join(private, "upper"), filepath.Join(private, "work")); err != nil {
+	lower := escapeOverlay(filepath.Join(private, "layer")) + ":" + escapeOverlay(project)
+	if err := overlay(p.Project, lower, filepath.Join(private, "upper"), filepath.Join(private, "work")); err != nil {
 		return fmt.Errorf("layering the project: %w", err)
 	}
 	if p.Outputs != "" {
@@ -360,10 +361,11 @@ func confine(p plan) error {
 	return restrictSelf(landlockABI(), rules)
 }
 
-// overlay mounts at target the folder lower with a throwaway layer on top:
-// reads see lower, writes land in upper, and lower is never written.
+// overlay mounts at target the folders lower (escaped, joined by ":", the
+// first on top) with a throwaway layer over them: reads see lower, writes
+// land in upper, and lower is never written.
 func overlay(target, lower, upper, work string) error {
-	opts := "lowerdir=" + escapeOverlay(lower) + ",upperdir=" + escapeOverlay(upper) + ",workdir=" + escapeOverlay(work) + ",userxattr"
+	opts := "lowerdir=" + lower + ",upperdir=" + escapeOverlay(upper) + ",workdir=" + escapeOverlay(work) + ",userxattr"
 	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
 		return fmt.Errorf("overlay on %s: %w", target, err)
 	}
@@ -426,7 +428,7 @@ func layerCache(c cache) error {
 	if fi, err := os.Stat(c.Lower); err != nil || !fi.IsDir() {
 		return nil // no cache yet: the run starts from an empty one
 	}
-	if err := overlay(c.Mount, c.Lower, upper, work); err != nil {
+	if err := overlay(c.Mount, escapeOverlay(c.Lower), upper, work); err != nil {
 		return fmt.Errorf("layering %s: %w", c.Env, err)
 	}
 	return nil

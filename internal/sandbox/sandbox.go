@@ -65,7 +65,7 @@ func New(project string, opt Options) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: a private folder: %w", err)
 	}
 	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs, now: time.Now()}
-	for _, sub := range []string{"upper", "work", "tmp", "outputs", "home"} {
+	for _, sub := range []string{"upper", "work", "tmp", "outputs", "home", "layer"} {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
 			_ = s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
@@ -77,6 +77,11 @@ func New(project string, opt Options) (*Sandbox, error) {
 // Project is the real project's path, which is also the path the command
 // sees it at.
 func (s *Sandbox) Project() string { return s.project }
+
+// Layer is a folder whose files the command sees in place of the project's,
+// at the same relative paths (fail-before puts the code as it was there).
+// Fill it before the first command runs; it starts empty.
+func (s *Sandbox) Layer() string { return filepath.Join(s.dir, "layer") }
 
 // Path returns where a file the command wrote at rel (relative to the project)
 // can be read after the run, and whether the command wrote it: only what the

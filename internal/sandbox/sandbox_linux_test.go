@@ -193,3 +193,17 @@ func TestExitStatusAndPrivateProcesses(t *testing.T) {
 		t.Errorf("the sandbox sees %s processes; it should see its own only", n)
 	}
 }
+
+func TestLayerShadowsTheProject(t *testing.T) {
+	s, project := newSandbox(t)
+	if err := os.WriteFile(filepath.Join(s.Layer(), "main.go"), []byte("package stub\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := run(t, s, `cat main.go`)
+	if code != 0 || out != "package stub\n" {
+		t.Fatalf("the layer does not shadow the project: %d %q", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "main.go")); string(b) != "package main\n" {
+		t.Errorf("the project changed: %q", b)
+	}
+}

@@ -129,6 +129,9 @@ type Env struct {
 	// project is never touched. Nil runs them in the project itself, which
 	// only a person's choice of the weaker mode allows.
 	Sandbox *sandbox.Sandbox
+	// Before runs the tests on the code before the session's change, for
+	// the acceptance_criteria check's fail-before; nil checks no such thing.
+	Before BeforeRun
 }
 
 // written returns where to read the file a command of this gate wrote at

@@ -23,7 +23,12 @@ type CriteriaDetails struct {
 	Unchecked []CriterionRef `json:"unchecked,omitempty"` // the first maxListed
 	Untraced  []CriterionRef `json:"untraced,omitempty"`  // IDs no test file mentions; the first maxListed
 	TestFiles int            `json:"test_files_scanned"`
-	Truncated bool           `json:"test_scan_truncated,omitempty"` // the scan stopped at maxTestFiles
+	// Proofs say, per criterion, how its tests fared before the change and
+	// after it (fail-before, pass-after); Emptied names the functions the
+	// before-run emptied.
+	Proofs    []Proof  `json:"proofs,omitempty"`
+	Emptied   []string `json:"emptied,omitempty"`
+	Truncated bool     `json:"test_scan_truncated,omitempty"` // the scan stopped at maxTestFiles
 }
 
 // CriterionRef points at one criterion of tasks.md.
@@ -107,7 +112,8 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 	}
 	report, tests := env.Tests.Results()
 	var warnings []string
-	var untraced, hollow, skipped []CriterionRef
+	var untraced, hollow, skipped, notProven []CriterionRef
+	notProvenWhy := map[string]string{}
 	hollowBy, skippedBy := map[string][]testRef{}, map[string][]testRef{}
 	if len(withID) > 0 {
 		ids := make([]string, len(withID))
@@ -115,11 +121,20 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 			ids[i] = strings.ToLower(ref.ID)
 		}
 		if report != "" {
-			traces, files, err := traceByRun(ctx, env.Root, report, ids, tests)
+			traces, src, err := traceByRun(ctx, env.Root, report, ids, tests)
 			if err != nil {
 				return failf(c.Type, "Run the gate again.", "The acceptance_criteria check was cancelled while reading the tests.")
 			}
-			d.TestFiles = files
+			d.TestFiles = src.files
+			if env.Before != nil {
+				fb, err := failBefore(ctx, env.Before, src, withID, ids, traces)
+				if err != nil {
+					return failf(c.Type, "Fix what stops the tests from running on the code before the change, then run the gate again.", "The tests could not be run on the code before this session's change: %s.", trimDot(err.Error()))
+				}
+				d.Proofs, d.Emptied = fb.proofs, fb.emptied
+				notProven, notProvenWhy = fb.notProven, fb.why
+				warnings = append(warnings, fb.warnings...)
+			}
 			for i, ref := range withID {
 				tr := traces[ids[i]]
 				switch {
@@ -173,7 +188,12 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 	if d.Truncated {
 		warnings = append(warnings, fmt.Sprintf("The search for criterion IDs stopped after %d test files.", maxTestFiles))
 	}
-	failing := len(unchecked) > 0 || (strict && (len(untraced) > 0 || len(hollow) > 0 || len(skipped) > 0 || len(noID) > 0))
+	if !strict {
+		for _, ref := range capRefs(notProven) {
+			warnings = append(warnings, fmt.Sprintf("Criterion %s (line %d) is not proven: %s.", ref.ID, ref.Line, notProvenWhy[strings.ToLower(ref.ID)]))
+		}
+	}
+	failing := len(unchecked) > 0 || (strict && (len(untraced) > 0 || len(hollow) > 0 || len(skipped) > 0 || len(noID) > 0 || len(notProven) > 0))
 	if !failing {
 		r := pass(c.Type, "%s%s.", upperFirst(every(d.Criteria, "acceptance criterion "+scope+" is checked", "acceptance criteria "+scope+" are checked")), traceNote(len(withID), len(untraced)+len(hollow)+len(skipped), report != ""))
 		r.Details, r.Warnings = d, warnings
@@ -208,6 +228,15 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 		parts = append(parts, fmt.Sprintf("%s named only by tests that were skipped (a skip, xfail, todo, or a test expected to fail such as it.fails): %s by %s",
 			plural(len(skipped), "criterion is", "criteria are"), labels(skipped), skippedLabels(skippedBy[id])))
 		fixes = append(fixes, fmt.Sprintf("make %s run and pass as a plain test", skippedBy[id][0].name))
+	}
+	if strict && len(notProven) > 0 {
+		var why []string
+		for _, ref := range capRefs(notProven) {
+			why = append(why, ref.ID+": "+notProvenWhy[strings.ToLower(ref.ID)])
+		}
+		parts = append(parts, fmt.Sprintf("%s no test that fails without this session's change (its new and changed functions emptied) and passes with it: %s",
+			plural(len(notProven), "criterion has", "criteria have"), strings.Join(why, "; ")))
+		fixes = append(fixes, "make each such criterion's test check what the criterion says, so that it fails on the code before the change by its assertions and passes now")
 	}
 	r := failf(c.Type, upperFirst(strings.Join(fixes, ", and ")+"."), "%s.", upperFirst(strings.Join(parts, "; ")))
 	r.Details, r.Warnings = d, warnings

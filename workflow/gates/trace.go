@@ -51,6 +51,7 @@ func (r testRef) label() string { return fmt.Sprintf("%s (%s:%d)", r.name, r.fil
 // runTrace is how a criterion fared against the tests of this gate's run.
 type runTrace struct {
 	passed  bool      // a test that names it ran, passed and can fail
+	proving []testRef // those tests, read from the source (none when traced by a JUnit name alone)
 	hollow  []testRef // tests that name it and passed, but check nothing
 	skipped []testRef // tests that name it but were skipped, or are marked to fail or to do later
 }
@@ -61,10 +62,10 @@ type runTrace struct {
 // report's own entry for it: go test's name, or a JUnit case's name and file.
 // A JUnit case from a language whose sources are not read (Java, Kotlin …)
 // traces by its name alone.
-func traceByRun(ctx context.Context, root, report string, ids []string, tests []TestCase) (map[string]runTrace, int, error) {
+func traceByRun(ctx context.Context, root, report string, ids []string, tests []TestCase) (map[string]runTrace, *sourceTests, error) {
 	src, err := findTests(ctx, root, ids)
 	if err != nil {
-		return nil, src.files, err
+		return nil, src, err
 	}
 	out := map[string]runTrace{}
 	for _, ref := range src.refs {
@@ -80,6 +81,7 @@ func traceByRun(ctx context.Context, root, report string, ids []string, tests []
 			case status != TestPassed:
 			case ref.checks:
 				tr.passed = true
+				tr.proving = append(tr.proving, ref)
 			default:
 				tr.hollow = append(tr.hollow, ref)
 			}
@@ -105,7 +107,7 @@ func traceByRun(ctx context.Context, root, report string, ids []string, tests []
 			out[id] = tr
 		}
 	}
-	return out, src.files, nil
+	return out, src, nil
 }
 
 // sourceTests are the tests found in the project's test files.
