@@ -261,6 +261,11 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 			files: []string{"src/greet.ts", strings.Replace(greetTS, "  if (name", "  /* istanbul ignore next -- @preserve */\n  if (name", 1)},
 			check: "coverage", want: []string{"src/greet.ts:2 /* istanbul ignore next", "counted as uncovered"},
 			undo: []string{"src/greet.ts", greetTS}},
+		{name: "vi.mock of the module under test",
+			files: []string{test, "import { expect, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n" +
+				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + ids +
+				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
+			check: "coverage"},
 		{name: "a test that writes the LCOV file",
 			files: []string{test, head + ids + "test(\"greets\", async () => {\n  const fs = await import(\"node:fs\");\n  fs.mkdirSync(\".agentos/.cache/coverage\", { recursive: true });\n" +
 				"  fs.writeFileSync(\".agentos/.cache/coverage/lcov.info\", " + strconv.Quote(forged) + ");\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
