@@ -16,6 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/internal/sandbox"
 	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
@@ -77,7 +78,7 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 		return change{}, nil, 0, fmt.Errorf("install: %w", err)
 	}
 	step.Action = Created
-	step.Detail = describeDetection(detected) + describeTest(ctx, p.Root, test)
+	step.Detail = describeDetection(detected) + describeTest(ctx, p.Root, test) + describeSandbox()
 	return change{step: step, apply: func() error {
 		if err := ports.Claim(ctx, p.Root, port); err != nil {
 			return fmt.Errorf("install: record the server's port: %w", err)
@@ -201,6 +202,16 @@ func describeDetection(d Detection) string {
 // runner or a package its reports need is missing, exactly what to install,
 // so the person sees it before approving a spec rather than at its first
 // gate.
+// describeSandbox warns, where this system cannot sandbox the gates'
+// commands, that execution gates will fail until the person allows it or
+// chooses the weaker mode; elsewhere it says nothing.
+func describeSandbox() string {
+	if err := sandbox.Check(); err != nil {
+		return " The gates cannot run tests sandboxed here (" + err.Error() + "), so execution gates fail until you allow it or set workflow.sandbox: unsandboxed (docs/security.md#the-gate-sandbox)."
+	}
+	return ""
+}
+
 func describeTest(ctx context.Context, root string, test testcmd.Default) string {
 	switch {
 	case test.Command != "":

@@ -41,6 +41,9 @@ Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is
 			if c, ok := testCommandCheck(cmd.Context(), p); ok {
 				checks = append(checks, c)
 			}
+			if c, ok := sandboxCheck(p); ok {
+				checks = append(checks, c)
+			}
 			failed := 0
 			for _, c := range checks {
 				if !c.OK {
