@@ -313,6 +313,10 @@ func (e *Engine) Reject(id string, who Approver, reason string) (*Session, error
 	if strings.TrimSpace(reason) == "" {
 		return nil, invalid("reason", "say what should change: --reason \"…\"")
 	}
+	// It withdraws an approval given at this gate: a person's decision too.
+	if err := e.refuseWhileGate("reject", id, who.Actor, "a request for changes on session "+id+" by "+who.By+" via "+who.Via); err != nil {
+		return nil, err
+	}
 	return e.mutate(id, CLIActor, true, func(s *Session) error {
 		if err := e.checkApprovable(s); err != nil {
 			return err

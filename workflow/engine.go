@@ -914,6 +914,10 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 // session changed outside agentos: its audit log is kept, as it is. actor
 // is how the person did it (CLIActor, ReviewActor).
 func (e *Engine) Reset(id string, actor Actor) (*Session, error) {
+	// It accepts the audit log as it is, as accept does.
+	if err := e.refuseWhileGate("reset", id, actor, "a reset of session "+id); err != nil {
+		return nil, err
+	}
 	return e.change(id, CLIActor, true, true, func(s *Session) error {
 		if err := e.acceptAudit(s); err != nil {
 			return err

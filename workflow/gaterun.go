@@ -17,10 +17,11 @@ import (
 // the person's authority. That code could connect to the server and answer
 // an approval prompt, call the review page's API with the token, or run
 // `agentos workflow approve --yes`. So while any gate of the project runs,
-// the actions only a person may take — approving a spec, confirming changed
-// rules, accepting a session changed outside agentos — are refused on every
-// channel (the IDE's elicitation, the review page, the terminal), and each
-// refusal is written to the audit log.
+// the decisions only a person takes — approving a spec or requesting changes
+// to it, confirming changed rules, accepting or resetting a session changed
+// outside agentos — are refused on every channel (the IDE's elicitation,
+// the review page, the terminal), and each refusal is written to the audit
+// log.
 //
 // The engine knows the gates it runs itself. Another process (the CLI,
 // another server of the same project) sees them by a lock file per running
@@ -154,10 +155,10 @@ func (e *Engine) runningGates() (mine, others []string) {
 	return mine, others
 }
 
-// refuseWhileGate refuses an action only a person takes (approve,
-// confirm_rules, accept) while a gate of the project runs, and audits the
-// refusal in the session it was for (target, "" when none) and in the
-// session whose gate runs: at once when this engine runs the gate, else
+// refuseWhileGate refuses a decision only a person takes (approve, reject,
+// confirm_rules, accept, reset) while a gate of the project runs, and
+// audits the refusal in the session it was for (target, "" when none) and
+// in the session whose gate runs: at once when this engine runs the gate, else
 // through the gate's spool.
 func (e *Engine) refuseWhileGate(action, target string, actor Actor, what string) error {
 	mine, others := e.runningGates()
@@ -171,7 +172,7 @@ func (e *Engine) refuseWhileGate(action, target string, actor Actor, what string
 		gate = others[0]
 	}
 	detail := fmt.Sprintf("refused while the gate of session %s ran: %s", gate, what)
-	refused := &Error{Kind: KindForbidden, Msg: fmt.Sprintf("nothing was done: the gate of session %s is running the project's tests now, and while a gate runs no approval, confirmation of rules or acceptance is taken on any channel (code the gate runs could give it). The attempt is in the audit log. Try again once the gate has finished", gate)}
+	refused := &Error{Kind: KindForbidden, Msg: fmt.Sprintf("nothing was done: the gate of session %s is running the project's tests now, and while a gate runs no approval, request for changes, confirmation of rules, acceptance or reset is taken on any channel (code the gate runs could give it). The attempt is in the audit log. Try again once the gate has finished", gate)}
 	if len(mine) == 0 {
 		line, _ := json.Marshal(refusal{Target: target, Actor: actor.String(), Action: action, Detail: detail, At: e.set.Now().UTC()})
 		f, err := os.OpenFile(filepath.Join(e.gatesDir(), gate+".refused"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)

@@ -48,6 +48,8 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 	_, refusals["spec"] = cli.ApproveSpec("undo", person, "", nil)
 	_, refusals["confirm-rules"] = e.ConfirmRules(s.ID, review, nil)
 	_, refusals["accept"] = cli.Accept(s.ID, CLIActor)
+	_, refusals["reject"] = e.Reject(s.ID, review, "withdraw it")
+	_, refusals["reset"] = e.Reset(s.ID, ReviewActor)
 	for channel, err := range refusals {
 		if KindOf(err) != KindForbidden || !strings.Contains(err.Error(), "the gate of session "+gated.ID+" is running") {
 			t.Errorf("%s while a gate runs: %v", channel, err)
@@ -62,7 +64,7 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 	// The other process's attempts wait in the gate's spool: writing the
 	// audit log of a session would change the state the gate is judged by.
 	before, _ := e.Store().ReadAudit(s.ID)
-	if len(before) != 1+3 {
+	if len(before) != 1+5 {
 		t.Errorf("while the gate runs, the audit log holds %d lines: %+v", len(before), before)
 	}
 	done()
@@ -76,7 +78,7 @@ func TestPersonOnlyActionsRefusedWhileAGateRuns(t *testing.T) {
 			lines = append(lines, l.Action+" "+l.Actor)
 		}
 	}
-	want := []string{"approve " + agent.String(), "approve agentos-review", "confirm_rules agentos-review", "approve agentos-cli", "accept agentos-cli"}
+	want := []string{"approve " + agent.String(), "approve agentos-review", "confirm_rules agentos-review", "reject agentos-review", "reset agentos-review", "approve agentos-cli", "accept agentos-cli"}
 	if strings.Join(lines, ", ") != strings.Join(want, ", ") {
 		t.Errorf("refusals in the audit log: %v, want %v", lines, want)
 	}
