@@ -34,6 +34,7 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -118,6 +119,9 @@ func Read(root string) ([]Part, error) {
 		}
 		rel := relSlash(root, p)
 		data, err := readFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed since the folder was listed (an editor saving it anew)
+		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", rel, err)
 		}
