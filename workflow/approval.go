@@ -524,6 +524,11 @@ func (e *Engine) Describe(specDir string, b *Binding) string {
 	}
 	fmt.Fprintf(&w, "Test command: %s\nTest report read: %s\nCoverage report: %s\nCoverage threshold: %s\nStrict acceptance criteria: %s\n",
 		cmd, b.Settings["test_report"], b.Settings["coverage_file"], threshold, b.Settings["strict"])
+	if b.Settings["sandbox"] == config.SandboxUnsandboxed {
+		w.WriteString("Gate sandbox: none (workflow.sandbox: unsandboxed): the agent's tests run with your full authority\n")
+	} else {
+		w.WriteString("Gate sandbox: required: the tests run without network, secrets or writes outside a throwaway copy\n")
+	}
 	describeHarness(&w, b)
 	w.WriteString("A change to any of these after approval voids it.\n")
 	return w.String()

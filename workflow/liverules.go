@@ -139,13 +139,19 @@ func (r *ruleSet) judgingSettings(root string) map[string]string {
 	if report == "" {
 		report = guessTestReport(cmd)
 	}
-	return map[string]string{
+	settings := map[string]string{
 		"test_command":       cmd,
 		"coverage_file":      cov,
 		"test_report":        report,
 		"coverage_threshold": strconv.FormatFloat(r.wf.CoverageThreshold, 'f', -1, 64),
 		"strict":             strconv.FormatBool(r.wf.Strict),
 	}
+	// The weaker mode is bound by name; the default is left out, so that
+	// approvals recorded before there was a choice keep holding.
+	if r.wf.Sandbox == config.SandboxUnsandboxed {
+		settings["sandbox"] = config.SandboxUnsandboxed
+	}
+	return settings
 }
 
 // settingsSHA256 is the hash of the settings' canonical JSON.
