@@ -17,7 +17,7 @@ import (
 func TestHarnessChangeDuringExecutionWaitsForConfirmation(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
-	goProject(t, root)
+	goProjectBeforeGreet(t, root)
 	write(t, root, "package.json", "{\n  \"name\": \"greet\",\n  \"scripts\": {\"test\": \"go test ./...\"},\n  \"dependencies\": {}\n}\n")
 	spec := "2026-01-01-greeting"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
@@ -28,6 +28,7 @@ func TestHarnessChangeDuringExecutionWaitsForConfirmation(t *testing.T) {
 		t.Fatalf("the approval does not show the harness it binds:\n%s", approved.stdout)
 	}
 	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	fsWrite(t, c, "greet.go", greetGo)
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.1"})
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.2"})
 	fsWrite(t, c, "greet_test.go", fullGreetTest)
@@ -76,7 +77,7 @@ func TestHarnessChangeDuringExecutionWaitsForConfirmation(t *testing.T) {
 func TestApprovalRefusedWhileAGateRuns(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
-	goProject(t, root)
+	goProjectBeforeGreet(t, root)
 	cfgPath := filepath.Join(root, ".agentos", "config", "mcp.yaml")
 	cfg, err := os.ReadFile(cfgPath)
 	if err != nil {
@@ -92,6 +93,7 @@ func TestApprovalRefusedWhileAGateRuns(t *testing.T) {
 	c := stdioClient(t, root, "--transport", "stdio")
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	fsWrite(t, c, "greet.go", greetGo)
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.1"})
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.2"})
 	fsWrite(t, c, "greet_test.go", fullGreetTest)

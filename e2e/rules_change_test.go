@@ -14,13 +14,14 @@ import (
 func TestRulesChangedUnderSessionWaitForConfirmation(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
-	goProject(t, root)
+	goProjectBeforeGreet(t, root)
 	spec := "2026-01-01-greeting"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", strings.ReplaceAll(goodTasks, "[x]", "[ ]"))
 	c := stdioClient(t, root, "--transport", "stdio")
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	write(t, root, "greet.go", greetGo)
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.1"})
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.2"})
 	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" || Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")

@@ -16,12 +16,14 @@ func TestTraceCheatsAreRefused(t *testing.T) {
 	spec := "2026-01-01-greeting"
 	dir := ".agentos/specs/" + spec
 	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
-	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
 	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 90%\n\n## Objectives\nGreet users by name.\n")
 	fsWrite(t, c, dir+"/tasks.md", goodTasks)
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}})
 	id := out.Session.ID
+	// The work the session does: written after it started, so the
+	// honest tests fail on the code before it.
+	fsWrite(t, c, "greet.go", greetGo)
 	for _, task := range []string{"1.1", "1.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}

@@ -94,8 +94,8 @@ func honestRun(t *testing.T, root string, m *byteMeter) {
 	}
 
 	// The project exists before its spec: the approval binds the test
-	// command its go.mod implies.
-	goProject(t, root)
+	// command its go.mod implies. Greet is the execution session's work.
+	goProjectBeforeGreet(t, root)
 	out := m.call(map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "greeting"}})
 	id, dir := out.Session.ID, out.Session.Vars["spec_dir"]
 	for phase, ids := range [][]string{{"1.1", "1.2", "1.3"}, {"2.1", "2.2"}, {"3.1", "3.2"}, {"4.1"}} {
@@ -112,6 +112,7 @@ func honestRun(t *testing.T, root string, m *byteMeter) {
 	out = m.call(map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}})
 	id = out.Session.ID
 	m.call(map[string]any{"action": "get_phase", "session_id": id})
+	write(t, root, "greet.go", greetGo)
 	write(t, root, "greet_test.go", fullGreetTest)
 	tasks(id, "1.1", "1.2")
 	write(t, root, dir+"/tasks.md", goodTasks)

@@ -179,10 +179,26 @@ func TestSpecCreationEndToEnd(t *testing.T) {
 	}
 }
 
+// greetGo is the Greet the greeting spec asks for: the work of its
+// execution session.
+const greetGo = "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n"
+
+// goProjectBeforeGreet is goProject as the greeting spec finds it: go.mod
+// and a test, but no Greet yet. The execution session writes greet.go
+// (greetGo) after it starts, so the tests that trace its criteria fail on
+// the code before its change and pass after it.
+func goProjectBeforeGreet(t *testing.T, root string) {
+	t.Helper()
+	goProject(t, root)
+	if err := os.Remove(filepath.Join(root, "greet.go")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
-	goProject(t, root)
+	goProjectBeforeGreet(t, root)
 	spec := "2026-01-01-greeting"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", untickedTasks)
@@ -198,6 +214,7 @@ func TestSpecExecutionGatesRunTestsAndCoverage(t *testing.T) {
 	if out.Session.Vars["coverage_threshold"] != "90" {
 		t.Errorf("threshold from the spec: %v", out.Session.Vars)
 	}
+	write(t, root, "greet.go", greetGo)
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.1"})
 	if _, errText := wf(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !strings.Contains(errText, "1.2") {
 		t.Fatalf("phase completed with a task left: %s", errText)
@@ -324,7 +341,7 @@ func TestWorkflowConcurrencyOwnershipAndNotifications(t *testing.T) {
 func TestWorkflowSurvivesSIGKILL(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
-	goProject(t, root)
+	goProjectBeforeGreet(t, root)
 	spec := "2026-01-01-kill"
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", strings.ReplaceAll(goodTasks, "AC-greeting-", "AC-kill-"))
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
@@ -335,6 +352,7 @@ func TestWorkflowSurvivesSIGKILL(t *testing.T) {
 	st := waitState(t, root, p.cmd.Process.Pid)
 	c := httpClient(t, st.URL, nil)
 	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	write(t, root, "greet.go", greetGo)
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.1"})
 	mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": "1.2"})
 	go func() {
