@@ -62,17 +62,27 @@ phases:
 func waitProcess(t *testing.T, cmdline string) int {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		dirs, _ := filepath.Glob("/proc/[0-9]*")
-		for _, d := range dirs {
-			if b, err := os.ReadFile(filepath.Join(d, "cmdline")); err == nil && string(b) == cmdline {
-				if pid, err := strconv.Atoi(filepath.Base(d)); err == nil {
-					return pid
-				}
-			}
+		if pids := processes(cmdline); len(pids) > 0 {
+			return pids[0]
 		}
 	}
 	t.Fatalf("no process %q", cmdline)
 	return 0
+}
+
+// processes lists the running processes whose command line is cmdline (a
+// zombie's is empty).
+func processes(cmdline string) []int {
+	var pids []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		if b, err := os.ReadFile(filepath.Join(d, "cmdline")); err == nil && string(b) == cmdline {
+			if pid, err := strconv.Atoi(filepath.Base(d)); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
 }
 
 // processGone reports whether pid has ended: it no longer exists, or is a
@@ -94,19 +104,22 @@ func processGone(pid int) bool {
 // A call the primary may have run is not run again by the server that takes
 // over: an agent's complete_phase, whose gate is running in the primary when
 // its process is killed, ends with an error saying so, its gate ran once,
-// and the agent completes the phase by calling again. (A read, such as
+// and the agent completes the phase by calling again. The gate's command
+// runs sandboxed and writes nothing the test can see: it is found in /proc
+// by the unique length of its sleep. (A read, such as
 // get_server_info, is sent again: TestRequestsInFlightDuringAHandover.)
 func TestBridgeDoesNotRepeatACallThatMayHaveRun(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	withRecordedPort(t, root)
+	marker := "300." + strconv.Itoa(int(time.Now().UnixNano()%1e9))
 	write(t, root, ".agentos/workflows/once_v1/workflow.yaml", `name: once_v1
 version: 1.0.0
 phases:
   - name: Count
     gate:
       - type: command
-        run: "sh -c 'echo ran >> runs.log; test -f quick || sleep 300'"
+        run: "sh -c 'test -f quick || sleep `+marker+`'"
 `)
 	primary := launchAgent(t, root, "ide-primary")
 	agent := launchAgent(t, root, "ide-bridged")
@@ -132,32 +145,34 @@ phases:
 		res, err := completePhase()
 		done <- answer{res, err}
 	}()
-	runs := filepath.Join(root, "runs.log")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(runs); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the gate never ran")
-		}
-	}
+	sleep := "sleep\x00" + marker + "\x00"
+	pid := waitProcess(t, sleep) // the gate runs
 	primary.cmd.Process.Signal(syscall.SIGKILL)
 
 	a := <-done
 	if a.err == nil || !strings.Contains(a.err.Error(), "may have taken effect") {
 		t.Errorf("complete_phase cut off by the primary's end: %v, %v; want an error saying it may have taken effect", a.res, a.err)
 	}
-	if data, _ := os.ReadFile(runs); string(data) != "ran\n" {
-		t.Errorf("the gate ran %d times, want once", strings.Count(string(data), "ran"))
+	// The run the primary started ends with it, and none took its place:
+	// the server that took over did not run the gate again.
+	for deadline := time.Now().Add(5 * time.Second); !processGone(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the gate's process %d outlived the primary by 5 s", pid)
+		}
+	}
+	if pids := processes(sleep); len(pids) > 0 {
+		t.Errorf("the gate ran again after the primary's end: processes %v", pids)
 	}
 
-	// The honest agent calls again, on the server that took over.
+	// The honest agent calls again, on the server that took over; this
+	// time the gate's command does not wait.
 	write(t, root, "quick", "")
-	res, err := completePhase()
-	if err != nil || res.IsError {
-		t.Fatalf("complete_phase called again: %v, %v", res, err)
+	var out wfOut
+	res := call(t, agent.c, "svc_workflow", map[string]any{"action": "complete_phase", "session_id": id}, &out)
+	if res.IsError || out.Gate == nil || !out.Gate.Passed {
+		t.Fatalf("complete_phase called again: %v %+v", res, out.Gate)
 	}
-	if data, _ := os.ReadFile(runs); strings.Count(string(data), "ran") != 2 {
-		t.Errorf("runs after calling again:\n%s", data)
+	if checks := strings.Join(out.Gate.Checks, " "); !strings.Contains(checks, "test -f quick") {
+		t.Errorf("the gate called again did not run its command: %s", checks)
 	}
 }
