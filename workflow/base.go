@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,17 @@ import (
 
 // baseVar is the session variable that holds the base tree's id.
 const baseVar = "base_tree"
+
+// AgentVars are the session's variables as an agent is shown them: all but
+// the base's id, which only the engine reads.
+func (s *Session) AgentVars() map[string]string {
+	if _, ok := s.Vars[baseVar]; !ok {
+		return s.Vars
+	}
+	vars := maps.Clone(s.Vars)
+	delete(vars, baseVar)
+	return vars
+}
 
 // baseExcludes are the pathspecs no base holds.
 var baseExcludes = []string{

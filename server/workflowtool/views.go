@@ -166,7 +166,7 @@ func listSessions(e *workflow.Engine) (Output, error) {
 func sessionView(s *workflow.Session, withTasks bool) *SessionView {
 	v := &SessionView{
 		ID: s.ID, Workflow: s.Workflow, Status: s.Status, CurrentPhase: s.Current, TotalPhases: len(s.Phases),
-		Owner: s.Owner.String(), Vars: s.Vars, Approval: s.Approval, ChangeRequest: s.Changes, Revision: s.Revision,
+		Owner: s.Owner.String(), Vars: s.AgentVars(), Approval: s.Approval, ChangeRequest: s.Changes, Revision: s.Revision,
 	}
 	if s.Current <= len(s.Phases) {
 		p := s.Phases[s.Current-1]
