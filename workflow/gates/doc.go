@@ -61,9 +61,15 @@
 // the exit status (a TestMain that calls os.Exit(0) after m.Run() hides
 // nothing), and the result names the failed tests. A failure sticks: a later
 // "pass" event for the same test does not undo it. The JUnit file and every
-// `produces:` path are removed before the command runs and must exist
-// afterwards, dated after its start, so a report left from an earlier run (or
-// written by an agent) is never read as this run's. Skipped tests (go test's
+// `produces:` path must be written by the run, dated after its start: with
+// Env.Sandbox (internal/sandbox; the engine always sets it unless the person
+// chose the weaker mode) the command runs behind a throwaway layer and they
+// are read from that layer only, else they are removed before it runs, so a
+// report left from an earlier run (or written by an agent) is never read as
+// this run's. With Env.Before, the acceptance_criteria check also runs the
+// tests on the code before the session's change (its new and changed
+// functions emptied) and counts a criterion only when a test that traces it
+// failed there and passes now (failbefore.go). Skipped tests (go test's
 // "skip"; JUnit's <skipped/>, which is how pytest writes skip and xfail and
 // Vitest skip and todo) are counted apart, "3 tests passed, 2 skipped", and a
 // report whose every test was skipped fails the check. The tests of the
