@@ -279,7 +279,13 @@ func confine(p plan) error {
 	if err != nil {
 		return err
 	}
+	hidden := map[string]bool{} // /var/run is /run; ~/.config/agentos is named twice
 	for _, sec := range p.Secrets {
+		target, err := filepath.EvalSymlinks(sec)
+		if err != nil || hidden[target] {
+			continue
+		}
+		hidden[target] = true
 		if err := hide(sec, filepath.Join(private, "home")); err != nil {
 			return err
 		}
