@@ -62,6 +62,14 @@ func TestAttackReadSecrets(t *testing.T) {
 			t.Errorf("ATTACK read %s", p)
 		}
 	}
+	// A descriptor inherited from whoever set up the sandbox would lead
+	// back to the real project.
+	fds, _ := filepath.Glob("/proc/self/fd/*")
+	for _, fd := range fds {
+		if b, err := os.ReadFile(filepath.Join(fd, ".agentos/.cache/auth_token")); err == nil && len(b) > 0 {
+			t.Errorf("ATTACK read the token through %s", fd)
+		}
+	}
 	if entries, err := os.ReadDir(".agentos/state"); err == nil && len(entries) > 0 {
 		t.Errorf("ATTACK listed .agentos/state")
 	}
@@ -102,7 +110,7 @@ func TestGateRunsInASandbox(t *testing.T) {
 		t.Skip("gate commands are sandboxed on Linux")
 	}
 	t.Parallel()
-	root := newProject(t)
+	root := newProject(t, "auth: token") // so that there is a token to steal
 	c := stdioClient(t, root, "--transport", "dual")
 	spec := "2026-01-01-greeting"
 	dir := ".agentos/specs/" + spec
@@ -124,7 +132,7 @@ func TestGateRunsInASandbox(t *testing.T) {
 	before := map[string][]byte{}
 	for _, rel := range []string{".agentos/bin/agentos", ".agentos/config/mcp.yaml", ".agentos/.cache/auth_token"} {
 		b, err := os.ReadFile(filepath.Join(root, rel))
-		if err != nil && rel != ".agentos/.cache/auth_token" {
+		if err != nil {
 			t.Fatal(err)
 		}
 		before[rel] = b

@@ -385,9 +385,10 @@ func escapeOverlay(path string) string {
 }
 
 // openPath opens dir for reference only and returns a path that reaches it
-// whatever is later mounted over its name.
+// whatever is later mounted over its name. The descriptor closes at the exec:
+// through it the command would reach the real project, token and all.
 func openPath(dir string) (string, error) {
-	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY, 0)
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return "", fmt.Errorf("opening %s: %w", dir, err)
 	}

@@ -107,7 +107,9 @@ func TestSecretsAreUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-live")
-	out, _ := run(t, s, `cat .agentos/.cache/auth_token; ls .agentos/state; cat "$HOME/.ssh/id_ed25519" "$HOME/.netrc"; echo "key=$OPENAI_API_KEY"; echo end`)
+	// Every descriptor the command holds is tried as a way back to the real
+	// project, whose cache holds the token.
+	out, _ := run(t, s, `for f in /proc/self/fd/*; do cat "$f/.agentos/.cache/auth_token"; done; cat .agentos/.cache/auth_token; ls .agentos/state; cat "$HOME/.ssh/id_ed25519" "$HOME/.netrc"; echo "key=$OPENAI_API_KEY"; echo end`)
 	for _, secret := range []string{"secret-token", "approvals", "PRIVATE KEY", "password", "sk-live"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the sandbox read %q:\n%s", secret, out)
