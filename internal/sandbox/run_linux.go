@@ -257,6 +257,11 @@ func runInit(spec string) {
 			env = append(env, kv)
 		}
 	}
+	// Only stdin, stdout and stderr go to the command: a descriptor this
+	// process got from whoever started the server could lead outside.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		fail(fmt.Errorf("closing inherited descriptors: %w", err))
+	}
 	err := unix.Exec("/bin/sh", []string{"/bin/sh", "-c", p.Command}, env)
 	fail(fmt.Errorf("starting /bin/sh: %w", err))
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -107,9 +108,16 @@ func TestSecretsAreUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-live")
+	// A descriptor the server inherited without close-on-exec (from an IDE,
+	// say) would pass to every child: the sandbox closes it.
+	fd, err := syscall.Open(filepath.Join(s.Project(), ".agentos/.cache/auth_token"), syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
 	// Every descriptor the command holds is tried as a way back to the real
 	// project, whose cache holds the token.
-	out, _ := run(t, s, `for f in /proc/self/fd/*; do cat "$f/.agentos/.cache/auth_token"; done; cat .agentos/.cache/auth_token; ls .agentos/state; cat "$HOME/.ssh/id_ed25519" "$HOME/.netrc"; echo "key=$OPENAI_API_KEY"; echo end`)
+	out, _ := run(t, s, `for f in /proc/self/fd/*; do case $f in */[012]) continue;; esac; cat "$f" "$f/.agentos/.cache/auth_token"; done; cat .agentos/.cache/auth_token; ls .agentos/state; cat "$HOME/.ssh/id_ed25519" "$HOME/.netrc"; echo "key=$OPENAI_API_KEY"; echo end`)
 	for _, secret := range []string{"secret-token", "approvals", "PRIVATE KEY", "password", "sk-live"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the sandbox read %q:\n%s", secret, out)
