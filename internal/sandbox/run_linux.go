@@ -88,21 +88,26 @@ func (s *Sandbox) Command(ctx context.Context, workdir, command string) (*exec.C
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	return initCommand(ctx, data, env), nil
+}
+
+// initCommand starts this binary again as the first process of new
+// namespaces, where runInit carries out plan.
+func initCommand(ctx context.Context, plan []byte, env []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "/proc/self/exe")
 	cmd.Args = []string{"agentos-sandbox"}
-	cmd.Env = append(env, initEnv+"="+string(data))
+	cmd.Env = append(env, initEnv+"="+string(plan))
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID |
 			syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
 		// The same user and group inside as outside: files keep their
 		// owners, and a user who is not root outside is not root inside.
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-		Pdeathsig:                  syscall.SIGKILL,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+		Pdeathsig:   syscall.SIGKILL,
 	}
-	return cmd, nil
+	return cmd
 }
 
 // childEnv is env less the variables that hold secrets by their name (API
@@ -117,7 +122,7 @@ func childEnv(env []string) []string {
 		case name == initEnv, strings.HasPrefix(u, "AGENTOS_"):
 		case strings.Contains(u, "TOKEN"), strings.Contains(u, "SECRET"), strings.Contains(u, "PASSW"),
 			strings.Contains(u, "CREDENTIAL"), strings.Contains(u, "KEY"), strings.Contains(u, "AUTH"),
-			strings.Contains(u, "COOKIE"), strings.Contains(u, "SESSION"), u == "DBUS_SESSION_BUS_ADDRESS":
+			strings.Contains(u, "COOKIE"), strings.Contains(u, "SESSION"): // SESSION: D-Bus's too
 		default:
 			out = append(out, kv)
 		}
@@ -192,17 +197,8 @@ var checked = sync.OnceValue(func() error {
 		return err
 	}
 	defer s.Close()
-	p := plan{Project: s.project, Private: s.dir, Workdir: s.project, Command: "exit 0"}
-	data, _ := json.Marshal(p)
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Args = []string{"agentos-sandbox"}
-	cmd.Env = []string{initEnv + "=" + string(data), "PATH=/usr/bin:/bin"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-	}
-	out, err := cmd.CombinedOutput()
+	data, _ := json.Marshal(plan{Project: s.project, Private: s.dir, Workdir: s.project, Command: "exit 0"})
+	out, err := initCommand(context.Background(), data, []string{"PATH=/usr/bin:/bin"}).CombinedOutput()
 	if err != nil {
 		why := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "agentos sandbox: "))
 		if why == "" {

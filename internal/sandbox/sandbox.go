@@ -22,7 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // Sandbox is one confined place to run commands in: a project seen through a
@@ -36,7 +35,6 @@ type Sandbox struct {
 	// the run at Path (agentos's cache holds the gates' reports).
 	hidden  []string
 	outputs string
-	now     time.Time
 }
 
 // Options says what a Sandbox hides and keeps.
@@ -64,7 +62,7 @@ func New(project string, opt Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: a private folder: %w", err)
 	}
-	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs, now: time.Now()}
+	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs}
 	for _, sub := range []string{"upper", "work", "tmp", "outputs", "home", "layer"} {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
 			_ = s.Close()
@@ -97,6 +95,11 @@ func (s *Sandbox) Path(rel string) (string, bool) {
 		p = filepath.Join(s.dir, "outputs", strings.TrimPrefix(strings.TrimPrefix(rel, o), string(filepath.Separator)))
 	} else {
 		p = filepath.Join(s.dir, "upper", rel)
+	}
+	// Nothing on the way may be a link the run made: it would point this
+	// process, not the sandboxed one, at a file of its choosing.
+	if real, err := filepath.EvalSymlinks(p); err != nil || real != p {
+		return "", false
 	}
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {

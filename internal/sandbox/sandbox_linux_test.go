@@ -217,3 +217,20 @@ func TestLayerShadowsTheProject(t *testing.T) {
 		t.Errorf("the project changed: %q", b)
 	}
 }
+
+// A link the run made never points the reader outside the run's layer.
+func TestPathRefusesLinksTheRunMade(t *testing.T) {
+	s, _ := newSandbox(t)
+	out, code := run(t, s, `ln -s /etc reports && ln -s /etc/hostname report.xml && mkdir -p real && echo ok > real/r.xml`)
+	if code != 0 {
+		t.Fatalf("%d %s", code, out)
+	}
+	for _, rel := range []string{"reports/hostname", "report.xml"} {
+		if p, ok := s.Path(rel); ok {
+			t.Errorf("Path(%q) = %s, through a link the run made", rel, p)
+		}
+	}
+	if _, ok := s.Path("real/r.xml"); !ok {
+		t.Error("a file the run wrote in a folder of its own is not found")
+	}
+}
