@@ -62,6 +62,9 @@ func New(project string, opt Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: a private folder: %w", err)
 	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // Path compares against resolved paths
+	}
 	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs}
 	for _, sub := range []string{"upper", "work", "tmp", "outputs", "home", "layer"} {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
