@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/agentos-dev/agentos/internal/sandbox"
 	"github.com/agentos-dev/agentos/workflow/baseline"
@@ -51,13 +50,19 @@ const baseStoreName = "bases.git"
 func (e *Engine) baseStore() string { return filepath.Join(e.set.StateDir, baseStoreName) }
 
 // git runs git on the base store with root as its work tree and index as
-// its index (empty: none), and returns what it printed.
+// its index (empty: none), and returns what it printed. The project is
+// input, not instructions: only agentos's own store is git's repository (the
+// project's .git and its config are never read), and no system or global
+// config applies, so no filter, hook or fsmonitor a config names runs.
 func (e *Engine) git(ctx context.Context, index string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "gc.auto=0"}, args...)...)
 	cmd.Dir = e.set.Root
-	cmd.Env = append(os.Environ(), "GIT_DIR="+e.baseStore(), "GIT_WORK_TREE="+e.set.Root,
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_AUTHOR_NAME=agentos", "GIT_AUTHOR_EMAIL=agentos@localhost",
+	cmd.Env = append(os.Environ(), "GIT_DIR="+e.baseStore(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_TERMINAL_PROMPT=0", "GIT_AUTHOR_NAME=agentos", "GIT_AUTHOR_EMAIL=agentos@localhost",
 		"GIT_COMMITTER_NAME=agentos", "GIT_COMMITTER_EMAIL=agentos@localhost")
+	if args[0] != "init" {
+		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+e.set.Root)
+	}
 	if index != "" {
 		cmd.Env = append(cmd.Env, "GIT_INDEX_FILE="+index)
 	}
@@ -81,11 +86,11 @@ func (e *Engine) snapshot(ctx context.Context, id string) (string, error) {
 		if err := os.MkdirAll(e.set.StateDir, 0o755); err != nil {
 			return "", err
 		}
-		if out, err := exec.CommandContext(ctx, "git", "init", "--quiet", "--bare", e.baseStore()).CombinedOutput(); err != nil {
-			return "", fmt.Errorf("git init: %w: %s", err, strings.TrimSpace(string(out)))
+		if _, err := e.git(ctx, "", "init", "--quiet", "--bare", e.baseStore()); err != nil {
+			return "", err
 		}
 	}
-	index := filepath.Join(e.baseStore(), "index-"+id)
+	index := e.baseIndex(id)
 	if _, err := e.git(ctx, index, append([]string{"add", "--all", "--ignore-errors", "--", "."}, baseExcludes...)...); err != nil {
 		return "", err
 	}
@@ -101,10 +106,14 @@ func (e *Engine) snapshot(ctx context.Context, id string) (string, error) {
 	return tree, nil
 }
 
-// fileChange is a file that differs between the base and now.
+// baseIndex is session id's index in the base store.
+func (e *Engine) baseIndex(id string) string { return filepath.Join(e.baseStore(), "index-"+id) }
+
+// fileChange is a regular file that differs between the base and now (a
+// link or a submodule never counts: its target is no code of the session's).
 type fileChange struct {
-	path   string // relative, with slashes
-	status byte   // 'A' added, 'M' modified, 'D' deleted
+	path      string // relative, with slashes
+	base, now string // the blobs' ids; "" where the file is not (added, deleted)
 }
 
 // changesSince lists the files the session changed since base.
@@ -113,20 +122,32 @@ func (e *Engine) changesSince(ctx context.Context, id, base string) ([]fileChang
 	if err != nil {
 		return nil, err
 	}
-	out, err := e.git(ctx, "", "diff-tree", "-r", "-z", "--no-renames", "--name-status", base, now)
+	// Raw records: ":100644 100644 <base blob> <now blob> M", NUL, path, NUL;
+	// an added or deleted file's missing side is mode 000000, id 0000….
+	out, err := e.git(ctx, "", "diff-tree", "-r", "-z", "--no-renames", "--no-abbrev", base, now)
 	if err != nil {
 		return nil, err
 	}
 	var changes []fileChange
 	fields := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
-		if fields[i] == "" {
+		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
+		if len(meta) != 5 || !regularOrNone(meta[0]) || !regularOrNone(meta[1]) {
 			continue
 		}
-		changes = append(changes, fileChange{path: fields[i+1], status: fields[i][0]})
+		c := fileChange{path: fields[i+1], base: meta[2], now: meta[3]}
+		for _, blob := range []*string{&c.base, &c.now} {
+			if strings.Trim(*blob, "0") == "" {
+				*blob = "" // git's id of no file
+			}
+		}
+		changes = append(changes, c)
 	}
 	return changes, nil
 }
+
+// regularOrNone reports whether a git mode is a regular file's, or none.
+func regularOrNone(mode string) bool { return mode == "000000" || mode == "100644" || mode == "100755" }
 
 // fillBeforeLayer writes into layer the code as the before-run sees it: the
 // project now, with the session's test files, but every function the session
@@ -140,33 +161,30 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, id, base, layer string) ([
 	}
 	var emptied []string
 	for _, c := range changes {
-		if baseline.IsTestFile(c.path) {
-			continue
+		if baseline.IsTestFile(c.path) || !baseline.Supports(c.path) {
+			continue // a test, or no code: it stays as the session left it
 		}
-		var baseSrc []byte
-		if c.status != 'A' {
-			if baseSrc, err = e.git(ctx, "", "cat-file", "blob", base+":"+c.path); err != nil {
+		// Both sides come from the store, never through the file system,
+		// where a path could lead elsewhere.
+		var baseSrc, content []byte
+		if c.base != "" {
+			if baseSrc, err = e.git(ctx, "", "cat-file", "blob", c.base); err != nil {
 				return nil, err
 			}
 		}
-		var content []byte
-		switch c.status {
-		case 'D':
-			if _, _, err := baseline.Stub("", c.path, baseSrc, baseSrc); errors.Is(err, baseline.ErrUnsupported) {
-				continue // not code: it stays as the session left it
-			}
-			content = baseSrc
-		default:
-			current, err := os.ReadFile(filepath.Join(e.set.Root, filepath.FromSlash(c.path)))
+		if c.now == "" {
+			content = baseSrc // deleted: restored
+		} else {
+			current, err := e.git(ctx, "", "cat-file", "blob", c.now)
 			if err != nil {
 				return nil, err
 			}
 			stubbed, names, err := baseline.Stub("", c.path, baseSrc, current)
-			if errors.Is(err, baseline.ErrUnsupported) || len(names) == 0 {
-				continue
-			}
 			if err != nil {
 				return nil, fmt.Errorf("emptying the new code of %s: %w", c.path, err)
+			}
+			if len(names) == 0 {
+				continue
 			}
 			content = stubbed
 			for _, n := range names {
@@ -184,10 +202,10 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, id, base, layer string) ([
 	return emptied, nil
 }
 
-// beforeRun returns the fail-before run of a gate of session id: the
-// session's test command, in a sandbox of its own whose layer holds the code
+// beforeRun returns the fail-before run of a gate of session id: the gate's
+// own test command (run), in a sandbox of its own whose layer holds the code
 // as it was before the change (fillBeforeLayer), read like the gate's run.
-func (e *Engine) beforeRun(id, base string, gate gates.Env) gates.BeforeRun {
+func (e *Engine) beforeRun(id, base string, run gates.Check, gate gates.Env) gates.BeforeRun {
 	return func(ctx context.Context) (gates.BeforeResult, error) {
 		sb, err := sandbox.New(e.set.Root, gateSandboxOptions)
 		if err != nil {
@@ -199,7 +217,6 @@ func (e *Engine) beforeRun(id, base string, gate gates.Env) gates.BeforeRun {
 			return gates.BeforeResult{}, err
 		}
 		env := gates.Env{Root: gate.Root, Vars: gate.Vars, Tests: &gates.TestRun{}, Sandbox: sb}
-		run := gates.Check{Type: gates.TypeCommand, Command: "{test_command}", Report: "{test_report}", Timeout: beforeRunTimeout}
 		res := run.Run(ctx, env)
 		if ctx.Err() != nil {
 			return gates.BeforeResult{}, ctx.Err()
@@ -208,7 +225,3 @@ func (e *Engine) beforeRun(id, base string, gate gates.Env) gates.BeforeRun {
 		return gates.BeforeResult{Tests: tests, Emptied: emptied, Output: res.Output}, nil
 	}
 }
-
-// beforeRunTimeout bounds the before-run as spec_execution_v1 bounds the
-// gate's own.
-const beforeRunTimeout = 20 * time.Minute

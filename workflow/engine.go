@@ -673,8 +673,11 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 	if sb != nil {
 		defer sb.Close()
 		env.Sandbox = sb
-		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil {
-			env.Before = e.beforeRun(s.ID, base, env)
+		// The before-run repeats the gate's test command: its command check
+		// that reads a test report.
+		i := slices.IndexFunc(checks, func(c gates.Check) bool { return c.Type == gates.TypeCommand && c.Report != "" })
+		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil && i >= 0 {
+			env.Before = e.beforeRun(s.ID, base, checks[i], env)
 		}
 	}
 	for _, c := range checks {

@@ -59,11 +59,8 @@ func Stub(lang, path string, base, current []byte) ([]byte, []string, error) {
 	if lang == "" {
 		lang = chunk.LanguageOf(path)
 	}
-	if base != nil && bytes.Equal(base, current) {
-		switch lang {
-		case "go", "python", "typescript", "javascript":
-			return current, nil, nil
-		}
+	if base != nil && bytes.Equal(base, current) && supported(lang) {
+		return current, nil, nil
 	}
 	switch lang {
 	case "go":
@@ -74,6 +71,17 @@ func Stub(lang, path string, base, current []byte) ([]byte, []string, error) {
 		return stubTS(lang, path, base, current)
 	}
 	return nil, nil, fmt.Errorf("%s (%q): %w", path, lang, ErrUnsupported)
+}
+
+// Supports reports whether Stub can stub the source file at path.
+func Supports(path string) bool { return supported(chunk.LanguageOf(path)) }
+
+func supported(lang string) bool {
+	switch lang {
+	case "go", "python", "typescript", "javascript":
+		return true
+	}
+	return false
 }
 
 // codes is a multiset of functions' code by name: a function of the current
