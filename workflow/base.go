@@ -109,6 +109,11 @@ func (e *Engine) snapshot(ctx context.Context, id string) (string, error) {
 // baseIndex is session id's index in the base store.
 func (e *Engine) baseIndex(id string) string { return filepath.Join(e.baseStore(), "index-"+id) }
 
+// dropBaseIndex removes the index of a session that ended (megabytes on a
+// large tree); its base tree and ref stay, for what a finished spec may still
+// be checked against.
+func (e *Engine) dropBaseIndex(id string) { _ = os.Remove(e.baseIndex(id)) }
+
 // fileChange is a regular file that differs between the base and now (a
 // link or a submodule never counts: its target is no code of the session's).
 type fileChange struct {

@@ -69,6 +69,10 @@ func TestBeforeLayer(t *testing.T) {
 			t.Errorf("%s is in the layer; it should stay as the session left it", rel)
 		}
 	}
+	e.dropBaseIndex("s1")
+	if _, err := os.Stat(e.baseIndex("s1")); err == nil {
+		t.Error("the ended session's index is still there")
+	}
 	// The project's own .git is never git's repository here.
 	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
 		t.Error("a .git was made in the project")

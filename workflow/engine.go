@@ -786,6 +786,7 @@ func pluralWord(n int, one, many string) string {
 // onCompleted records what a finished workflow established: a completed
 // spec creation is an approved spec.
 func (e *Engine) onCompleted(s *Session) {
+	e.dropBaseIndex(s.ID)
 	if s.Approval == nil || s.Vars["spec_dir"] == "" {
 		return
 	}
@@ -909,6 +910,7 @@ func (e *Engine) Delete(id string, actor Actor, force bool) error {
 	if err := e.store.Delete(id); err != nil {
 		return err
 	}
+	e.dropBaseIndex(id)
 	e.changed(id)
 	return nil
 }
