@@ -154,6 +154,19 @@ func (e *Engine) changesSince(ctx context.Context, id, base string) ([]fileChang
 // regularOrNone reports whether a git mode is a regular file's, or none.
 func regularOrNone(mode string) bool { return mode == "000000" || mode == "100644" || mode == "100755" }
 
+// sessionDiff returns session id's change since base, for Env.SessionDiff:
+// both sides are read from the base store.
+func (e *Engine) sessionDiff(id, base string) func(context.Context, []string) ([]byte, error) {
+	return func(ctx context.Context, patterns []string) ([]byte, error) {
+		now, err := e.snapshot(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		args := []string{"diff-tree", "-r", "-p", "--unified=0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", base, now, "--"}
+		return e.git(ctx, "", append(args, patterns...)...)
+	}
+}
+
 // fillBeforeLayer writes into layer the code as the before-run sees it: the
 // project now, with the session's test files, but every function the session
 // added or changed emptied (present, same signature, zero results) and every

@@ -104,3 +104,33 @@ func TestSnapshotRunsNothingTheProjectNames(t *testing.T) {
 		t.Fatal("taking the base ran a command a config named")
 	}
 }
+
+// TestSessionDiff: the session's change since its base, both sides from the
+// base store, as the coverage check reads it for exclusions it added.
+func TestSessionDiff(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	e, root := testEngine(t)
+	os.WriteFile(filepath.Join(root, "old.py"), []byte("def f():\n    return 1\n"), 0o644)
+	ctx := context.Background()
+	base, err := e.snapshot(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "old.py"), []byte("def f():\n    return 1\n\n\ndef g():  # pragma: no cover\n    return 2\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "new.py"), []byte("x = 1\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "new.go"), []byte("package m\n"), 0o644)
+	diff, err := e.sessionDiff("s1", base)(ctx, []string{"*.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"+++ b/old.py", "@@ -2,0 +3,4 @@", "+def g():  # pragma: no cover", "+++ b/new.py", "@@ -0,0 +1 @@"} {
+		if !strings.Contains(string(diff), want) {
+			t.Errorf("the diff lacks %q:\n%s", want, diff)
+		}
+	}
+	if strings.Contains(string(diff), "new.go") {
+		t.Errorf("the diff holds a file no pattern names:\n%s", diff)
+	}
+}

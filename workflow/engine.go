@@ -142,11 +142,11 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	if err != nil {
 		return nil, err
 	}
-	baseNote := ""
+	detail := def.Name
 	if def.PhasesFromTasks != nil {
 		// What fail-before compares the session's work with.
 		if tree, err := e.snapshot(ctx, id); err != nil {
-			baseNote = "no base recorded, so criteria are not checked to fail before the change: " + err.Error()
+			detail += "; no base recorded, so criteria are not checked to fail before the change: " + err.Error()
 		} else {
 			vars[baseVar] = tree
 		}
@@ -166,7 +166,7 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 	if err := e.store.Create(sess); err != nil {
 		return nil, err
 	}
-	e.audit(sess, actor, "start", 0, 1, "", strings.TrimSuffix(def.Name+"; "+baseNote, "; "))
+	e.audit(sess, actor, "start", 0, 1, "", detail)
 	e.changed(id)
 	return sess, nil
 }
@@ -676,8 +676,11 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		// The before-run repeats the gate's test command: its command check
 		// that reads a test report.
 		i := slices.IndexFunc(checks, func(c gates.Check) bool { return c.Type == gates.TypeCommand && c.Report != "" })
-		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil && i >= 0 {
-			env.Before = e.beforeRun(s.ID, base, checks[i], env)
+		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil {
+			env.SessionDiff = e.sessionDiff(s.ID, base)
+			if i >= 0 {
+				env.Before = e.beforeRun(s.ID, base, checks[i], env)
+			}
 		}
 	}
 	for _, c := range checks {

@@ -132,6 +132,10 @@ type Env struct {
 	// Before runs the tests on the code before the session's change, for
 	// the acceptance_criteria check's fail-before; nil checks no such thing.
 	Before BeforeRun
+	// SessionDiff returns the session's change since its recorded base, as
+	// a unified diff with no context of the files matching patterns (git
+	// pathspecs); nil when the session has no base.
+	SessionDiff func(ctx context.Context, patterns []string) ([]byte, error)
 }
 
 // written returns where to read the file a command of this gate wrote at

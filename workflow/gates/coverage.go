@@ -640,7 +640,7 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 	}
 	var excluded []Exclusion // coverage_exclusions.go
 	if rep.Format != FormatGo && rep.Format != FormatJaCoCo {
-		excluded = sessionExclusions(env.Root, sessionChanges(ctx, env.Root))
+		excluded = sessionExclusions(env.Root, sessionChanges(ctx, env))
 		rep.withExclusions(excluded)
 	}
 	d := CoverageDetails{File: rel, Format: rep.Format, Percent: round2(rep.Percent), Threshold: threshold,

@@ -26,10 +26,10 @@ import (
 // settings files that exclude code (.coveragerc, [tool.coverage] …) are the
 // test harness, which the approval binds.
 //
-// "Added by the session" is read against the project's git HEAD: a line git
-// shows as added, in a tracked file or an untracked one it does not ignore.
-// A project that is not a git repository (or has no commit) has no such
-// base, and every exclusion in it counts.
+// "Added by the session" is read against the session's recorded base
+// (Env.SessionDiff); a session without one is read against the project's
+// git HEAD, and in a project that is not a git repository (or has no
+// commit) every exclusion counts.
 
 // Exclusion is a coverage exclusion in a source file whose excluded code the
 // coverage check counts as uncovered.
@@ -69,22 +69,48 @@ type addedLines struct {
 
 func (a addedLines) has(n int) bool { return a.whole || a.lines[n] }
 
-// sessionChanges returns the source files changed since git HEAD, with the
-// lines added to each; with no git base, every source file, whole.
-func sessionChanges(ctx context.Context, root string) map[string]addedLines {
+// exclusionPatterns are the files exclusions are looked for in.
+var exclusionPatterns = []string{"*.py", "*.js", "*.jsx", "*.ts", "*.tsx", "*.mjs", "*.cjs", "*.mts", "*.cts"}
+
+// sessionChanges returns the source files the session changed, with the
+// lines added to each: from env.SessionDiff, the diff from the session's
+// recorded base, when there is one; else from the project's git HEAD (a
+// line git shows as added, or a file it does not track or ignore); with
+// neither, every source file, whole.
+func sessionChanges(ctx context.Context, env Env) map[string]addedLines {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	if env.SessionDiff != nil {
+		if diff, err := env.SessionDiff(ctx, exclusionPatterns); err == nil {
+			return addedFromDiff(diff)
+		}
+	}
 	git := func(args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root, "-c", "core.quotePath=false"}, args...)...)
+		// The project's repository may hold what a test wrote in the weaker
+		// mode: no fsmonitor, external diff or textconv it names runs.
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", env.Root, "-c", "core.quotePath=false", "-c", "core.fsmonitor=false"}, args...)...)
 		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
 		return cmd.Output()
 	}
-	out := map[string]addedLines{}
-	diff, err := git("diff", "--no-color", "--no-ext-diff", "--unified=0", "--relative", "HEAD", "--",
-		"*.py", "*.js", "*.jsx", "*.ts", "*.tsx", "*.mjs", "*.cjs", "*.mts", "*.cts")
+	diff, err := git(append([]string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--unified=0", "--relative", "HEAD", "--"}, exclusionPatterns...)...)
 	if err != nil {
-		return allSources(root)
+		return allSources(env.Root)
 	}
+	out := addedFromDiff(diff)
+	if others, err := git("ls-files", "--others", "--exclude-standard", "-z"); err == nil {
+		for _, p := range strings.Split(string(others), "\x00") {
+			if exclusionSource(p) {
+				out[p] = addedLines{whole: true}
+			}
+		}
+	}
+	return out
+}
+
+// addedFromDiff reads the added lines of each source file from a unified
+// diff with no context (git diff -U0).
+func addedFromDiff(diff []byte) map[string]addedLines {
+	out := map[string]addedLines{}
 	file := ""
 	for _, l := range strings.Split(string(diff), "\n") {
 		switch {
@@ -110,13 +136,6 @@ func sessionChanges(ctx context.Context, root string) map[string]addedLines {
 				for i := s; i < s+n; i++ {
 					out[file].lines[i] = true
 				}
-			}
-		}
-	}
-	if others, err := git("ls-files", "--others", "--exclude-standard", "-z"); err == nil {
-		for _, p := range strings.Split(string(others), "\x00") {
-			if exclusionSource(p) {
-				out[p] = addedLines{whole: true}
 			}
 		}
 	}

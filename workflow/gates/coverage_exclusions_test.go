@@ -79,7 +79,7 @@ func TestSessionExclusionsAgainstGitHead(t *testing.T) {
 	write("new.ts", "// v8 ignore next\nexport const f = () => 1;\n")
 	write("test_greet.py", "def test_x():  # pragma: no cover\n    assert True\n")
 	var got []string
-	for _, x := range sessionExclusions(root, sessionChanges(context.Background(), root)) {
+	for _, x := range sessionExclusions(root, sessionChanges(context.Background(), Env{Root: root})) {
 		got = append(got, x.label())
 	}
 	want := "greet.py:2 # pragma: no cover (2 lines)|new.ts:1 // v8 ignore next (1 line)"
@@ -88,7 +88,7 @@ func TestSessionExclusionsAgainstGitHead(t *testing.T) {
 	}
 
 	rep := CoverageReport{Covered: 4, Total: 4, Percent: 100, Files: []FileCoverage{{File: "/abs/greet.py", Covered: 2, Total: 2, Percent: 100}}}
-	rep.withExclusions(sessionExclusions(root, sessionChanges(context.Background(), root)))
+	rep.withExclusions(sessionExclusions(root, sessionChanges(context.Background(), Env{Root: root})))
 	if rep.Total != 7 || round2(rep.Percent) != 57.14 || rep.Files[0].Total != 4 || len(rep.Files) != 2 {
 		t.Errorf("the hidden lines are not counted as uncovered: %+v", rep)
 	}
