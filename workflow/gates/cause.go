@@ -7,8 +7,9 @@ import (
 
 // causeRE matches an output line that says why a command stopped: a
 // runner's usage error ("pytest: error: argument --cov-report: invalid
-// choice"), a program the shell did not find, a missing package.
-var causeRE = regexp.MustCompile(`(?i)\berror\b|not found|no such file|cannot find|invalid choice|unrecognized arguments|no module named|missing dependency`)
+// choice"), a program the shell did not find, a missing package, a name
+// the Go compiler did not find.
+var causeRE = regexp.MustCompile(`(?i)\berror\b|not found|no such file|cannot find|invalid choice|unrecognized arguments|no module named|missing dependency|\bundefined: `)
 
 var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
 

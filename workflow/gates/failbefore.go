@@ -17,7 +17,7 @@ type BeforeRun func(ctx context.Context) (BeforeResult, error)
 type BeforeResult struct {
 	Tests   []TestCase // the before-run's report
 	Emptied []string   // the functions emptied: "path: name"
-	Output  string     // the tail of its output
+	Output  string     // the tail of its output, where a test that did not run says why
 }
 
 // Proof is how one criterion's tests fared before the change and after it.
@@ -70,7 +70,7 @@ func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, withID 
 			run = &r
 			out.emptied = r.Emptied
 		}
-		proven := false
+		proven, absent := false, false
 		var seen []string
 		for _, t := range tr.proving {
 			verdict := beforeAbsent
@@ -83,13 +83,17 @@ func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, withID 
 				verdict = "skipped"
 			}
 			ok := verdict == beforeFailed
-			proven = proven || ok
+			proven, absent = proven || ok, absent || verdict == beforeAbsent
 			out.proofs = append(out.proofs, Proof{ID: ref.ID, Test: t.label(), Before: verdict, After: TestPassed, Proven: ok})
 			seen = append(seen, t.name+" "+verdict+" before the change")
 		}
 		if !proven {
 			out.notProven = append(out.notProven, ref)
-			out.why[ids[i]] = strings.Join(seen, ", ")
+			why := strings.Join(seen, ", ")
+			if line := causeLine(run.Output); absent && line != "" {
+				why += " (that run's output says: " + line + ")"
+			}
+			out.why[ids[i]] = why
 		}
 	}
 	return out, nil
