@@ -11,6 +11,8 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+
+	"github.com/agentos-dev/agentos/search/chunk"
 )
 
 func stubGo(path string, base, current []byte) ([]byte, []string, error) {
@@ -76,26 +78,7 @@ func goName(fd *ast.FuncDecl) string {
 	if fd.Recv == nil || len(fd.Recv.List) == 0 {
 		return fd.Name.Name
 	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-			continue
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		case *ast.Ident:
-			return x.Name + "." + fd.Name.Name
-		}
-		return "?." + fd.Name.Name
-	}
+	return chunk.RecvTypeName(fd.Recv.List[0].Type) + "." + fd.Name.Name
 }
 
 // goCode returns a function's tokens without its doc comment, the
