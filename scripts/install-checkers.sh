@@ -31,29 +31,9 @@ fi
 command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 
 if [ ${#missing[@]} -gt 0 ]; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "checkers: ${missing[*]} missing and apt-get is not available; install them with your package manager" >&2
-    exit 1
-  fi
-  sudo=
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "checkers: installing ${missing[*]} needs root (or sudo)" >&2; exit 1; }
-    sudo=sudo
-  fi
-  apt_cache=${AGENTOS_APT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-ci/apt}
-  mkdir -p "$apt_cache/archives/partial" "$apt_cache/lists/partial"
-  apt=(env DEBIAN_FRONTEND=noninteractive apt-get -qq -o "Dir::Cache::Archives=$apt_cache/archives" -o "Dir::State::Lists=$apt_cache/lists"
-    -o APT::Keep-Downloaded-Packages=true -o APT::Sandbox::User=root)
-  if [ -n "$sudo" ]; then apt=("$sudo" "${apt[@]}"); fi
-  install() { "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null; }
-  echo "checkers: installing ${missing[*]} (packages cached in $apt_cache)"
-  if [ -z "$(find "$apt_cache/lists" -maxdepth 1 -name '*_Packages*' -mtime -7 2>/dev/null | head -n 1)" ]; then
-    "${apt[@]}" update
-    install
-  elif ! install; then
-    "${apt[@]}" update # the cached lists name versions the mirror no longer has
-    install
-  fi
+  # shellcheck source=apt-install.sh
+  . "$(dirname "$0")/apt-install.sh"
+  apt_install checkers "${missing[@]}"
 fi
 
 if command -v npm >/dev/null 2>&1; then

@@ -23,29 +23,9 @@ cache=${AGENTOS_TESTRUNNERS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-testr
 # The tests run Debian's /usr/bin/python3, the interpreter the default
 # command names on Debian.
 if ! /usr/bin/python3 -c "import pytest, pytest_cov" 2>/dev/null; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "testrunners: python3-pytest and python3-pytest-cov are missing and apt-get is not available" >&2
-    exit 1
-  fi
-  sudo=
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "testrunners: installing python3-pytest-cov needs root (or sudo)" >&2; exit 1; }
-    sudo=sudo
-  fi
-  apt_cache=${AGENTOS_APT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-ci/apt}
-  mkdir -p "$apt_cache/archives/partial" "$apt_cache/lists/partial"
-  apt=(env DEBIAN_FRONTEND=noninteractive apt-get -qq -o "Dir::Cache::Archives=$apt_cache/archives" -o "Dir::State::Lists=$apt_cache/lists"
-    -o APT::Keep-Downloaded-Packages=true -o APT::Sandbox::User=root)
-  if [ -n "$sudo" ]; then apt=("$sudo" "${apt[@]}"); fi
-  install() { "${apt[@]}" install -y --no-install-recommends python3-pytest python3-pytest-cov >/dev/null; }
-  echo "testrunners: installing python3-pytest python3-pytest-cov (packages cached in $apt_cache)"
-  if [ -z "$(find "$apt_cache/lists" -maxdepth 1 -name '*_Packages*' -mtime -7 2>/dev/null | head -n 1)" ]; then
-    "${apt[@]}" update
-    install
-  elif ! install; then
-    "${apt[@]}" update # the cached lists name versions the mirror no longer has
-    install
-  fi
+  # shellcheck source=apt-install.sh
+  . "$(dirname "$0")/apt-install.sh"
+  apt_install testrunners python3-pytest python3-pytest-cov
 fi
 
 # npm_install DIR MARKER_PACKAGE VERSION PACKAGES...: installs PACKAGES into
