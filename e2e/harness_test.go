@@ -353,7 +353,14 @@ func stdioClient(t *testing.T, root string, args ...string) *client.Client {
 
 func stdioClientWith(t *testing.T, root, protocol string, args ...string) *client.Client {
 	t.Helper()
-	c, err := client.NewStdioMCPClientWithOptions(binary, []string{"PROJECT_ROOT=" + root},
+	return stdioClientEnv(t, root, protocol, nil, args...)
+}
+
+// stdioClientEnv is stdioClientWith with env added to the server's
+// environment (a later variable wins over the test's own).
+func stdioClientEnv(t *testing.T, root, protocol string, env []string, args ...string) *client.Client {
+	t.Helper()
+	c, err := client.NewStdioMCPClientWithOptions(binary, append([]string{"PROJECT_ROOT=" + root}, env...),
 		append([]string{"serve", "--log-level", "DEBUG"}, args...),
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 			cmd := exec.CommandContext(ctx, command, args...)

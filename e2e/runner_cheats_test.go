@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 )
 
 // The Python and TypeScript cheats of the issue that first found them, each
@@ -89,20 +87,8 @@ func harnessChanged(part string) []string {
 // stdioClientPath is stdioClient with dir first on the server's PATH.
 func stdioClientPath(t *testing.T, root, dir string) *client.Client {
 	t.Helper()
-	env := []string{"PROJECT_ROOT=" + root, "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}
-	c, err := client.NewStdioMCPClientWithOptions(binary, env, []string{"serve", "--transport", "stdio"},
-		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-			cmd := exec.CommandContext(ctx, command, args...)
-			cmd.Env = append(os.Environ(), env...)
-			cmd.Dir = root
-			return cmd, nil
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	initialize(t, c, "stdio-test", legacyProtocol)
-	return c
+	path := "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")
+	return stdioClientEnv(t, root, legacyProtocol, []string{path}, "--transport", "stdio")
 }
 
 // startExecution approves the greeting spec as a person and starts and
