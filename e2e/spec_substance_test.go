@@ -20,6 +20,18 @@ func fsRead(t *testing.T, c *client.Client, path string) string {
 	return out.Content
 }
 
+// startSpecCreation starts spec_creation_v1 for a greeting and completes
+// the first phase's tasks; it returns the session's ID and the spec folder.
+func startSpecCreation(t *testing.T, c *client.Client) (id, dir string) {
+	t.Helper()
+	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "greeting"}})
+	id, dir = out.Session.ID, out.Session.Vars["spec_dir"]
+	for _, task := range []string{"1.1", "1.2", "1.3"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	return id, dir
+}
+
 // TestSpecSubstanceCheatsAreRefused plays an agent that holds only agentos's
 // MCP tools and fills spec_creation_v1's required sections without writing a
 // spec: one word, Latin filler, the template's own guidance passed off as
@@ -29,11 +41,7 @@ func TestSpecSubstanceCheatsAreRefused(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")
-	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "greeting"}})
-	id, dir := out.Session.ID, out.Session.Vars["spec_dir"]
-	for _, task := range []string{"1.1", "1.2", "1.3"} {
-		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
-	}
+	id, dir := startSpecCreation(t, c)
 	gate := func() wfOut {
 		t.Helper()
 		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
@@ -105,7 +113,7 @@ func TestSpecSubstanceCheatsAreRefused(t *testing.T) {
 	// The honest spec passes first time.
 	fsWrite(t, c, dir+"/README.md", greetingReadme)
 	fsWrite(t, c, dir+"/srd.md", greetingSRD)
-	if out = gate(); !out.Gate.Passed || out.CurrentPhase != 2 {
+	if out := gate(); !out.Gate.Passed || out.CurrentPhase != 2 {
 		t.Fatalf("the honest spec was refused: %+v", out.Gate)
 	}
 }
@@ -176,21 +184,17 @@ func TestSpecSubstanceHardWrappedPasses(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")
-	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "greeting"}})
-	id, dir := out.Session.ID, out.Session.Vars["spec_dir"]
-	for _, task := range []string{"1.1", "1.2", "1.3"} {
-		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
-	}
+	id, dir := startSpecCreation(t, c)
 	fsWrite(t, c, dir+"/README.md", wrappedReadme)
 	fsWrite(t, c, dir+"/srd.md", wrappedSRD)
-	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.CurrentPhase != 2 {
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.CurrentPhase != 2 {
 		t.Fatalf("the hard-wrapped README and srd.md were refused: %+v", out.Gate)
 	}
 	for _, task := range []string{"2.1", "2.2"} {
 		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
 	}
 	fsWrite(t, c, dir+"/specs.md", wrappedSpecs)
-	if out = mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.CurrentPhase != 3 {
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); !out.Gate.Passed || out.CurrentPhase != 3 {
 		t.Fatalf("the hard-wrapped specs.md with an explained code block was refused: %+v", out.Gate)
 	}
 }
