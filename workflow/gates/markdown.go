@@ -222,7 +222,7 @@ type block struct {
 // list items, table rows and code blocks. A prose line continues the block
 // before it when it directly follows a paragraph or list item line; a blank
 // line, a heading, a fence, a list item, a table row or a line contentLines
-// dropped (a comment, a placeholder) ends a block.
+// dropped (an HTML comment, a template's [[fill: …]] marker) ends a block.
 func blocks(lines []mdLine) []block {
 	var out []block
 	for _, l := range lines {
