@@ -218,3 +218,48 @@ func TestUnsandboxedGateUndoesRuleChanges(t *testing.T) {
 	}
 
 }
+
+// TestCriterionNeedsATestThatFailsBefore plays an agent that claims work it
+// did not do: Greet was there before the session, and the agent "proves" the
+// criteria with tests of it. They pass before the change as after, so the
+// gate refuses them, naming each; once the session changes what the
+// criteria ask for and the tests check it, the gate passes.
+func TestCriterionNeedsATestThatFailsBefore(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	spec := "2026-01-01-greeting"
+	dir := ".agentos/specs/" + spec
+	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
+	// Before the session: Greet greets, but not an empty name.
+	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string { return \"hello, \" + name }\n")
+	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 50%\n\n## Objectives\nGreet users by name.\n")
+	fsWrite(t, c, dir+"/tasks.md", goodTasks)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	gate := func() wfOut {
+		t.Helper()
+		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
+	}
+	// Tests of what was already there.
+	fsWrite(t, c, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1\nfunc TestName(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n\n// AC-greeting-1.2.1\nfunc TestEmpty(t *testing.T) {\n\tif Greet(\"\") == \"\" {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n")
+	msg, fix := failedCheck(t, gate(), "acceptance_criteria")
+	for _, want := range []string{"2 criteria have no test that fails without this session's change", "AC-greeting-1.1.1: TestName passed before the change", "AC-greeting-1.2.1: TestEmpty passed before the change"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal lacks %q: %s", want, msg)
+		}
+	}
+	if !strings.Contains(fix, "fails on the code before the change") {
+		t.Errorf("fix: %s", fix)
+	}
+	// The work the criteria ask for, and tests that check it: TestEmpty
+	// now fails on the code before the change (Greet emptied).
+	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
+	fsWrite(t, c, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1\nfunc TestName(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n\n// AC-greeting-1.2.1\nfunc TestEmpty(t *testing.T) {\n\tif Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	if out := gate(); !out.Gate.Passed || out.Status != "completed" {
+		t.Fatalf("the honest work did not pass: %+v", out.Gate)
+	}
+}
