@@ -46,6 +46,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/agentos-dev/agentos/internal/pathpolicy"
 )
 
 // Part is one piece of the harness: Name says where it is ("pytest.ini",
@@ -98,9 +100,14 @@ func namesFiles(name string) bool {
 
 // Read returns the harness of the project at root, sorted by name.
 func Read(root string) ([]Part, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("read the test harness: %w", err)
+	}
+	defer r.Close()
 	parts := map[string][]byte{}
 	var named []namedBy // files named by a config, read once the walk is done
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
 				return err
@@ -118,7 +125,7 @@ func Read(root string) ([]Part, error) {
 			return nil
 		}
 		rel := relSlash(root, p)
-		data, err := readFile(p)
+		data, err := readFile(r, rel)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // removed since the folder was listed (an editor saving it anew)
 		}
@@ -155,7 +162,7 @@ func Read(root string) ([]Part, error) {
 			if _, ok := parts[rel]; ok {
 				continue
 			}
-			if data, err := readFile(file); err == nil {
+			if data, err := readFile(r, rel); err == nil {
 				parts[rel] = data
 			}
 		}
@@ -176,8 +183,20 @@ func relSlash(root, p string) string {
 	return filepath.ToSlash(rel)
 }
 
-func readFile(p string) ([]byte, error) {
-	f, err := os.Open(p)
+// readFile reads rel through the path policy, as every file read for an
+// agent is: a link, a pipe or a file with another hard link is not followed
+// or opened (it could lead outside the project, or never end), and the part
+// holds what it is instead, so a change to it is still seen.
+func readFile(r *os.Root, rel string) ([]byte, error) {
+	f, _, err := pathpolicy.OpenFile(r, rel)
+	var refusal *pathpolicy.Refusal
+	if errors.As(err, &refusal) {
+		what := "(not read: " + refusal.Error() + ")"
+		if target, lerr := r.Readlink(rel); lerr == nil {
+			what = "(a symbolic link to " + target + ", not followed)"
+		}
+		return []byte(what), nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -152,3 +152,25 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// A harness file that is a link is recorded as the link, never read through:
+// it could lead to a key outside the project, which the part would keep in
+// agentos's state, or to a pipe that never ends.
+func TestReadFollowsNoLink(t *testing.T) {
+	root := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "id_ed25519")
+	if err := os.WriteFile(secret, []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "conftest.py")); err != nil {
+		t.Fatal(err)
+	}
+	parts, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 1 || parts[0].Name != "conftest.py" || strings.Contains(string(parts[0].Data), "PRIVATE") ||
+		!strings.Contains(string(parts[0].Data), "symbolic link to "+secret) {
+		t.Fatalf("parts: %+v", parts)
+	}
+}
