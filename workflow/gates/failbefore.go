@@ -25,6 +25,9 @@ type Proof struct {
 	ID     string `json:"id"`
 	Test   string `json:"test"`   // "TestX (file.go:12)"
 	Before string `json:"before"` // failed, passed, skipped, or did not run
+	// Failure is the line the runner gave for the failure before the
+	// change: what the test asserted that the old code did not do.
+	Failure string `json:"failure,omitempty"`
 	After  string `json:"after"`  // passed
 	Proven bool   `json:"proven"`
 }
@@ -74,7 +77,8 @@ func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, withID 
 		var seen []string
 		for _, t := range tr.proving {
 			verdict := beforeAbsent
-			switch src.status(t, run.Tests) {
+			before := src.result(t, run.Tests)
+			switch before.Status {
 			case TestFailed:
 				verdict = beforeFailed
 			case TestPassed:
@@ -84,7 +88,11 @@ func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, withID 
 			}
 			ok := verdict == beforeFailed
 			proven, absent = proven || ok, absent || verdict == beforeAbsent
-			out.proofs = append(out.proofs, Proof{ID: ref.ID, Test: t.label(), Before: verdict, After: TestPassed, Proven: ok})
+			p := Proof{ID: ref.ID, Test: t.label(), Before: verdict, After: TestPassed, Proven: ok}
+			if ok {
+				p.Failure = before.Failure
+			}
+			out.proofs = append(out.proofs, p)
 			seen = append(seen, t.name+" "+verdict+" before the change")
 		}
 		if !proven {

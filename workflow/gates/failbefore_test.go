@@ -43,7 +43,7 @@ func TestMissing(t *testing.T) {
 		calls++
 		return BeforeResult{
 			Tests: []TestCase{
-				{Package: "example.com/m", Name: "TestNew", Status: TestFailed},
+				{Package: "example.com/m", Name: "TestNew", Status: TestFailed, Failure: "m_test.go:8: wrong"},
 				{Package: "example.com/m", Name: "TestOld", Status: TestPassed},
 			},
 			Emptied: []string{"m.go: Two"},
@@ -63,7 +63,7 @@ func TestMissing(t *testing.T) {
 		"AC-m-1.1.2: TestOld passed before the change",
 		"AC-m-1.1.3: TestMissing did not run (it did not build, or was not collected) before the change (that run's output says: m_test.go:21: undefined: Three)")
 	d := r.Details.(CriteriaDetails)
-	if len(d.Proofs) != 3 || !d.Proofs[0].Proven || d.Proofs[0].Before != "failed" || d.Emptied[0] != "m.go: Two" {
+	if len(d.Proofs) != 3 || !d.Proofs[0].Proven || d.Proofs[0].Before != "failed" || d.Proofs[0].Failure != "m_test.go:8: wrong" || d.Emptied[0] != "m.go: Two" {
 		t.Errorf("details: %+v", d)
 	}
 }

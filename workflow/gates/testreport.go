@@ -49,6 +49,10 @@ type TestCase struct {
 	Name    string `json:"name"`              // Go: TestX or TestX/sub
 	File    string `json:"file,omitempty"`    // JUnit's file attribute, when given
 	Status  string `json:"status"`            // pass, fail or skip
+	// Failure is the first line the runner gave for a failed test: the
+	// assertion's message (`go test`'s first output line of the test, a
+	// JUnit <failure>'s message), clipped; "" when it gave none.
+	Failure string `json:"failure,omitempty"`
 }
 
 func (tc TestCase) label() string {
@@ -171,6 +175,9 @@ func (s *goTestSink) line(l []byte) {
 		if !strings.HasPrefix(ev.Output, "=== ") {
 			io.WriteString(s.out, ev.Output)
 		}
+		if tc := s.tests[ev.Package+"\x00"+ev.Test]; ev.Test != "" && tc != nil && tc.Failure == "" {
+			tc.Failure = failureLine(ev.Output)
+		}
 	case "build-fail":
 		s.builds = append(s.builds, ev.ImportPath)
 	case "start":
@@ -201,6 +208,19 @@ func (s *goTestSink) line(l []byte) {
 	}
 }
 
+// failureLine returns the first line of a test's output that says
+// something of its own (not go test's "--- FAIL" or "=== RUN" markers), with
+// no terminal escapes, clipped; "" when there is none.
+func failureLine(output string) string {
+	for _, line := range strings.Split(ansiRE.ReplaceAllString(output, ""), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "--- ") && !strings.HasPrefix(line, "=== ") {
+			return clip(line, 240)
+		}
+	}
+	return ""
+}
+
 // testOutcome is what a report says about a run, for the command check.
 type testOutcome struct {
 	tests   []TestCase
@@ -214,6 +234,9 @@ func (s *goTestSink) outcome() testOutcome {
 		tc := *s.tests[key]
 		if tc.Status == "run" {
 			tc.Status = TestFailed // started and never finished: the binary died under it
+		}
+		if tc.Status != TestFailed {
+			tc.Failure = "" // what a test that did not fail printed is no failure
 		}
 		if tc.Status == TestFailed {
 			o.failed = append(o.failed, tc.label())
@@ -303,6 +326,10 @@ func readJUnit(ctx context.Context, path string) (testOutcome, error) {
 			switch name {
 			case "failure", "error":
 				last.Status = TestFailed
+				if last.Failure == "" {
+					msg, _ := xmlAttr(t, "message")
+					last.Failure = failureLine(msg)
+				}
 			case "skipped":
 				if last.Status != TestFailed {
 					last.Status = TestSkipped

@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,6 +100,38 @@ func TestGoTestJSONForgedEventsCannotUnfail(t *testing.T) {
 	if strings.Join(o.failed, ",") != "p.TestA,p.TestB" {
 		t.Errorf("failed %v: want TestA (failed, then a forged pass) and TestB (never finished)", o.failed)
 	}
+}
+
+// A failed test carries the first line the runner gave for it, so the
+// evidence can say what it asserted; a test that passed carries none.
+func TestFailedTestsCarryTheirFailureLine(t *testing.T) {
+	skipWindows(t)
+	t.Parallel()
+	root := goModule(t, "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tt.Log(\"chatter\")\n}\n\nfunc TestThree(t *testing.T) {\n\tif Two() != 3 {\n\t\tt.Fatalf(\"Two() = %d, want 3\", Two())\n\t}\n}\n")
+	run := &TestRun{}
+	runCheck(t, Check{Type: TypeCommand, Command: goTestCmd, Report: ReportGoJSON}, Env{Root: root, Tests: run})
+	_, tests := run.Results()
+	if len(tests) != 2 || tests[0].Failure != "" || tests[1].Failure != "m_test.go:11: Two() = 2, want 3" {
+		t.Errorf("go test: %+v", tests)
+	}
+	o := junitOutcome(t, `<testsuite><testcase classname="t" name="test_bad"><failure message="AssertionError: assert 1 == 2&#10;+  where 1 = f()">trace</failure></testcase><testcase classname="t" name="test_err"><error/></testcase></testsuite>`)
+	if len(o.tests) != 2 || o.tests[0].Failure != "AssertionError: assert 1 == 2" || o.tests[1].Failure != "" {
+		t.Errorf("junit: %+v", o.tests)
+	}
+}
+
+// junitOutcome reads report as a JUnit file.
+func junitOutcome(t *testing.T, report string) testOutcome {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := readJUnit(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }
 
 func TestJUnitReport(t *testing.T) {

@@ -128,16 +128,22 @@ type sourceTests struct {
 // passed, else TestSkipped when one was skipped, else TestFailed or "" (not
 // in the report: it did not run).
 func (s *sourceTests) status(ref testRef, tests []TestCase) string {
-	best := ""
+	return s.result(ref, tests).Status
+}
+
+// result is the report's entry for ref: a passing one if any passed, else a
+// skipped one, else the first; the zero TestCase when the report has none.
+func (s *sourceTests) result(ref testRef, tests []TestCase) TestCase {
+	var best TestCase
 	for _, tc := range tests {
 		if !s.matches(ref, tc) {
 			continue
 		}
 		switch {
 		case tc.Status == TestPassed:
-			return TestPassed
-		case tc.Status == TestSkipped, best == "":
-			best = tc.Status
+			return tc
+		case tc.Status == TestSkipped, best.Status == "":
+			best = tc
 		}
 	}
 	return best
