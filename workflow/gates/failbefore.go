@@ -28,8 +28,8 @@ type Proof struct {
 	// Failure is the line the runner gave for the failure before the
 	// change: what the test asserted that the old code did not do.
 	Failure string `json:"failure,omitempty"`
-	After  string `json:"after"`  // passed
-	Proven bool   `json:"proven"`
+	After   string `json:"after"` // passed
+	Proven  bool   `json:"proven"`
 }
 
 // beforeVerdicts are the words a Proof's Before takes.
