@@ -41,6 +41,7 @@ type plan struct {
 	Workdir string   `json:"workdir"`
 	Hidden  []string `json:"hidden"`  // absolute, inside the project: seen empty
 	Outputs string   `json:"outputs"` // absolute, inside the project: Private/outputs
+	Absent  []string `json:"absent"`  // project-relative files removed from the command's view
 	Secrets []string `json:"secrets"` // absolute: seen empty
 	Caches  []cache  `json:"caches"`
 	Command string   `json:"command"`
@@ -64,7 +65,7 @@ func (s *Sandbox) Command(ctx context.Context, workdir, command string) (*exec.C
 	if err := Check(); err != nil {
 		return nil, err
 	}
-	p := plan{Project: s.project, Private: s.dir, Workdir: workdir, Command: command}
+	p := plan{Project: s.project, Private: s.dir, Workdir: workdir, Command: command, Absent: s.absent}
 	for _, h := range s.hidden {
 		p.Hidden = append(p.Hidden, filepath.Join(s.project, filepath.FromSlash(h)))
 	}
@@ -306,6 +307,11 @@ func confine(p plan) error {
 	if err := overlay(p.Project, lower, filepath.Join(private, "upper"), filepath.Join(private, "work")); err != nil {
 		return fmt.Errorf("layering the project: %w", err)
 	}
+	for _, rel := range p.Absent {
+		if err := removeBeneath(p.Project, rel); err != nil {
+			return err
+		}
+	}
 	if p.Outputs != "" {
 		if err := os.MkdirAll(p.Outputs, 0o755); err != nil {
 			return err
@@ -375,6 +381,35 @@ func overlay(target, lower, upper, work string) error {
 	opts := "lowerdir=" + lower + ",upperdir=" + escapeOverlay(upper) + ",workdir=" + escapeOverlay(work) + ",userxattr"
 	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
 		return fmt.Errorf("overlay on %s: %w", target, err)
+	}
+	return nil
+}
+
+// removeBeneath removes the file at rel in the layered project: the overlay
+// records it as removed in the run's own layer, and the real project keeps
+// it. No link on the way is followed (Landlock does not confine this process
+// yet, so a link could lead it to the person's files); a missing file is
+// fine.
+func removeBeneath(project, rel string) error {
+	how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS}
+	root, err := unix.Openat2(unix.AT_FDCWD, project, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC})
+	if err != nil {
+		return fmt.Errorf("opening the layered project: %w", err)
+	}
+	defer unix.Close(root)
+	dir, name := filepath.Split(filepath.FromSlash(rel))
+	parent := root
+	if dir = strings.TrimSuffix(dir, "/"); dir != "" {
+		if parent, err = unix.Openat2(root, dir, how); err != nil {
+			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV) {
+				return nil // no such file beneath the project, without a link
+			}
+			return fmt.Errorf("removing %s from the run's view: %w", rel, err)
+		}
+		defer unix.Close(parent)
+	}
+	if err := unix.Unlinkat(parent, name, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+		return fmt.Errorf("removing %s from the run's view: %w", rel, err)
 	}
 	return nil
 }

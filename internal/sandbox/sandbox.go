@@ -35,6 +35,7 @@ type Sandbox struct {
 	// the run at Path (agentos's cache holds the gates' reports).
 	hidden  []string
 	outputs string
+	absent  []string // project-relative files the command sees removed
 }
 
 // Options says what a Sandbox hides and keeps.
@@ -83,6 +84,12 @@ func (s *Sandbox) Project() string { return s.project }
 // at the same relative paths (fail-before puts the code as it was there).
 // Fill it before the first command runs; it starts empty.
 func (s *Sandbox) Layer() string { return filepath.Join(s.dir, "layer") }
+
+// Remove makes the command see no file at rel (project-relative, with
+// slashes), whatever the project and the layer hold there: the run of the
+// tests as they were at a session's start hides the files it added. Call it
+// before the first command runs.
+func (s *Sandbox) Remove(rel string) { s.absent = append(s.absent, rel) }
 
 // Path returns where a file the command wrote at rel (relative to the project)
 // can be read after the run, and whether the command wrote it: only what the

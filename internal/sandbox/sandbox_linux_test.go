@@ -234,3 +234,28 @@ func TestPathRefusesLinksTheRunMade(t *testing.T) {
 		t.Error("a file the run wrote in a folder of its own is not found")
 	}
 }
+
+// A removed file is gone from the run's view only; a removal never follows
+// a link the project holds out of it.
+func TestRemoveHidesAFileFromTheRunOnly(t *testing.T) {
+	s, project := newSandbox(t)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "victim"), []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(project, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"main.go", "link/victim", "missing/file"} {
+		s.Remove(rel)
+	}
+	out, code := run(t, s, `test ! -e main.go && cat link/victim`)
+	if code != 0 || out != "keep\n" {
+		t.Fatalf("main.go is still seen, or the link's target was removed: %d %q", code, out)
+	}
+	for _, p := range []string{filepath.Join(project, "main.go"), filepath.Join(outside, "victim")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("the removal reached the real %s: %v", p, err)
+		}
+	}
+}
