@@ -132,6 +132,10 @@ type Env struct {
 	// Before runs the tests on the code before the session's change, for
 	// the acceptance_criteria check's fail-before; nil checks no such thing.
 	Before BeforeRun
+	// Earlier runs the tests as they were when the session started, for
+	// the command check that reads a test report: every test that passed
+	// then must still hold (PASS_TO_PASS); nil checks no such thing.
+	Earlier EarlierRun
 	// SessionDiff returns the session's change since its recorded base, as
 	// a unified diff with no context of the files matching patterns (git
 	// pathspecs); nil when the session has no base.

@@ -32,6 +32,11 @@ type CommandDetails struct {
 	Failed  int    `json:"failed,omitempty"`  // failed tests, packages and builds
 	// FailedTests names the first maxFailedListed of them.
 	FailedTests []string `json:"failed_tests,omitempty"`
+	// Earlier counts the tests that passed when the session started, each
+	// of which must still hold; Regressions lists the first
+	// maxFailedListed that do not.
+	Earlier     int          `json:"earlier_tests,omitempty"`
+	Regressions []Regression `json:"regressions,omitempty"`
 }
 
 // waitDelay bounds how long the output of a finished or stopped command may
@@ -193,6 +198,11 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 	for _, f := range produced {
 		if _, problem := env.freshOutput(f, start); problem != "" {
 			return failf(c.Type, fmt.Sprintf("Make the command write %s each time it runs, then run the gate again.", f.rel), "The command's output cannot be trusted: %s: %s.", problem, shown)
+		}
+	}
+	if env.Earlier != nil && (d.Report == ReportGoJSON || d.Report == ReportJUnit) {
+		if r, ok := c.checkEarlier(ctx, env, d, o.tests); !ok {
+			return r
 		}
 	}
 	took := time.Duration(d.DurationMS) * time.Millisecond
