@@ -263,3 +263,59 @@ func TestCriterionNeedsATestThatFailsBefore(t *testing.T) {
 		t.Fatalf("the honest work did not pass: %+v", out.Gate)
 	}
 }
+
+// A test that passed when the session started must still hold at its gate
+// (PASS_TO_PASS): deleting it, or rewriting it so that broken code passes,
+// fails the gate by the test's name; putting it back passes.
+func TestEarlierTestsMustStillHold(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	spec := "2026-01-01-greeting"
+	dir := ".agentos/specs/" + spec
+	const byeGo = "package greet\n\nfunc Bye(name string) string { return \"bye, \" + name }\n"
+	const byeTest = "package greet\n\nimport \"testing\"\n\nfunc TestBye(t *testing.T) {\n\tif Bye(\"ann\") != \"bye, ann\" {\n\t\tt.Fatal(\"Bye(ann) = \" + Bye(\"ann\"))\n\t}\n}\n"
+	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
+	fsWrite(t, c, "bye.go", byeGo)
+	fsWrite(t, c, "bye_test.go", byeTest)
+	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 50%\n\n## Objectives\nGreet users by name.\n")
+	fsWrite(t, c, dir+"/tasks.md", goodTasks)
+	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
+	for _, task := range []string{"1.1", "1.2"} {
+		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
+	}
+	gate := func() wfOut {
+		t.Helper()
+		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
+	}
+	// The session's work, with tests that fail on the code before it.
+	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string {\n\tif name == \"\" {\n\t\treturn \"hello, world\"\n\t}\n\treturn \"hello, \" + name\n}\n")
+	fsWrite(t, c, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1\nfunc TestName(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n\n// AC-greeting-1.2.1\nfunc TestEmpty(t *testing.T) {\n\tif Greet(\"\") != \"hello, world\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	// It breaks Bye and deletes the test that says so.
+	fsWrite(t, c, "bye.go", "package greet\n\nfunc Bye(name string) string { return \"\" }\n")
+	if res := call(t, c, "svc_filesystem", map[string]any{"action": "delete", "path": "bye_test.go"}, nil); res.IsError {
+		t.Fatalf("delete: %v", res.Content)
+	}
+	msg, fix := failedCheck(t, gate(), "command")
+	for _, want := range []string{"1 test no longer holds that passed when the session started", "example.com/greet.TestBye no longer runs"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the deletion: the refusal lacks %q: %s", want, msg)
+		}
+	}
+	if !strings.Contains(fix, "Changes tests:") {
+		t.Errorf("fix: %s", fix)
+	}
+	// It puts the test back, rewritten to check nothing.
+	fsWrite(t, c, "bye_test.go", "package greet\n\nimport \"testing\"\n\nfunc TestBye(t *testing.T) {\n\tt.Log(Bye(\"ann\"))\n}\n")
+	msg, _ = failedCheck(t, gate(), "command")
+	if want := "TestBye passes now only as the session changed it: as written before, it fails on the code now (bye_test.go:7: Bye(ann) =)"; !strings.Contains(msg, want) {
+		t.Errorf("the weakening: the refusal lacks %q: %s", want, msg)
+	}
+	// Honest: Bye works again, and its test is as it was.
+	fsWrite(t, c, "bye.go", byeGo)
+	fsWrite(t, c, "bye_test.go", byeTest)
+	if out := gate(); !out.Gate.Passed || out.Status != "completed" {
+		t.Fatalf("the honest work did not pass: %+v", out.Gate)
+	}
+}

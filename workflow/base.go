@@ -222,24 +222,17 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, id, base, layer string) ([
 
 // beforeRun returns the fail-before run of a gate of session id: the gate's
 // own test command (run), in a sandbox of its own whose layer holds the code
-// as it was before the change (fillBeforeLayer), read like the gate's run.
+// as it was before the change (fillBeforeLayer).
 func (e *Engine) beforeRun(id, base string, run gates.Check, gate gates.Env) gates.BeforeRun {
 	return func(ctx context.Context) (gates.BeforeResult, error) {
-		sb, err := sandbox.New(e.set.Root, gateSandboxOptions)
+		var emptied []string
+		tests, output, err := e.runTests(ctx, run, gate, func(sb *sandbox.Sandbox) (err error) {
+			emptied, err = e.fillBeforeLayer(ctx, id, base, sb.Layer())
+			return err
+		})
 		if err != nil {
 			return gates.BeforeResult{}, err
 		}
-		defer sb.Close()
-		emptied, err := e.fillBeforeLayer(ctx, id, base, sb.Layer())
-		if err != nil {
-			return gates.BeforeResult{}, err
-		}
-		env := gates.Env{Root: gate.Root, Vars: gate.Vars, Tests: &gates.TestRun{}, Sandbox: sb}
-		res := run.Run(ctx, env)
-		if ctx.Err() != nil {
-			return gates.BeforeResult{}, ctx.Err()
-		}
-		_, tests := env.Tests.Results()
-		return gates.BeforeResult{Tests: tests, Emptied: emptied, Output: res.Output}, nil
+		return gates.BeforeResult{Tests: tests, Emptied: emptied, Output: output}, nil
 	}
 }

@@ -680,6 +680,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 			env.SessionDiff = e.sessionDiff(s.ID, base)
 			if i >= 0 {
 				env.Before = e.beforeRun(s.ID, base, checks[i], env)
+				env.Earlier = e.earlierRun(s.ID, base, checks[i], env)
 			}
 		}
 	}

@@ -74,9 +74,10 @@ func walkRules(dirs []string, fn func(path string, info fs.FileInfo) error) erro
 				return err
 			}
 			if d.IsDir() {
-				if d.Name() == baseStoreName && filepath.Dir(path) == dir {
-					// The engine's own store of session bases, written
-					// around every gate; no rule lives there.
+				if (d.Name() == baseStoreName || d.Name() == earlierDir) && filepath.Dir(path) == dir {
+					// The engine's own stores of session bases and of the
+					// tests that passed on them, written around every
+					// gate; no rule lives there.
 					return filepath.SkipDir
 				}
 				return nil
