@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/mattn/go-isatty"
 )
@@ -42,4 +44,26 @@ func confirmTyped(s *streams, word, done string) (bool, error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// escapeRE matches a terminal escape sequence: CSI (ESC [ or the C1 byte),
+// OSC up to its terminator, or a two-byte ESC sequence.
+var escapeRE = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[ -~]?")
+
+// printable is s made safe to print to a terminal: names and failure lines
+// come from code an agent wrote, and no escape sequence, control character
+// or bidirectional override in them may change what the person reads.
+// Escape sequences are dropped, tabs and line breaks become spaces, and
+// other control and bidi characters are dropped.
+func printable(s string) string {
+	s = escapeRE.ReplaceAllString(strings.ToValidUTF8(s, "\uFFFD"), "")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
+			return -1
+		}
+		return r
+	}, s)
 }

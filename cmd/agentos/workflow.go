@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/linediff"
 	"github.com/agentos-dev/agentos/workflow"
+	"github.com/agentos-dev/agentos/workflow/gates"
 )
 
 func newWorkflowCmd(s *streams) *cobra.Command {
@@ -498,14 +499,29 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 			if t.Status == workflow.Done {
 				tm = "x"
 			}
-			fmt.Fprintf(s.Out, "     [%s] %s %s\n", tm, t.ID, t.Title)
+			fmt.Fprintf(s.Out, "     [%s] %s %s\n", tm, printable(t.ID), printable(t.Title))
 		}
-		if p.LastGate != nil && !p.LastGate.Passed && p.Status != workflow.Done {
+		if p.LastGate == nil {
+			continue
+		}
+		failing := !p.LastGate.Passed && p.Status != workflow.Done
+		evidence := gateEvidence(p.LastGate)
+		if len(evidence) > 0 && !failing {
+			verdict := "passed"
+			if !p.LastGate.Passed {
+				verdict = "failed"
+			}
+			fmt.Fprintf(s.Out, "     last gate %s at %s\n", verdict, p.LastGate.At.Local().Format("2006-01-02 15:04"))
+		}
+		if failing {
 			for _, c := range p.LastGate.Checks {
 				if !c.Passed {
-					fmt.Fprintf(s.Out, "     ✗ %s: %s\n", c.Type, c.Message)
+					fmt.Fprintf(s.Out, "     ✗ %s: %s\n", c.Type, printable(c.Message))
 				}
 			}
+		}
+		for _, l := range evidence {
+			fmt.Fprintf(s.Out, "       %s\n", l)
 		}
 	}
 	if sess.Changes != nil {
@@ -521,9 +537,87 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 			if a.Detail != "" {
 				line += "  " + a.Detail
 			}
-			fmt.Fprintln(s.Out, strings.TrimRight(line, " "))
+			fmt.Fprintln(s.Out, strings.TrimRight(printable(line), " "))
 		}
 	}
+}
+
+// gateEvidence is what a gate's report proves, one line each, made safe
+// for the terminal: per criterion, its test before the change and now;
+// the functions emptied for the run before; and the tests that passed
+// when the session started and no longer hold, or how many still do.
+func gateEvidence(g *workflow.GateReport) []string {
+	var lines []string
+	for _, c := range g.Checks {
+		switch c.Type {
+		case "acceptance_criteria":
+			var d gates.CriteriaDetails
+			if !redecode(c.Details, &d) {
+				continue
+			}
+			for _, p := range d.Proofs {
+				before := "before: " + p.Before
+				switch p.Before {
+				case "failed":
+					before = "failed before"
+					if p.Failure != "" {
+						before += ": " + p.Failure
+					}
+				case "passed":
+					before = "passed before too"
+				case "skipped":
+					before = "skipped before"
+				}
+				after := "passes now"
+				if p.After != gates.TestPassed {
+					after = "now: " + p.After
+				}
+				mark := "proven"
+				if !p.Proven {
+					mark = "NOT PROVEN"
+				}
+				lines = append(lines, printable(fmt.Sprintf("%s  %s  %s  → %s  %s", p.ID, p.Test, before, after, mark)))
+			}
+			if len(d.Emptied) > 0 {
+				lines = append(lines, printable("emptied for the run before the change: "+strings.Join(d.Emptied, ", ")))
+			}
+		case "command":
+			var d gates.CommandDetails
+			if !redecode(c.Details, &d) {
+				continue
+			}
+			switch {
+			case len(d.Regressions) > 0:
+				head := "earlier tests that no longer hold"
+				if d.Earlier > 0 {
+					head += fmt.Sprintf(" (%d of %d)", len(d.Regressions), d.Earlier)
+				}
+				lines = append(lines, head+":")
+				for _, r := range d.Regressions {
+					line := "  " + r.Test + "  " + r.Now
+					if r.Failure != "" {
+						line += "  " + r.Failure
+					}
+					lines = append(lines, printable(line))
+				}
+			case d.Earlier == 1:
+				lines = append(lines, "1 earlier test still holds")
+			case d.Earlier > 1:
+				lines = append(lines, fmt.Sprintf("%d earlier tests still hold", d.Earlier))
+			}
+		}
+	}
+	return lines
+}
+
+// redecode turns a result's Details, as the store read them (a JSON
+// object), into v; false when they are not that.
+func redecode(details, v any) bool {
+	if details == nil {
+		return false
+	}
+	data, err := json.Marshal(details)
+	return err == nil && json.Unmarshal(data, v) == nil
 }
 
 // printApproval shows what a session's approval (or, for an execution
