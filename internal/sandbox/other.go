@@ -19,3 +19,17 @@ func Check() error {
 func (s *Sandbox) Command(ctx context.Context, workdir, command string) (*exec.Cmd, error) {
 	return nil, Check()
 }
+
+// privateDirs holds the layer only: nothing runs here.
+var privateDirs = []string{"layer"}
+
+type osState struct{}
+
+func (s *Sandbox) prepare() error { return nil }
+
+func (s *Sandbox) release() {}
+
+// find finds nothing: no command ran.
+func (s *Sandbox) find(string) (string, bool) { return "", false }
+
+func systemSecrets(string) []string { return nil }

@@ -18,11 +18,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// initEnv carries the sandbox's plan from agentos to the copy of itself that
-// becomes the sandbox's first process. Init removes it before the command
-// runs.
-const initEnv = "AGENTOS_SANDBOX_INIT"
-
 // initExitCode is the status of a sandbox that could not be set up, so that
 // it is not read as the command's own failure.
 const initExitCode = 125
@@ -45,14 +40,6 @@ type plan struct {
 	Secrets []string `json:"secrets"` // absolute: seen empty
 	Caches  []cache  `json:"caches"`
 	Command string   `json:"command"`
-}
-
-// cache is one of the person's caches the command reads through a
-// throwaway layer, at Mount (inside the private folder); Lower may not exist.
-type cache struct {
-	Env   string `json:"env"`
-	Lower string `json:"lower"`
-	Mount string `json:"mount"`
 }
 
 // Command returns the command that runs shell command line in the sandbox,
@@ -110,79 +97,6 @@ func initCommand(ctx context.Context, plan []byte, env []string) *exec.Cmd {
 	}
 	return cmd
 }
-
-// childEnv is env less the variables that hold secrets by their name (API
-// keys, tokens, passwords) and the sockets of agents outside (SSH, D-Bus):
-// a test's output reaches the agent, so nothing it can print may be a secret.
-func childEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		u := strings.ToUpper(name)
-		switch {
-		case name == initEnv, strings.HasPrefix(u, "AGENTOS_"):
-		case strings.Contains(u, "TOKEN"), strings.Contains(u, "SECRET"), strings.Contains(u, "PASSW"),
-			strings.Contains(u, "CREDENTIAL"), strings.Contains(u, "KEY"), strings.Contains(u, "AUTH"),
-			strings.Contains(u, "COOKIE"), strings.Contains(u, "SESSION"): // SESSION: D-Bus's too
-		default:
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
-// credentialPaths are the files and folders under the home folder where
-// tools keep credentials, and those of agentos and the coding agents.
-var credentialPaths = []string{
-	".ssh", ".aws", ".azure", ".config/gcloud", ".netrc", ".docker", ".kube", ".gnupg", ".password-store",
-	".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".git-credentials", ".config/git/credentials", ".config/gh",
-	".config/hub", ".config/glab-cli", ".cargo/credentials", ".cargo/credentials.toml", ".m2/settings.xml",
-	".gradle/gradle.properties", ".terraform.d", ".vault-token", ".config/op", ".local/share/keyrings",
-	".config/agentos", ".claude", ".claude.json", ".codex", ".gemini", ".qwen", ".config/opencode",
-	".local/share/opencode", ".copilot", ".config/github-copilot", ".cursor", ".config/Code", ".vscode-server",
-}
-
-// secretPaths lists what the command may not read: the credential paths,
-// agentos's configuration folder wherever it is set, and the folders of
-// running services' sockets (/run: the Docker socket, SSH and D-Bus agents).
-func secretPaths() []string {
-	var out []string
-	if home, err := os.UserHomeDir(); err == nil {
-		for _, p := range credentialPaths {
-			out = append(out, filepath.Join(home, filepath.FromSlash(p)))
-		}
-	}
-	if dir, err := os.UserConfigDir(); err == nil {
-		out = append(out, filepath.Join(dir, "agentos"))
-	}
-	if dir := os.Getenv("AGENTOS_CONFIG_HOME"); dir != "" {
-		out = append(out, dir)
-	}
-	return append(out, "/run", "/var/run")
-}
-
-// personCaches are the person's Go caches, which a run may read but never
-// write: its builds use a throwaway layer over each, so a poisoned entry
-// never reaches the person's own builds. Asked of go once per process.
-var personCaches = func() func(ctx context.Context) []cache {
-	var once sync.Once
-	var found []cache
-	return func(ctx context.Context) []cache {
-		once.Do(func() {
-			out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE", "GOMODCACHE").Output()
-			if err != nil {
-				return
-			}
-			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-			for i, name := range []string{"GOCACHE", "GOMODCACHE"} {
-				if i < len(lines) && filepath.IsAbs(lines[i]) {
-					found = append(found, cache{Env: name, Lower: lines[i]})
-				}
-			}
-		})
-		return found
-	}
-}()
 
 var checked = sync.OnceValue(func() error {
 	if abi := landlockABI(); abi < 1 {
@@ -494,4 +408,43 @@ func loopbackUp() error {
 		return fmt.Errorf("loopback: %w", errno)
 	}
 	return nil
+}
+
+// systemSecrets are the folders of running services' sockets: /run holds
+// the Docker socket and the SSH and D-Bus agents'.
+func systemSecrets(string) []string { return []string{"/run", "/var/run"} }
+
+// privateDirs are the folders of the private one: the overlay's upper and
+// work folders, the command's /tmp, the outputs folder, the empty file that
+// hides files, and the layer.
+var privateDirs = []string{"upper", "work", "tmp", "outputs", "home", "layer"}
+
+// osState is empty on Linux: the kernel keeps everything.
+type osState struct{}
+
+// prepare has nothing to do before the first command on Linux.
+func (s *Sandbox) prepare() error { return nil }
+
+// release has nothing to do on Linux: the kernel ended every process.
+func (s *Sandbox) release() {}
+
+// find returns the file the run wrote at rel, a clean relative path: in the
+// overlay's upper layer, or in the outputs folder.
+func (s *Sandbox) find(rel string) (string, bool) {
+	var p string
+	if o := filepath.Clean(filepath.FromSlash(s.outputs)); s.outputs != "" && (rel == o || strings.HasPrefix(rel, o+string(filepath.Separator))) {
+		p = filepath.Join(s.dir, "outputs", strings.TrimPrefix(strings.TrimPrefix(rel, o), string(filepath.Separator)))
+	} else {
+		p = filepath.Join(s.dir, "upper", rel)
+	}
+	// Nothing on the way may be a link the run made: it would point this
+	// process, not the sandboxed one, at a file of its choosing.
+	if real, err := filepath.EvalSymlinks(p); err != nil || real != p {
+		return "", false
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return p, true
 }

@@ -36,6 +36,7 @@ type Sandbox struct {
 	hidden  []string
 	outputs string
 	absent  []string // project-relative files the command sees removed
+	plat    osState  // what this system's sandbox keeps
 }
 
 // Options says what a Sandbox hides and keeps.
@@ -67,11 +68,15 @@ func New(project string, opt Options) (*Sandbox, error) {
 		dir = real // Path compares against resolved paths
 	}
 	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs}
-	for _, sub := range []string{"upper", "work", "tmp", "outputs", "home", "layer"} {
+	for _, sub := range privateDirs {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
 			_ = s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
+	}
+	if err := s.prepare(); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	return s, nil
 }
@@ -100,26 +105,12 @@ func (s *Sandbox) Path(rel string) (string, bool) {
 	if rel == "." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || rel == ".." || filepath.IsAbs(rel) {
 		return "", false
 	}
-	var p string
-	if o := filepath.Clean(filepath.FromSlash(s.outputs)); s.outputs != "" && (rel == o || strings.HasPrefix(rel, o+string(filepath.Separator))) {
-		p = filepath.Join(s.dir, "outputs", strings.TrimPrefix(strings.TrimPrefix(rel, o), string(filepath.Separator)))
-	} else {
-		p = filepath.Join(s.dir, "upper", rel)
-	}
-	// Nothing on the way may be a link the run made: it would point this
-	// process, not the sandboxed one, at a file of its choosing.
-	if real, err := filepath.EvalSymlinks(p); err != nil || real != p {
-		return "", false
-	}
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() {
-		return "", false
-	}
-	return p, true
+	return s.find(rel)
 }
 
 // Close removes everything the sandbox's commands wrote.
 func (s *Sandbox) Close() error {
+	s.release()
 	// The overlay's work folder holds a folder only its owner may enter;
 	// make everything removable first.
 	_ = filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
