@@ -164,23 +164,26 @@ func TestHonestPythonRunPassesFirstTime(t *testing.T) {
 
 const greetTS = "export function greet(name: string): string {\n  if (name === \"\") {\n    return \"hello, world\";\n  }\n  return \"hello, \" + name;\n}\n"
 
+// The TypeScript projects of Vitest and of Jest (with ts-jest), as a person
+// sets them up: package.json and tsconfig.json.
+const (
+	vitestPackage  = `{"name": "greet", "type": "module", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^4.1.12", "@vitest/coverage-v8": "^4.1.12", "typescript": "^5.9.3"}}`
+	vitestTSConfig = `{"compilerOptions": {"strict": true, "module": "esnext", "target": "es2022", "moduleResolution": "bundler"}}`
+	jestPackage    = `{"name": "greet", "scripts": {"test": "jest"}, "jest": {"preset": "ts-jest", "testEnvironment": "node"}, "devDependencies": {"jest": "^30.5.2", "jest-junit": "^17.0.0", "ts-jest": "^29.4.15", "typescript": "^5.9.3", "@types/jest": "^30.0.0"}}`
+	jestTSConfig   = `{"compilerOptions": {"strict": true, "module": "commonjs", "target": "es2022", "esModuleInterop": true, "types": ["jest"]}}`
+)
+
 func TestHonestVitestRunPassesFirstTime(t *testing.T) {
 	t.Parallel()
 	modules := runnersCache(t, "vitest")
-	root := map[string]string{
-		"package.json":  `{"name": "greet", "type": "module", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^4.1.12", "@vitest/coverage-v8": "^4.1.12", "typescript": "^5.9.3"}}`,
-		"tsconfig.json": `{"compilerOptions": {"strict": true, "module": "esnext", "target": "es2022", "moduleResolution": "bundler"}}`,
-	}
+	root := map[string]string{"package.json": vitestPackage, "tsconfig.json": vitestTSConfig}
 	honestTS(t, "vitest", modules, root, "import { describe, expect, it } from \"vitest\";\n")
 }
 
 func TestHonestJestRunPassesFirstTime(t *testing.T) {
 	t.Parallel()
 	modules := runnersCache(t, "jest")
-	root := map[string]string{
-		"package.json":  `{"name": "greet", "scripts": {"test": "jest"}, "jest": {"preset": "ts-jest", "testEnvironment": "node"}, "devDependencies": {"jest": "^30.5.2", "jest-junit": "^17.0.0", "ts-jest": "^29.4.15", "typescript": "^5.9.3", "@types/jest": "^30.0.0"}}`,
-		"tsconfig.json": `{"compilerOptions": {"strict": true, "module": "commonjs", "target": "es2022", "esModuleInterop": true, "types": ["jest"]}}`,
-	}
+	root := map[string]string{"package.json": jestPackage, "tsconfig.json": jestTSConfig}
 	honestTS(t, "jest", modules, root, "")
 }
 
