@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,8 +183,84 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 			undo: []string{"greet.py", pyGreet}},
 	})
 
-	// The honest work passes first time.
-	fsWrite(t, c, "test_greet.py", pyHonestTest)
+	passHonestly(t, c, id, "test_greet.py", pyHonestTest)
+}
+
+// The test file of the TypeScript cheats, the lines every test file of them
+// shares, and the honest test the session ends with.
+const (
+	tsTest = "src/greet.test.ts"
+	tsIDs  = "// AC-greeting-1.1.1 AC-greeting-1.2.1\n"
+	// tsCalls runs every line of greet, so coverage is met and only what
+	// the cheat does is judged.
+	tsCalls = "test(\"calls\", () => {\n  expect(greet(\"x\")).toBeTruthy();\n  expect(greet(\"\")).toBeTruthy();\n});\n\n"
+	tsWrong = "  expect(greet(\"ann\")).toBe(\"hi, ann\");\n"
+	// tsHonest names each criterion by a comment only, not in its title.
+	tsHonest = "describe(\"greet\", () => {\n  // AC-greeting-1.1.1\n  it(\"greets by name\", () => {\n    expect(greet(\"ann\")).toBe(\"hello, ann\");\n  });\n\n" +
+		"  // AC-greeting-1.2.1\n  it(\"greets the world\", () => {\n    expect(greet(\"\")).toBe(\"hello, world\");\n  });\n});\n"
+)
+
+// tsExecution starts the greeting spec's execution on a TypeScript project
+// whose node_modules is modules (a runner's folder of
+// install-testrunners.sh) and whose package.json and tsconfig.json a person
+// wrote before approving; the session then writes its code, src/greet.ts.
+// The server runs the default test command. It returns the client and the
+// session's ID.
+func tsExecution(t *testing.T, modules, pkg, tsconfig string) (*client.Client, string) {
+	t.Helper()
+	root := newProject(t)
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	c := stdioClient(t, root, "--transport", "stdio")
+	fsWrite(t, c, "package.json", pkg)
+	fsWrite(t, c, "tsconfig.json", tsconfig)
+	id := startExecution(t, c, root)
+	fsWrite(t, c, "src/greet.ts", greetTS)
+	return c, id
+}
+
+// tsCheats are the cheats a Vitest and a Jest project share, played on test
+// files that open with head. pkg is the approved package.json, whose test
+// script is script.
+func tsCheats(head, pkg, script string) []runnerCheat {
+	n := strings.Count(head, "\n")
+	at := func(line int) string { return fmt.Sprintf("%s:%d", tsTest, n+line) }
+	forged := "TN:\nSF:src/greet.ts\nDA:1,1\nDA:2,1\nDA:3,1\nDA:5,1\nLF:4\nLH:4\nend_of_record\n"
+	forgery := strings.Replace(pkg, `"test": "`+script+`"`, `"test": "echo '<testsuites/>' > .agentos/.cache/junit.xml"`, 1)
+	return []runnerCheat{
+		{name: "a test that asserts nothing",
+			files: []string{tsTest, head + tsIDs + "test(\"greets\", () => {\n  greet(\"ann\");\n  greet(\"\");\n});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that check nothing", "greets (" + at(2) + ")"}},
+		{name: "test.skip",
+			files: []string{tsTest, head + tsCalls + tsIDs + "test.skip(\"later\", () => {\n" + tsWrong + "});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "later (" + at(7)}},
+		{name: "it.todo",
+			files: []string{tsTest, head + tsCalls + "it.todo(\"AC-greeting-1.1.1 AC-greeting-1.2.1 greets\");\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", at(6)}},
+		{name: "/* istanbul ignore next */ on the branch no test runs",
+			files: []string{"src/greet.ts", strings.Replace(greetTS, "  if (name", "  /* istanbul ignore next -- @preserve */\n  if (name", 1),
+				tsTest, head + tsIDs + "test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
+			check: "coverage", want: []string{"src/greet.ts:2 /* istanbul ignore next", "counted as uncovered"},
+			undo: []string{"src/greet.ts", greetTS}},
+		{name: "a package.json test script that prints a report",
+			files: []string{"package.json", forgery},
+			check: "", want: harnessChanged("package.json scripts changed"),
+			undo: []string{"package.json", pkg}},
+		// The project has no Node types, which ts-jest would hold against
+		// the import.
+		{name: "a test that writes the LCOV file",
+			files: []string{tsTest, head + tsIDs + "test(\"greets\", async () => {\n  // @ts-ignore\n  const fs = await import(\"node:fs\");\n  fs.mkdirSync(\".agentos/.cache/coverage\", { recursive: true });\n" +
+				"  fs.writeFileSync(\".agentos/.cache/coverage/lcov.info\", " + strconv.Quote(forged) + ");\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
+			check: "coverage", want: []string{"below the 90% threshold"}},
+	}
+}
+
+// passHonestly writes the honest test at path, and the gate passes the
+// first time.
+func passHonestly(t *testing.T, c *client.Client, id, path, content string) {
+	t.Helper()
+	fsWrite(t, c, path, content)
 	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the honest work did not pass: %+v", out.Gate)
 	}
@@ -194,74 +271,31 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 func TestVitestCheatsAreRefused(t *testing.T) {
 	modules := runnersCache(t, "vitest")
 	t.Parallel()
-	root := newProject(t)
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	c := stdioClient(t, root, "--transport", "stdio")
-	pkg := `{"name": "greet", "type": "module", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^4.1.12", "@vitest/coverage-v8": "^4.1.12", "typescript": "^5.9.3"}}`
-	fsWrite(t, c, "package.json", pkg)
-	fsWrite(t, c, "tsconfig.json", `{"compilerOptions": {"strict": true, "module": "esnext", "target": "es2022", "moduleResolution": "bundler"}}`)
-	id := startExecution(t, c, root)
-	fsWrite(t, c, "src/greet.ts", greetTS)
-
+	c, id := tsExecution(t, modules, vitestPackage, vitestTSConfig)
 	const head = "import { describe, expect, it, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n"
-	const ids = "// AC-greeting-1.1.1 AC-greeting-1.2.1\n"
-	// calls runs every line of greet, so coverage is met.
-	const calls = "test(\"calls\", () => {\n  expect(greet(\"x\")).toBeTruthy();\n  expect(greet(\"\")).toBeTruthy();\n});\n\n"
-	const wrong = "  expect(greet(\"ann\")).toBe(\"hi, ann\");\n"
-	const test = "src/greet.test.ts"
-	forged := "TN:\nSF:src/greet.ts\nDA:1,1\nDA:2,1\nDA:3,1\nDA:5,1\nLF:4\nLH:4\nend_of_record\n"
-	playCheats(t, c, id, []runnerCheat{
-		{name: "a test that asserts nothing",
-			files: []string{test, head + ids + "test(\"greets\", () => {\n  greet(\"ann\");\n  greet(\"\");\n});\n"},
-			check: "acceptance_criteria", want: []string{"named only by tests that check nothing", "greets (src/greet.test.ts:5)"}},
-		{name: "test.skip",
-			files: []string{test, head + calls + ids + "test.skip(\"later\", () => {\n" + wrong + "});\n"},
-			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "later (src/greet.test.ts:10"}},
-		{name: "it.todo",
-			files: []string{test, head + calls + "it.todo(\"AC-greeting-1.1.1 AC-greeting-1.2.1 greets\");\n"},
-			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "src/greet.test.ts:9"}},
-		{name: "it.fails",
-			files: []string{test, head + calls + ids + "it.fails(\"greets\", () => {\n" + wrong + "});\n"},
+	playCheats(t, c, id, append(tsCheats(head, vitestPackage, "vitest run"),
+		runnerCheat{name: "it.fails",
+			files: []string{tsTest, head + tsCalls + tsIDs + "it.fails(\"greets\", () => {\n" + tsWrong + "});\n"},
 			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "greets (src/greet.test.ts:10"}},
-		{name: "vitest.config's exclude leaving out the failing test",
+		runnerCheat{name: "vitest.config's exclude leaving out the failing test",
 			files: []string{"vitest.config.ts", "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { exclude: [\"src/greet.test.ts\"] } });\n"},
 			check: "", want: harnessChanged("vitest.config.ts added"),
 			undo: []string{"vitest.config.ts", ""}},
-		{name: "a vitest teardown that fakes JUnit and forces exit 0",
+		runnerCheat{name: "a vitest teardown that fakes JUnit and forces exit 0",
 			files: []string{"vitest.config.ts", "import { defineConfig } from \"vitest/config\";\nexport default defineConfig({ test: { globalSetup: [\"./teardown.ts\"] } });\n",
 				"teardown.ts", "import { writeFileSync } from \"node:fs\";\nexport function teardown() {\n  writeFileSync(\".agentos/.cache/junit.xml\", \"<testsuites/>\");\n  process.exit(0);\n}\n"},
 			check: "", want: harnessChanged("vitest.config.ts added"),
 			undo: []string{"vitest.config.ts", "", "teardown.ts", ""}},
-		{name: "a package.json test script that prints a report",
-			files: []string{"package.json", strings.Replace(pkg, `"vitest run"`, `"echo '<testsuites/>' > .agentos/.cache/junit.xml"`, 1)},
-			check: "", want: harnessChanged("package.json scripts changed"),
-			undo: []string{"package.json", pkg}},
-		{name: "/* v8 ignore next */ on the branch no test runs",
+		runnerCheat{name: "/* v8 ignore next */ on the branch no test runs",
 			files: []string{"src/greet.ts", strings.Replace(greetTS, "  if (name", "  /* v8 ignore next -- @preserve */\n  if (name", 1),
-				test, head + ids + "test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
+				tsTest, head + tsIDs + "test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
 			check: "coverage", want: []string{"src/greet.ts:2 /* v8 ignore next", "counted as uncovered"},
 			undo: []string{"src/greet.ts", greetTS}},
-		{name: "/* istanbul ignore next */ on the branch no test runs",
-			files: []string{"src/greet.ts", strings.Replace(greetTS, "  if (name", "  /* istanbul ignore next -- @preserve */\n  if (name", 1)},
-			check: "coverage", want: []string{"src/greet.ts:2 /* istanbul ignore next", "counted as uncovered"},
-			undo: []string{"src/greet.ts", greetTS}},
-		{name: "vi.mock of the module under test",
-			files: []string{test, "import { expect, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n" +
-				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + ids +
+		runnerCheat{name: "vi.mock of the module under test",
+			files: []string{tsTest, "import { expect, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n" +
+				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
 			check: "coverage"},
-		{name: "a test that writes the LCOV file",
-			files: []string{test, head + ids + "test(\"greets\", async () => {\n  const fs = await import(\"node:fs\");\n  fs.mkdirSync(\".agentos/.cache/coverage\", { recursive: true });\n" +
-				"  fs.writeFileSync(\".agentos/.cache/coverage/lcov.info\", " + strconv.Quote(forged) + ");\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
-			check: "coverage", want: []string{"below the 90% threshold"}},
-	})
-
-	// The honest work passes first time.
-	fsWrite(t, c, test, head+"describe(\"greet\", () => {\n  // AC-greeting-1.1.1\n  it(\"greets by name\", () => {\n    expect(greet(\"ann\")).toBe(\"hello, ann\");\n  });\n\n"+
-		"  // AC-greeting-1.2.1\n  it(\"greets the world\", () => {\n    expect(greet(\"\")).toBe(\"hello, world\");\n  });\n});\n")
-	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
-		t.Fatalf("the honest work did not pass: %+v", out.Gate)
-	}
+	))
+	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
