@@ -299,3 +299,67 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 	))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
+
+// TestJestCheatsAreRefused plays each TypeScript cheat on a Jest project
+// with ts-jest, as the honest Jest run sets it up, and the default test
+// command, which runs Jest itself (not the test script) with jest-junit.
+func TestJestCheatsAreRefused(t *testing.T) {
+	modules := runnersCache(t, "jest")
+	t.Parallel()
+	c, id := tsExecution(t, modules, jestPackage, jestTSConfig)
+	// Jest's globals, as the honest run uses them.
+	const head = "import { greet } from \"./greet\";\n\n"
+	const jestSection = `"jest": {"preset": "ts-jest", "testEnvironment": "node"}`
+	// jestWith is package.json with more settings in its "jest" section.
+	jestWith := func(settings string) string {
+		return strings.Replace(jestPackage, jestSection, `"jest": {"preset": "ts-jest", "testEnvironment": "node", `+settings+`}`, 1)
+	}
+	// A jest.config.js takes the place of package.json's "jest" section:
+	// Jest refuses a project that has both.
+	noSection := strings.Replace(jestPackage, jestSection+", ", "", 1)
+	config := func(settings string) string {
+		return "module.exports = { preset: \"ts-jest\", testEnvironment: \"node\", " + settings + " };\n"
+	}
+	jestCheats := []runnerCheat{
+		{name: "xit",
+			files: []string{tsTest, head + tsCalls + tsIDs + "xit(\"greets\", () => {\n" + tsWrong + "});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "greets (src/greet.test.ts:9"}},
+		{name: "test.failing",
+			files: []string{tsTest, head + tsCalls + tsIDs + "test.failing(\"greets\", () => {\n" + tsWrong + "});\n"},
+			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "greets (src/greet.test.ts:9"}},
+		{name: "jest.config.js's testPathIgnorePatterns leaving out the failing test",
+			files: []string{"package.json", noSection, "jest.config.js", config(`testPathIgnorePatterns: ["/node_modules/", "greet\\.test"]`),
+				tsTest, head + tsCalls + tsIDs + "test(\"greets\", () => {\n" + tsWrong + "});\n"},
+			check: "", want: append(harnessChanged("jest.config.js added"), "test harness package.json jest removed"),
+			undo: []string{"package.json", jestPackage, "jest.config.js", ""}},
+		{name: "package.json's jest testMatch leaving out the failing test",
+			files: []string{"package.json", jestWith(`"testMatch": ["**/*.spec.ts"]`)},
+			check: "", want: harnessChanged("package.json jest changed"),
+			undo: []string{"package.json", jestPackage}},
+		{name: "setupFiles whose toBe always passes",
+			files: []string{"package.json", jestWith(`"setupFiles": ["<rootDir>/setup.js"]`),
+				"setup.js", "expect.extend({ toBe: () => ({ pass: true, message: () => \"\" }) });\n"},
+			check: "", want: append(harnessChanged("package.json jest changed"), "test harness setup.js added"),
+			undo: []string{"package.json", jestPackage, "setup.js", ""}},
+		{name: "coveragePathIgnorePatterns leaving out the code",
+			files: []string{"package.json", jestWith(`"coveragePathIgnorePatterns": ["/node_modules/", "src/greet.ts"]`)},
+			check: "", want: harnessChanged("package.json jest changed"),
+			undo: []string{"package.json", jestPackage}},
+		{name: "a custom reporter that forges the JUnit report",
+			files: []string{"package.json", jestWith(`"reporters": ["default", "<rootDir>/forge.js"]`),
+				"forge.js", "const fs = require(\"fs\");\nmodule.exports = class {\n  onRunComplete() {\n    fs.writeFileSync(process.env.JEST_JUNIT_OUTPUT_FILE, \"<testsuites/>\");\n  }\n};\n"},
+			check: "", want: append(harnessChanged("package.json jest changed"), "test harness forge.js added"),
+			undo: []string{"package.json", jestPackage, "forge.js", ""}},
+		{name: "a globalTeardown that forges the JUnit report and forces exit 0",
+			files: []string{"package.json", noSection, "jest.config.js", config(`globalTeardown: "./teardown.js"`),
+				"teardown.js", "const fs = require(\"fs\");\nmodule.exports = async () => {\n  fs.writeFileSync(\".agentos/.cache/junit.xml\", \"<testsuites/>\");\n  process.exit(0);\n};\n"},
+			check: "", want: append(harnessChanged("jest.config.js added"), "test harness teardown.js added"),
+			undo: []string{"package.json", jestPackage, "jest.config.js", "", "teardown.js", ""}},
+		{name: "jest.mock of the module under test",
+			files: []string{tsTest, head + "jest.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
+				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
+			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
+	}
+	playCheats(t, c, id, append(tsCheats(head, jestPackage, "jest"), jestCheats...))
+	passHonestly(t, c, id, tsTest, head+tsHonest)
+}
