@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agentos-dev/agentos/internal/sandbox"
 	"github.com/agentos-dev/agentos/workflow/baseline"
@@ -121,12 +122,32 @@ type fileChange struct {
 	base, now string // the blobs' ids; "" where the file is not (added, deleted)
 }
 
-// changesSince lists the files the session changed since base.
-func (e *Engine) changesSince(ctx context.Context, id, base string) ([]fileChange, error) {
-	now, err := e.snapshot(ctx, id)
-	if err != nil {
-		return nil, err
-	}
+// gateTree is a session's working tree as one gate sees it: written to the
+// base store once, at its first use, so that the fail-before, pass-to-pass
+// and coverage checks of a gate judge the same tree, hashed once.
+type gateTree struct {
+	e        *Engine
+	id, base string
+	once     sync.Once
+	now      string       // the tree's id
+	changes  []fileChange // since base
+	err      error
+}
+
+func (e *Engine) gateTree(id, base string) *gateTree { return &gateTree{e: e, id: id, base: base} }
+
+// load snapshots the tree and lists the changes since the base.
+func (g *gateTree) load(ctx context.Context) error {
+	g.once.Do(func() {
+		if g.now, g.err = g.e.snapshot(ctx, g.id); g.err == nil {
+			g.changes, g.err = g.e.changesBetween(ctx, g.base, g.now)
+		}
+	})
+	return g.err
+}
+
+// changesBetween lists the files that differ between trees base and now.
+func (e *Engine) changesBetween(ctx context.Context, base, now string) ([]fileChange, error) {
 	// Raw records: ":100644 100644 <base blob> <now blob> M", NUL, path, NUL;
 	// an added or deleted file's missing side is mode 000000, id 0000….
 	out, err := e.git(ctx, "", "diff-tree", "-r", "-z", "--no-renames", "--no-abbrev", base, now)
@@ -154,17 +175,14 @@ func (e *Engine) changesSince(ctx context.Context, id, base string) ([]fileChang
 // regularOrNone reports whether a git mode is a regular file's, or none.
 func regularOrNone(mode string) bool { return mode == "000000" || mode == "100644" || mode == "100755" }
 
-// sessionDiff returns session id's change since base, for Env.SessionDiff:
-// both sides are read from the base store.
-func (e *Engine) sessionDiff(id, base string) func(context.Context, []string) ([]byte, error) {
-	return func(ctx context.Context, patterns []string) ([]byte, error) {
-		now, err := e.snapshot(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		args := []string{"diff-tree", "-r", "-p", "--unified=0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", base, now, "--"}
-		return e.git(ctx, "", append(args, patterns...)...)
+// sessionDiff returns the session's change since its base, for
+// Env.SessionDiff: both sides are read from the base store.
+func (g *gateTree) sessionDiff(ctx context.Context, patterns []string) ([]byte, error) {
+	if err := g.load(ctx); err != nil {
+		return nil, err
 	}
+	args := []string{"diff-tree", "-r", "-p", "--unified=0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", g.base, g.now, "--"}
+	return g.e.git(ctx, "", append(args, patterns...)...)
 }
 
 // fillBeforeLayer writes into layer the code as the before-run sees it: the
@@ -172,13 +190,12 @@ func (e *Engine) sessionDiff(id, base string) func(context.Context, []string) ([
 // added or changed emptied (present, same signature, zero results) and every
 // source file it deleted restored. A criterion's test must then fail by its
 // assertions, not because a name is missing. It returns the names emptied.
-func (e *Engine) fillBeforeLayer(ctx context.Context, id, base, layer string) ([]string, error) {
-	changes, err := e.changesSince(ctx, id, base)
-	if err != nil {
+func (e *Engine) fillBeforeLayer(ctx context.Context, tree *gateTree, layer string) ([]string, error) {
+	if err := tree.load(ctx); err != nil {
 		return nil, err
 	}
 	var emptied []string
-	for _, c := range changes {
+	for _, c := range tree.changes {
 		if baseline.IsTestFile(c.path) || !baseline.Supports(c.path) {
 			continue // a test, or no code: it stays as the session left it
 		}
@@ -186,6 +203,7 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, id, base, layer string) ([
 		// where a path could lead elsewhere.
 		var baseSrc, content []byte
 		if c.base != "" {
+			var err error
 			if baseSrc, err = e.git(ctx, "", "cat-file", "blob", c.base); err != nil {
 				return nil, err
 			}
@@ -220,14 +238,14 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, id, base, layer string) ([
 	return emptied, nil
 }
 
-// beforeRun returns the fail-before run of a gate of session id: the gate's
+// beforeRun returns the fail-before run of a gate that sees tree: the gate's
 // own test command (run), in a sandbox of its own whose layer holds the code
 // as it was before the change (fillBeforeLayer).
-func (e *Engine) beforeRun(id, base string, run gates.Check, gate gates.Env) gates.BeforeRun {
+func (e *Engine) beforeRun(tree *gateTree, run gates.Check, gate gates.Env) gates.BeforeRun {
 	return func(ctx context.Context) (gates.BeforeResult, error) {
 		var emptied []string
 		tests, output, err := e.runTests(ctx, run, gate, func(sb *sandbox.Sandbox) (err error) {
-			emptied, err = e.fillBeforeLayer(ctx, id, base, sb.Layer())
+			emptied, err = e.fillBeforeLayer(ctx, tree, sb.Layer())
 			return err
 		})
 		if err != nil {

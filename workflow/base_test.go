@@ -49,7 +49,7 @@ func TestBeforeLayer(t *testing.T) {
 	}
 
 	layer := t.TempDir()
-	emptied, err := e.fillBeforeLayer(ctx, "s1", base, layer)
+	emptied, err := e.fillBeforeLayer(ctx, e.gateTree("s1", base), layer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestSessionDiff(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "old.py"), []byte("def f():\n    return 1\n\n\ndef g():  # pragma: no cover\n    return 2\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "new.py"), []byte("x = 1\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "new.go"), []byte("package m\n"), 0o644)
-	diff, err := e.sessionDiff("s1", base)(ctx, []string{"*.py"})
+	diff, err := e.gateTree("s1", base).sessionDiff(ctx, []string{"*.py"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,15 +31,15 @@ import (
 // on that base.
 const earlierDir = "earlier"
 
-// earlierRun returns the PASS_TO_PASS run of a gate of session id: the
+// earlierRun returns the PASS_TO_PASS run of a gate that sees tree: the
 // gate's own test command (run), on the base and on the earlier tests.
-func (e *Engine) earlierRun(id, base string, run gates.Check, gate gates.Env) gates.EarlierRun {
+func (e *Engine) earlierRun(tree *gateTree, run gates.Check, gate gates.Env) gates.EarlierRun {
 	return func(ctx context.Context) (gates.EarlierResult, error) {
-		changes, err := e.changesSince(ctx, id, base)
-		if err != nil {
+		if err := tree.load(ctx); err != nil {
 			return gates.EarlierResult{}, err
 		}
-		passed, err := e.basePassing(ctx, base, changes, run, gate)
+		changes := tree.changes
+		passed, err := e.basePassing(ctx, tree.base, changes, run, gate)
 		if err != nil {
 			return gates.EarlierResult{}, err
 		}

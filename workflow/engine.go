@@ -677,10 +677,11 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		// that reads a test report.
 		i := slices.IndexFunc(checks, func(c gates.Check) bool { return c.Type == gates.TypeCommand && c.Report != "" })
 		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil {
-			env.SessionDiff = e.sessionDiff(s.ID, base)
+			tree := e.gateTree(s.ID, base)
+			env.SessionDiff = tree.sessionDiff
 			if i >= 0 {
-				env.Before = e.beforeRun(s.ID, base, checks[i], env)
-				env.Earlier = e.earlierRun(s.ID, base, checks[i], env)
+				env.Before = e.beforeRun(tree, checks[i], env)
+				env.Earlier = e.earlierRun(tree, checks[i], env)
 			}
 		}
 	}
