@@ -355,6 +355,14 @@ func TestJestCheatsAreRefused(t *testing.T) {
 				"teardown.js", "const fs = require(\"fs\");\nmodule.exports = async () => {\n  fs.writeFileSync(\".agentos/.cache/junit.xml\", \"<testsuites/>\");\n  process.exit(0);\n};\n"},
 			check: "", want: append(harnessChanged("jest.config.js added"), "test harness teardown.js added"),
 			undo: []string{"package.json", jestPackage, "jest.config.js", "", "teardown.js", ""}},
+		// Jest's default coverage (Babel's instrumentation) counts in the
+		// test's own global object; the V8 provider the default command
+		// names counts in the engine, out of the test's reach.
+		{name: "a test that sets every coverage counter to 1",
+			files: []string{tsTest, head + tsIDs + "test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n\n" +
+				"afterAll(() => {\n  const cov = (globalThis as any).__coverage__ || {};\n  for (const f of Object.values(cov) as any[]) {\n" +
+				"    for (const k of Object.keys(f.s)) f.s[k] = 1;\n    for (const k of Object.keys(f.f)) f.f[k] = 1;\n    for (const k of Object.keys(f.b)) f.b[k] = f.b[k].map(() => 1);\n  }\n});\n"},
+			check: "coverage", want: []string{"below the 90% threshold"}},
 		{name: "jest.mock of the module under test",
 			files: []string{tsTest, head + "jest.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},

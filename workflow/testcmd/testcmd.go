@@ -199,8 +199,11 @@ func node(root, goos string) Default {
 	case Jest:
 		// jest-junit takes its output file from the environment (or from
 		// package.json, which is the person's); --ci makes a missing
-		// snapshot a failure instead of writing it during the gate.
-		args := " --ci --coverage --coverageReporters=lcovonly --coverageDirectory=" + NodeCoverageDir + " --reporters=default --reporters=jest-junit"
+		// snapshot a failure instead of writing it during the gate. V8
+		// counts coverage in the engine: Jest's default (Babel's
+		// instrumentation) keeps its counters in the test's own global
+		// object, where a test can set them all to 1.
+		args := " --ci --coverage --coverageProvider=v8 --coverageReporters=lcovonly --coverageDirectory=" + NodeCoverageDir + " --reporters=default --reporters=jest-junit"
 		if goos == "windows" {
 			d.Command = `set "JEST_JUNIT_OUTPUT_FILE=` + JUnitFile + `" && set "JEST_JUNIT_ADD_FILE_ATTRIBUTE=true" && ` + bin("jest") + args
 		} else {

@@ -51,7 +51,7 @@ func TestForChoosesTheRunnersCommand(t *testing.T) {
 		{name: "vitest with istanbul", files: map[string]string{"package.json": `{"devDependencies":{"vitest":"^4","@vitest/coverage-istanbul":"^4"}}`}, runner: Vitest,
 			contains: []string{"--coverage.provider=istanbul"}, report: "junit:" + JUnitFile, coverage: NodeCoverage},
 		{name: "jest", files: map[string]string{"package.json": `{"devDependencies":{"jest":"^30","jest-junit":"^17"}}`}, runner: Jest,
-			command: "JEST_JUNIT_OUTPUT_FILE=.agentos/.cache/junit.xml JEST_JUNIT_ADD_FILE_ATTRIBUTE=true node_modules/.bin/jest --ci --coverage --coverageReporters=lcovonly --coverageDirectory=.agentos/.cache/coverage --reporters=default --reporters=jest-junit",
+			command: "JEST_JUNIT_OUTPUT_FILE=.agentos/.cache/junit.xml JEST_JUNIT_ADD_FILE_ATTRIBUTE=true node_modules/.bin/jest --ci --coverage --coverageProvider=v8 --coverageReporters=lcovonly --coverageDirectory=.agentos/.cache/coverage --reporters=default --reporters=jest-junit",
 			report:  "junit:" + JUnitFile, coverage: NodeCoverage},
 		{name: "jest on windows", files: map[string]string{"package.json": `{}`, "jest.config.js": ""}, goos: "windows", runner: Jest,
 			contains: []string{`set "JEST_JUNIT_OUTPUT_FILE=.agentos/.cache/junit.xml" && `, `node_modules\.bin\jest --ci`}, report: "junit:" + JUnitFile, coverage: NodeCoverage},
