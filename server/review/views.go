@@ -172,6 +172,9 @@ type sessionView struct {
 	ApprovalVoid string                   `json:"approval_void,omitempty"`
 	Pending      *specView                `json:"pending,omitempty"` // the spec awaiting approval
 	Rules        *rulesView               `json:"rules,omitempty"`   // rules changed under the session
+	// Criteria is the text of each criterion the gates' proofs name, by
+	// lower-case ID.
+	Criteria map[string]string `json:"criteria,omitempty"`
 }
 
 type rulesView struct {
@@ -188,7 +191,7 @@ func (h *Handler) session(id string) (*sessionView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &sessionView{Session: s, Integrity: s.Integrity, RulesChanged: s.RulesChanged}
+	v := &sessionView{Session: s, Integrity: s.Integrity, RulesChanged: s.RulesChanged, Criteria: h.criteriaTexts(s)}
 	if v.Audit, err = e.Store().ReadAudit(s.ID); err != nil || v.Audit == nil {
 		v.Audit = []workflow.AuditEntry{}
 	}

@@ -240,9 +240,55 @@
     return wrap;
   }
 
-  function checkView(c) {
+  // proofsView is an acceptance_criteria result's proofs: per criterion,
+  // its text, the test that traces it, how that test fared before the
+  // change (with the runner's failure line) and now, and whether that
+  // proves the criterion; then the functions emptied for the run before.
+  function proofsView(d, criteria) {
+    const before = (p) => {
+      if (p.before === "failed") return [h("span", {}, "failed before"), p.failure ? h("code", { class: "line" }, p.failure) : null];
+      const said = { passed: "passed before too", skipped: "skipped before" }[p.before] || String(p.before || "").replace(/^did not run/, "did not run before");
+      return h("span", { class: "warn" }, said);
+    };
+    const cols = ["Criterion", "Test", "Before the change", "Now", "Proven"];
+    const cell = (i, ...kids) => h("td", { "data-label": cols[i] }, ...kids);
+    const rows = d.proofs.map((p) => {
+      const text = criteria[String(p.id || "").toLowerCase()];
+      return h("tr", {},
+        cell(0, h("code", {}, p.id), text ? h("div", { class: "ac-text" }, text) : null),
+        cell(1, h("code", {}, p.test)),
+        cell(2, before(p)),
+        cell(3, p.after === "pass" ? "passes now" : String(p.after || "")),
+        cell(4, badge(p.proven ? "✓ proven" : "✗ not proven", p.proven ? "ok" : "bad")));
+    });
+    const proven = d.proofs.filter((p) => p.proven).length;
+    const out = [h("table", { class: "proofs" },
+      h("caption", {}, "Fail before, pass after: " + proven + " of " + d.proofs.length + " proven (a test proves its criterion when it failed on the code before the change and passes now)"),
+      h("thead", {}, h("tr", {}, cols.map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, rows))];
+    if (d.emptied && d.emptied.length) {
+      out.push(h("details", { class: "emptied" }, h("summary", {}, "Functions emptied for the run before the change (" + d.emptied.length + ")"),
+        h("ul", {}, d.emptied.map((f) => h("li", {}, h("code", {}, f))))));
+    }
+    return out;
+  }
+
+  // earlierView is what a command result says of the tests that passed when
+  // the session started: those that no longer hold, or that all still do.
+  function earlierView(d) {
+    const regs = d.regressions || [];
+    if (!regs.length) {
+      if (!d.earlier_tests) return null;
+      return h("div", { class: "ok" }, "✓ " + d.earlier_tests + (d.earlier_tests === 1 ? " earlier test still holds" : " earlier tests still hold"));
+    }
+    return h("div", { class: "regressions" }, h("strong", {}, "Earlier tests that no longer hold"), d.earlier_tests ? " (" + regs.length + " of " + d.earlier_tests + ")" : "", ":",
+      h("ul", {}, regs.map((r) => h("li", {}, h("code", {}, r.test), " ", h("span", { class: "bad" }, r.now),
+        r.failure ? h("code", { class: "line" }, r.failure) : null))));
+  }
+
+  function checkView(c, criteria) {
     const d = c.details || {};
-    const box = h("li", {}, badge(c.passed ? "passed" : "failed", c.passed ? "ok" : "bad"), " ", h("strong", {}, c.type), ": ", c.message);
+    const box = h("li", { class: "check" }, badge(c.passed ? "passed" : "failed", c.passed ? "ok" : "bad"), " ", h("strong", {}, c.type), ": ", c.message);
     if (c.remediation) box.append(h("div", { class: "muted" }, "To pass: " + c.remediation));
     if (d.command) box.append(h("dl", { class: "kv" }, h("dt", {}, "Command"), h("dd", {}, h("code", {}, d.command)),
       h("dt", {}, "Exit code"), h("dd", {}, String(d.exit_code)), h("dt", {}, "Took"), h("dd", {}, (d.duration_ms / 1000).toFixed(1) + " s"),
@@ -256,6 +302,11 @@
       box.append(h("div", {}, d.checked + " of " + d.criteria + " acceptance criteria checked" + (d.test_files_scanned ? ", " + d.test_files_scanned + " test files scanned for their IDs" : "")));
       const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", {}, list.map((r) => h("li", {}, (r.id ? r.id + " " : "") + "(" + r.task + ")")))) : null;
       for (const list of [refs(d.unchecked, "Unchecked:"), refs(d.untraced, "Not named by any test:")]) if (list) box.append(list);
+      if (d.proofs && d.proofs.length) box.append(...proofsView(d, criteria));
+    }
+    if (d.command) {
+      const earlier = earlierView(d);
+      if (earlier) box.append(earlier);
     }
     for (const key of ["problems", "errors"]) {
       if (Array.isArray(d[key]) && d[key].length) box.append(h("ul", {}, d[key].map((p) => h("li", {}, Object.values(p).join(": ")))));
@@ -264,14 +315,14 @@
     return box;
   }
 
-  function gatesView(s) {
+  function gatesView(s, criteria) {
     const out = [];
     for (const p of s.phases) {
       if (!p.last_gate) continue;
       const g = p.last_gate;
       out.push(h("div", { class: "panel" },
         h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"), h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + p.gate_attempts)),
-        h("ul", {}, g.checks.map(checkView)),
+        h("ul", {}, g.checks.map((c) => checkView(c, criteria))),
         g.evidence ? h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))) : null));
     }
     return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
@@ -365,7 +416,7 @@
     }
     left.append(h("h3", {}, "Phases"), h("ol", {}, s.phases.map((p) => h("li", {}, p.name + " ", badge(p.status, p.status === "done" ? "ok" : p.status === "active" ? "warn" : "muted"),
       p.tasks && p.tasks.length ? h("ul", {}, p.tasks.map((t) => h("li", {}, (t.status === "done" ? "☑ " : "☐ ") + t.id + " " + t.title))) : null))));
-    left.append(h("h3", {}, "Gate evidence"), ...gatesView(s));
+    left.append(h("h3", {}, "Gate evidence"), ...gatesView(s, v.criteria || {}));
     const right = h("div", {}, h("h3", {}, "History"),
       h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who", "What", "Result"].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, a.actor), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
