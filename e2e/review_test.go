@@ -412,9 +412,12 @@ func TestReviewPage(t *testing.T) {
 	}
 }
 
-// The gates' evidence on the page, live: a failing test, then coverage per
-// file as bars and the criteria not yet proved, each appearing in the open
-// page as the agent's gate runs.
+// The gates' evidence on the page, live: a failing test, an earlier test
+// that no longer holds, then coverage per file as bars, the criteria not
+// yet checked, and each criterion's proof (its text, its test failing
+// before the change with the runner's line, shown as text, and passing
+// now), each appearing in the open page as the agent's gate runs; in both
+// themes, and at 390 px wide.
 func TestReviewGateEvidence(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
@@ -447,13 +450,37 @@ func TestReviewGateEvidence(t *testing.T) {
 		t.Fatal("a failing test passed the gate")
 	}
 	do("see the failed test", chromedp.WaitVisible(chromedp.Search(`//div[contains(., "Failed tests:")]//code[contains(., "TestGreet")]`)))
+	// The session changes the greeting and rewrites TestGreet to match: it
+	// passes now only as rewritten, so an earlier test no longer holds.
+	write(t, root, "greet.go", strings.Replace(greetGo, "\"hello, \" + name", "\"hi, \" + name", 1))
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hi, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
+		t.Fatal("a test weakened by the session passed the gate")
+	}
+	do("see the earlier test that no longer holds", chromedp.WaitVisible(chromedp.Search(`//div[@class="regressions"][contains(., "Earlier tests that no longer hold")]//li[contains(., "TestGreet")][contains(., "passes now only as the session changed it")][contains(., "greet_test.go:8: wrong")]`)))
 
-	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")
+	// Then it changes Greet without changing what it does, and the test,
+	// whose failure line is HTML: on the code before the change the test
+	// fails, and the page shows that line as text.
+	write(t, root, "greet.go", strings.Replace(greetGo, "\"hello, \" + name", "\"hello, \" + string([]rune(name))", 1))
+	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"<b>wrong</b>\")\n\t}\n}\n")
 	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
 		t.Fatal("coverage below the threshold passed the gate")
 	}
-	do("see the second attempt", chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 2")]`)))
+	do("see the third attempt", chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 3")]`)))
 	do("see coverage per file", chromedp.WaitVisible(chromedp.Search(`//div[@class="bar"][contains(., "greet.go")]`)))
+	proof := `//table[@class="proofs"]//tr[contains(., "AC-greeting-1.1.1")][contains(., 'Greet returns "hello, NAME"')][contains(., "TestGreet")][contains(., "passes now")][contains(., "✓ proven")]`
+	do("see the criterion proven", chromedp.WaitVisible(chromedp.Search(proof)))
+	line, err := chromedp.Run(ctx, chromedp.Text(chromedp.Search(proof+`//code[@class="line"]`)))
+	if err != nil || !strings.Contains(line, "<b>wrong</b>") {
+		t.Errorf("the failure line before the change: %q (%v)", line, err)
+	}
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#view table.proofs b").length`)); err != nil || n != 0 {
+		t.Errorf("the failure line went in as HTML: %d <b> elements (%v)", n, err)
+	}
+	do("see what was emptied", chromedp.Evaluate[chromedp.Void](`document.querySelector("details.emptied").open = true`),
+		chromedp.WaitVisible(chromedp.Search(`//details[@class="emptied"]//code[contains(., "greet.go: Greet")]`)))
+	do("see the earlier test holds again", chromedp.WaitVisible(chromedp.Search(`//div[contains(., "1 earlier test still holds")]`)))
 	if overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); err != nil || overflow > 0 {
 		t.Errorf("at 1280 px the page is %d px wider than the window (%v)", overflow, err)
 	}
@@ -474,7 +501,7 @@ func TestReviewGateEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"acceptance criteria checked", "Unchecked:", "go test", "Exit code", "attempt 2"} {
+	for _, want := range []string{"acceptance criteria checked", "Unchecked:", "go test", "Exit code", "attempt 3"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the evidence lacks %q", want)
 		}
@@ -485,6 +512,20 @@ func TestReviewGateEvidence(t *testing.T) {
 		}
 	}
 	checkAxe(t, ctx, axe, "gate evidence")
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	checkAxe(t, ctx, axe, "gate evidence, dark")
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
+		t.Fatal(err)
+	}
+	// On a phone, long test names and failure lines wrap.
+	do("390 px", chromedp.EmulateViewport(390, 844), chromedp.Sleep(100*time.Millisecond))
+	if overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); err != nil || overflow > 0 {
+		t.Errorf("at 390 px the page is %d px wider than the window (%v)", overflow, err)
+	}
+	checkAxe(t, ctx, axe, "gate evidence, 390 px")
+	do("back to 1280 px", chromedp.EmulateViewport(1280, 900))
 	do("show the evidence", chromedp.Evaluate[chromedp.Void](`document.querySelector(".bar").closest(".panel").scrollIntoView()`))
 	screenshot(t, ctx, "evidence")
 }
