@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
-	"go/printer"
 	"go/scanner"
 	"go/token"
 	"strconv"
@@ -30,10 +28,8 @@ func stubGo(path string, base, current []byte) ([]byte, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("parse %s at the base: %w", path, err)
 		}
-		for _, d := range bf.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				old.add(goName(fd), goCode(bset, base, fd))
-			}
+		for _, fn := range goFuncs(bf) {
+			old.add(fn.name, goCode(bset, base, fn.node))
 		}
 	}
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
@@ -42,34 +38,113 @@ func stubGo(path string, base, current []byte) ([]byte, []string, error) {
 		names   []string
 		stubbed []*ast.BlockStmt
 	)
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
+	for _, fn := range goFuncs(f) {
+		if old.take(fn.name, goCode(fset, current, fn.node)) {
 			continue
 		}
-		name := goName(fd)
-		if old.take(name, goCode(fset, current, fd)) {
-			continue
-		}
-		body, err := goStubBody(fset, fd)
-		if err != nil {
-			return nil, nil, fmt.Errorf("stub %s in %s: %w", name, path, err)
-		}
-		edits = append(edits, edit{off(fd.Body.Lbrace), off(fd.Body.Rbrace) + 1, body})
-		names = append(names, name)
-		stubbed = append(stubbed, fd.Body)
+		edits = append(edits, goStub(fset, current, fn)...)
+		names = append(names, fn.name)
+		stubbed = append(stubbed, fn.body)
 	}
 	if len(edits) == 0 {
 		return current, nil, nil
 	}
 	for _, r := range unusedImports(f, stubbed) {
-		edits = append(edits, edit{off(r[0]), off(r[1]), ""})
+		from, to := importSpan(current, off(r[0]), off(r[1]))
+		edits = append(edits, edit{from, to, ""})
 	}
-	out, err := format.Source(apply(current, edits))
-	if err != nil {
+	out := apply(current, edits)
+	if _, err := parser.ParseFile(token.NewFileSet(), path, out, parser.SkipObjectResolution); err != nil {
 		return nil, nil, fmt.Errorf("stubbed %s does not parse: %w", path, err)
 	}
 	return out, names, nil
+}
+
+// goFunc is a function Stub may empty: a declared function or method, or a
+// function literal in the value of a package-level variable.
+type goFunc struct {
+	name string
+	node ast.Node // *ast.FuncDecl or *ast.FuncLit
+	typ  *ast.FuncType
+	recv *ast.FieldList // nil but for a method
+	body *ast.BlockStmt
+}
+
+// goFuncs returns the functions of a file with a body, in source order:
+// declared functions and methods, and the function literals of the
+// package-level variables' values, which are named after the variable
+// (goLits).
+func goFuncs(f *ast.File) []goFunc {
+	var out []goFunc
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Body != nil {
+				out = append(out, goFunc{goName(d), d, d.Type, d.Recv, d.Body})
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, s := range d.Specs {
+				vs := s.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					var name string
+					if len(vs.Names) == len(vs.Values) {
+						name = vs.Names[i].Name
+					} else {
+						var ns []string
+						for _, n := range vs.Names {
+							ns = append(ns, n.Name)
+						}
+						name = strings.Join(ns, ",")
+					}
+					n := 0
+					goLits(v, name, &n, &out)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// goLits appends the function literals of a variable's value e, named by
+// where they lie: "V" for the value itself, "V.F" for a struct's field F,
+// "V[k]" for a map's key k or the k-th element of a slice or array, and
+// "V.funcN" for the N-th literal elsewhere in the value (an argument, an
+// operand). A literal inside another is part of it.
+func goLits(e ast.Expr, name string, n *int, out *[]goFunc) {
+	switch e := e.(type) {
+	case *ast.FuncLit:
+		*out = append(*out, goFunc{name: name, node: e, typ: e.Type, body: e.Body})
+	case *ast.ParenExpr:
+		goLits(e.X, name, n, out)
+	case *ast.UnaryExpr:
+		goLits(e.X, name, n, out)
+	case *ast.CompositeLit:
+		for i, elt := range e.Elts {
+			key := "[" + strconv.Itoa(i) + "]"
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				switch k := kv.Key.(type) {
+				case *ast.Ident:
+					key = "." + k.Name
+				case *ast.BasicLit:
+					key = "[" + k.Value + "]"
+				}
+				elt = kv.Value
+			}
+			goLits(elt, name+key, n, out)
+		}
+	default:
+		ast.Inspect(e, func(x ast.Node) bool {
+			fl, ok := x.(*ast.FuncLit)
+			if ok {
+				*n++
+				*out = append(*out, goFunc{name: name + ".func" + strconv.Itoa(*n), node: fl, typ: fl.Type, body: fl.Body})
+			}
+			return !ok
+		})
+	}
 }
 
 // goName names a function as the base and the current file are matched:
@@ -85,8 +160,8 @@ func goName(fd *ast.FuncDecl) string {
 // comments inside it or its layout: equal code gives equal tokens, however
 // it was formatted. (go/printer keeps a blank line where a comment was, so
 // printed code would differ by a comment.)
-func goCode(fset *token.FileSet, src []byte, fd *ast.FuncDecl) string {
-	from, to := fset.Position(fd.Pos()).Offset, fset.Position(fd.End()).Offset
+func goCode(fset *token.FileSet, src []byte, fn ast.Node) string {
+	from, to := fset.Position(fn.Pos()).Offset, fset.Position(fn.End()).Offset
 	fs := token.NewFileSet()
 	var s scanner.Scanner
 	s.Init(fs.AddFile("", -1, to-from), src[from:to], nil, 0)
@@ -116,40 +191,61 @@ func goCode(fset *token.FileSet, src []byte, fd *ast.FuncDecl) string {
 	}
 }
 
-// goStubBody returns a body for fd that returns its results' zero values.
-func goStubBody(fset *token.FileSet, fd *ast.FuncDecl) (string, error) {
-	res := fd.Type.Results
+// goStub returns the edits that empty fn: its body replaced by one that
+// returns its results' zero values, laid out as gofmt lays out a body on
+// the lines of the one it replaces. Nothing else changes, but in one case:
+// when a parameter shadows a name the unnamed results' types use
+// (func Parse(url string) (*url.URL, error)), the body cannot spell those
+// types, so the results are named in the signature instead, their types
+// kept as written, and the body returns bare.
+func goStub(fset *token.FileSet, src []byte, fn goFunc) []edit {
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	from, to := off(fn.body.Lbrace), off(fn.body.Rbrace)+1
+	ind := lineIndent(src, from)
+	res := fn.typ.Results
 	switch {
 	case res == nil || len(res.List) == 0:
-		return "{\n}", nil
+		return []edit{{from, to, "{\n" + ind + "}"}}
 	case len(res.List[0].Names) > 0:
-		return "{\n\treturn\n}", nil
+		return []edit{{from, to, "{\n" + ind + "\treturn\n" + ind + "}"}}
 	}
 	// Unnamed results: a variable of each type, named apart from every
 	// name the signature uses, since the body shares the parameters' scope.
 	used := map[string]bool{}
-	ast.Inspect(fd.Type, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			used[id.Name] = true
+	declared := map[string]bool{} // names the body's scope binds
+	for _, fl := range []*ast.FieldList{fn.recv, fn.typ.Params} {
+		if fl == nil {
+			continue
 		}
-		return true
-	})
-	if fd.Recv != nil {
-		ast.Inspect(fd.Recv, func(n ast.Node) bool {
+		for _, field := range fl.List {
+			for _, n := range field.Names {
+				declared[n.Name] = n.Name != "_"
+			}
+		}
+	}
+	idents := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				used[id.Name] = true
 			}
 			return true
 		})
 	}
-	var b strings.Builder
-	var vars []string
-	b.WriteString("{\n")
+	idents(fn.typ)
+	if fn.recv != nil {
+		idents(fn.recv)
+	}
+	shadowed := false
 	for _, field := range res.List {
-		var t bytes.Buffer
-		if err := printer.Fprint(&t, fset, field.Type); err != nil {
-			return "", fmt.Errorf("print result type: %w", err)
-		}
+		ast.Inspect(field.Type, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && declared[id.Name] {
+				shadowed = true
+			}
+			return !shadowed
+		})
+	}
+	var vars, types []string
+	for _, field := range res.List {
 		v := ""
 		for i := len(vars); ; i++ {
 			if v = "r" + strconv.Itoa(i); !used[v] {
@@ -158,10 +254,72 @@ func goStubBody(fset *token.FileSet, fd *ast.FuncDecl) (string, error) {
 		}
 		used[v] = true
 		vars = append(vars, v)
-		fmt.Fprintf(&b, "\tvar %s %s\n", v, t.String())
+		types = append(types, string(src[off(field.Type.Pos()):off(field.Type.End())]))
 	}
-	fmt.Fprintf(&b, "\treturn %s\n}", strings.Join(vars, ", "))
-	return b.String(), nil
+	if shadowed {
+		named := make([]string, len(vars))
+		for i := range vars {
+			named[i] = vars[i] + " " + types[i]
+		}
+		return []edit{
+			{off(res.Pos()), off(res.End()), "(" + strings.Join(named, ", ") + ")"},
+			{from, to, "{\n" + ind + "\treturn\n" + ind + "}"},
+		}
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i := range vars {
+		fmt.Fprintf(&b, "%s\tvar %s %s\n", ind, vars[i], types[i])
+	}
+	fmt.Fprintf(&b, "%s\treturn %s\n%s}", ind, strings.Join(vars, ", "), ind)
+	return []edit{{from, to, b.String()}}
+}
+
+// lineIndent returns the blanks that open the line holding offset at.
+func lineIndent(src []byte, at int) string {
+	start := bytes.LastIndexByte(src[:at], '\n') + 1
+	end := start
+	for end < at && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}
+
+// importSpan widens the span of an import declaration or spec to go:
+// through a ";" that ends it on its line and the blanks after it, and to
+// its whole line, line end included, when nothing else is on that line. A declaration gone from
+// between two blank lines takes one of them along.
+func importSpan(src []byte, from, to int) (int, int) {
+	blank := func(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
+	spaces := func(j int) int {
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		return j
+	}
+	if j := spaces(to); j < len(src) && src[j] == ';' {
+		to = spaces(j + 1) // and the blanks before what follows on the line
+	}
+	start := bytes.LastIndexByte(src[:from], '\n') + 1
+	end := len(src)
+	if i := bytes.IndexByte(src[to:], '\n'); i >= 0 {
+		end = to + i + 1
+	}
+	if !blank(src[start:from]) || !blank(src[to:end]) {
+		return from, to
+	}
+	// The whole line goes; a blank line after it too, when one is before.
+	if start > 0 {
+		prev := bytes.LastIndexByte(src[:start-1], '\n') + 1
+		next := len(src)
+		if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
+			next = end + i + 1
+		}
+		if end < len(src) && blank(src[prev:start]) && blank(src[end:next]) {
+			end = next
+		}
+	}
+	return start, end
 }
 
 // unusedImports returns the spans of the import declarations or specs that

@@ -1,7 +1,9 @@
 package baseline
 
 import (
+	"bytes"
 	"go/ast"
+	"go/format"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -14,6 +16,10 @@ import (
 	"testing"
 )
 
+// stdSource imports packages of the standard library from their source,
+// each read once for all the tests.
+var stdSource = importer.ForCompiler(token.NewFileSet(), "source", nil)
+
 // typeCheck fails the test when src is not a package that compiles, its
 // imports read from the standard library's source.
 func typeCheck(t *testing.T, src []byte) {
@@ -23,7 +29,7 @@ func typeCheck(t *testing.T, src []byte) {
 	if err != nil {
 		t.Fatalf("stubbed source does not parse: %v\n%s", err, src)
 	}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	conf := types.Config{Importer: stdSource}
 	if _, err := conf.Check("x", fset, []*ast.File{f}, nil); err != nil {
 		t.Fatalf("stubbed source does not compile: %v\n%s", err, src)
 	}
@@ -40,6 +46,13 @@ func stubGoT(t *testing.T, base, current string) (string, []string) {
 		t.Fatal(err)
 	}
 	typeCheck(t, out)
+	// The stubs are laid out as gofmt lays them out: a file gofmt would
+	// leave as it is stays so.
+	if f, err := format.Source([]byte(current)); err == nil && string(f) == current {
+		if f, err := format.Source(out); err != nil || !bytes.Equal(f, out) {
+			t.Errorf("the stubbed file of a gofmt'ed one is not gofmt'ed:\n%s", out)
+		}
+	}
 	return string(out), names
 }
 
@@ -287,5 +300,92 @@ func TestPop(t *testing.T) {
 	res, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(res), "Pop() = 0, false") {
 		t.Fatalf("the test did not fail by its assertion on the stubs: %v\n%s", err, res)
+	}
+}
+
+// TestGoFunctionLiterals stubs the function literals of package-level
+// variables: a variable's value, a struct's field, a map's or a slice's
+// element, an argument; each named by where it lies, and each kept as it
+// is when the session did not change it.
+func TestGoFunctionLiterals(t *testing.T) {
+	for _, c := range []struct {
+		name, base, current, want string
+		stubbed                   []string
+	}{{
+		name:    "a variable's value",
+		current: "package x\n\nimport \"strings\"\n\nvar Greet = func(name string) string { return \"hi \" + strings.TrimSpace(name) }\n",
+		want:    "package x\n\nvar Greet = func(name string) string {\n\tvar r0 string\n\treturn r0\n}\n",
+		stubbed: []string{"Greet"},
+	}, {
+		name:    "unchanged, comments and layout aside",
+		base:    "package x\n\nvar Greet = func(name string) string { return \"hi \" + name }\n\nvar Shout = func(s string) string { return s + \"!\" }\n",
+		current: "package x\n\n// Greet greets.\nvar Greet = func(name string) string {\n\treturn \"hi \" + name // kept\n}\n\nvar Shout = func(s string) string { return s + \"!!\" }\n",
+		want:    "package x\n\n// Greet greets.\nvar Greet = func(name string) string {\n\treturn \"hi \" + name // kept\n}\n\nvar Shout = func(s string) string {\n\tvar r0 string\n\treturn r0\n}\n",
+		stubbed: []string{"Shout"},
+	}, {
+		name:    "struct fields, one changed",
+		base:    "package x\n\ntype Op struct {\n\tName string\n\tRun  func(a, b int) (int, error)\n\tUndo func()\n}\n\nvar add = &Op{\n\tName: \"add\",\n\tRun: func(a, b int) (int, error) {\n\t\treturn a + b, nil\n\t},\n\tUndo: func() {},\n}\n",
+		current: "package x\n\ntype Op struct {\n\tName string\n\tRun  func(a, b int) (int, error)\n\tUndo func()\n}\n\nvar add = &Op{\n\tName: \"add\",\n\tRun: func(a, b int) (int, error) {\n\t\treturn a + b + 0, nil\n\t},\n\tUndo: func() {},\n}\n",
+		want:    "package x\n\ntype Op struct {\n\tName string\n\tRun  func(a, b int) (int, error)\n\tUndo func()\n}\n\nvar add = &Op{\n\tName: \"add\",\n\tRun: func(a, b int) (int, error) {\n\t\tvar r0 int\n\t\tvar r1 error\n\t\treturn r0, r1\n\t},\n\tUndo: func() {},\n}\n",
+		stubbed: []string{"add.Run"},
+	}, {
+		name:    "map and slice elements, named results",
+		current: "package x\n\nvar ops = map[string]func(int) (n int){\n\t\"inc\": func(i int) (n int) { return i + 1 },\n}\n\nvar hooks = []func(){func() { println(1) }}\n",
+		want:    "package x\n\nvar ops = map[string]func(int) (n int){\n\t\"inc\": func(i int) (n int) {\n\t\treturn\n\t},\n}\n\nvar hooks = []func(){func() {\n}}\n",
+		stubbed: []string{`ops["inc"]`, "hooks[0]"},
+	}, {
+		name:    "an argument, and a literal inside another",
+		current: "package x\n\nfunc once(f func() int) func() int { return f }\n\nvar value = once(func() int {\n\tg := func() int { return 2 }\n\treturn g()\n})\n",
+		want:    "package x\n\nfunc once(f func() int) func() int { return f }\n\nvar value = once(func() int {\n\tvar r0 int\n\treturn r0\n})\n",
+		base:    "package x\n\nfunc once(f func() int) func() int { return f }\n",
+		stubbed: []string{"value.func1"},
+	}, {
+		// As in func Parse(url string) (*url.URL, error): the body cannot
+		// spell the results' types.
+		name:    "a parameter shadows a result's package",
+		current: "package x\n\nimport \"strings\"\n\nfunc New(strings string) (*strings.Builder, error) { return nil, nil }\n\nvar Must = func(strings string) *strings.Reader { return nil }\n\nfunc (int T) Get() int { return 1 }\n\ntype T struct{}\n",
+		want:    "package x\n\nimport \"strings\"\n\nfunc New(strings string) (r0 *strings.Builder, r1 error) {\n\treturn\n}\n\nvar Must = func(strings string) (r0 *strings.Reader) {\n\treturn\n}\n\nfunc (int T) Get() (r0 int) {\n\treturn\n}\n\ntype T struct{}\n",
+		stubbed: []string{"New", "Must", "T.Get"},
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			out, names := stubGoT(t, c.base, c.current)
+			if out != c.want {
+				t.Errorf("stubbed source:\n%s\n--- want:\n%s", out, c.want)
+			}
+			if !slices.Equal(names, c.stubbed) {
+				t.Errorf("stubbed %v, want %v", names, c.stubbed)
+			}
+		})
+	}
+}
+
+// TestGoBytesKept checks that Stub changes nothing but the bodies it
+// empties and the imports only they used: a file laid out as gofmt would
+// not lay it out keeps its layout.
+func TestGoBytesKept(t *testing.T) {
+	for _, c := range []struct{ name, current, want string }{{
+		name:    "layout outside the bodies",
+		current: "package x\nimport (\n\t\"errors\" // for New\n\t\"strings\"\n)\nfunc  Old( a int )int{return a}\nfunc New() { _ = errors.New(strings.Join(strings.Fields(\"\"), \"\")) }\nvar  keep  =  strings.Fields\n",
+		want:    "package x\nimport (\n\t\"strings\"\n)\nfunc  Old( a int )int{\n\tvar r0 int\n\treturn r0\n}\nfunc New() {\n}\nvar  keep  =  strings.Fields\n",
+	}, {
+		name:    "an import declaration alone, and its blank line",
+		current: "package x\n\nimport \"errors\"\n\nfunc New() { _ = errors.ErrUnsupported }\n",
+		want:    "package x\n\nfunc New() {\n}\n",
+	}, {
+		name:    "imports on one line",
+		current: "package x; import \"errors\"; import \"strings\"; func New() { _ = errors.ErrUnsupported }; var _ = strings.Fields\n",
+		want:    "package x; import \"strings\"; func New() {\n}; var _ = strings.Fields\n",
+	}, {
+		name:    "specs on one line",
+		current: "package x\n\nimport (\"errors\"; \"strings\")\n\nfunc New() { _ = errors.New(strings.Join(strings.Fields(\"\"), \"\")) }\n\nvar _ = strings.Fields\n",
+		want:    "package x\n\nimport (\"strings\")\n\nfunc New() {\n}\n\nvar _ = strings.Fields\n",
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			base := "package x\n\nfunc Old(a int) int { return a - 1 }\n"
+			out, _ := stubGoT(t, base, c.current)
+			if out != c.want {
+				t.Errorf("stubbed source:\n%q\n--- want:\n%q", out, c.want)
+			}
+		})
 	}
 }
