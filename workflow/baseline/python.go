@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/agentos-dev/agentos/search/chunk"
 )
@@ -24,15 +25,19 @@ func stubPython(base, current []byte) ([]byte, []string, error) {
 		for _, f := range bf {
 			old.add(f.Symbol, f.Code)
 		}
+		for _, l := range pyLambdas(base) {
+			old.add(l.symbol, l.code)
+		}
 	}
 	nl := "\n"
 	if bytes.Contains(current, []byte("\r\n")) {
 		nl = "\r\n"
 	}
-	var (
-		edits []edit
-		names []string
-	)
+	type stub struct {
+		name string
+		e    edit
+	}
+	var stubs []stub
 	for _, f := range funcs {
 		if old.take(f.Symbol, f.Code) {
 			continue
@@ -57,11 +62,24 @@ func stubPython(base, current []byte) ([]byte, []string, error) {
 			}
 			text += "return None"
 		}
-		edits = append(edits, edit{f.Colon + 1, f.End, text})
-		names = append(names, f.Symbol)
+		stubs = append(stubs, stub{f.Symbol, edit{f.Colon + 1, f.End, text}})
 	}
-	if len(edits) == 0 {
+	for _, l := range pyLambdas(current) {
+		if !old.take(l.symbol, l.code) {
+			stubs = append(stubs, stub{l.symbol, edit{l.body, l.end, "None"}})
+		}
+	}
+	if len(stubs) == 0 {
 		return current, nil, nil
+	}
+	sort.SliceStable(stubs, func(i, j int) bool { return stubs[i].e.from < stubs[j].e.from })
+	var (
+		edits []edit
+		names []string
+	)
+	for _, s := range stubs {
+		edits = append(edits, s.e)
+		names = append(names, s.name)
 	}
 	return apply(current, edits), names, nil
 }
