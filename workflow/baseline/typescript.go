@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 
 	"github.com/agentos-dev/agentos/search/chunk"
 )
@@ -25,10 +26,12 @@ func stubTS(lang, path string, base, current []byte) ([]byte, []string, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("%s at the base %w", path, errNoParse)
 		}
-		for _, f := range bf {
+		for _, f := range append(bf, tsObjectFuncs(lang, path, base)...) {
 			old.add(f.Symbol, f.Code)
 		}
 	}
+	funcs = append(funcs, tsObjectFuncs(lang, path, current)...)
+	sort.SliceStable(funcs, func(i, j int) bool { return funcs[i].Body < funcs[j].Body })
 	ts := lang == "typescript"
 	zero := "undefined"
 	if ts {
