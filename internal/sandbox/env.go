@@ -17,6 +17,10 @@ import (
 // runs.
 const initEnv = "AGENTOS_SANDBOX_INIT"
 
+// initExitCode is the status of a sandbox that could not be set up, so that
+// it is not read as the command's own failure.
+const initExitCode = 125
+
 // cache is one of the person's caches the command reads through a
 // throwaway layer, at Mount (inside the private folder); Lower may not exist.
 type cache struct {

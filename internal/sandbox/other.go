@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"runtime"
@@ -33,3 +34,11 @@ func (s *Sandbox) release() {}
 func (s *Sandbox) find(string) (string, bool) { return "", false }
 
 func systemSecrets(string) []string { return nil }
+
+func probeEnviron(int) error { return ErrUnsupported }
+
+func probeSignal(int) error { return ErrUnsupported }
+
+var systemRefusals []string
+
+func probeClone(string, string) error { return errors.ErrUnsupported }

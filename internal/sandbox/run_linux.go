@@ -18,10 +18,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// initExitCode is the status of a sandbox that could not be set up, so that
-// it is not read as the command's own failure.
-const initExitCode = 125
-
 // The caches the command writes live in its private /tmp: cachesDir holds a
 // throwaway layer over each of the person's caches, ownCaches the rest.
 const (
@@ -448,3 +444,18 @@ func (s *Sandbox) find(rel string) (string, bool) {
 	}
 	return p, true
 }
+
+// probeEnviron reads the environment of process pid (the sandbox's probe
+// runs on macOS and Windows; this serves its tests).
+func probeEnviron(pid int) error {
+	return readable("/proc/" + strconv.Itoa(pid) + "/environ")
+}
+
+// probeSignal sends pid SIGURG, which the Go runtime ignores.
+func probeSignal(pid int) error { return syscall.Kill(pid, syscall.SIGURG) }
+
+// systemRefusals are the probe's attempts of this system's own: none.
+var systemRefusals []string
+
+// probeClone: the probe makes no clones here.
+func probeClone(string, string) error { return errors.ErrUnsupported }

@@ -127,8 +127,11 @@ func (sb seatbelt) profile() (string, error) {
 	line("(allow process-info-pidinfo (target same-sandbox))")
 	line(`(deny sysctl-read (sysctl-name-prefix "kern.procargs"))`)
 
-	line("; Writes: beneath the sandbox's own folders, and to a few devices.")
+	line("; Writes: beneath the sandbox's own folders, and to a few devices. No")
+	line("; hard link and no clone of any file: either would give a file of the")
+	line("; person's a second name, in the sandbox's folders, that reads allow.")
 	line("(deny file-write*)")
+	line("(deny file-link file-clone)")
 	line("(allow file-write* " + writable + " " + strings.Join(writableDevices, " ") + ")")
 	if len(sb.ReadOnly) > 0 {
 		ro, err := paths("subpath", sb.ReadOnly)

@@ -75,7 +75,7 @@ func TestProfileAllowsOnlyWhatItMeans(t *testing.T) {
 			t.Errorf("%q should come before %q", order[0], order[1])
 		}
 	}
-	for _, r := range []string{"(deny appleevent-send)", "(deny lsopen)", "(deny mach-register)", `(deny sysctl-read (sysctl-name-prefix "kern.procargs"))`} {
+	for _, r := range []string{"(deny file-link file-clone)", "(deny appleevent-send)", "(deny lsopen)", "(deny mach-register)", `(deny sysctl-read (sysctl-name-prefix "kern.procargs"))`} {
 		index(t, rules, r)
 	}
 	// Nothing may allow the secrets back: their denial is the last rule.
