@@ -114,6 +114,9 @@ const (
 	pyIni        = "[pytest]\n"
 	pyHonestTest = "from greet import greet\n\n\n# AC-greeting-1.1.1: greet names the person.\ndef test_names_the_person():\n    assert greet(\"ann\") == \"hello, ann\"\n\n\n" +
 		"# AC-greeting-1.2.1\ndef test_empty_name():\n    assert greet(\"\") == \"hello, world\"\n"
+	// pyShout and its test were in the project before the session.
+	pyShout     = "def shout(s):\n    return s.upper()\n"
+	pyShoutTest = "from shout import shout\n\n\ndef test_shout():\n    assert shout(\"hi\") == \"HI\"\n"
 	// pyCalls runs every line of greet, so coverage is met and only what the
 	// cheat does is judged.
 	pyCalls = "def test_calls():\n    assert greet(\"x\")\n    assert greet(\"\")\n\n\n"
@@ -133,6 +136,9 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 	c := stdioClientPath(t, root, "/usr/bin")
 	fsWrite(t, c, "pyproject.toml", pyProject)
 	fsWrite(t, c, "pytest.ini", pyIni)
+	// What the project had before the session: code, and a test of it.
+	fsWrite(t, c, "shout.py", pyShout)
+	fsWrite(t, c, "test_shout.py", pyShoutTest)
 	id := startExecution(t, c, root)
 	// The session's work: the code, then its tests.
 	fsWrite(t, c, "greet.py", pyGreet)
@@ -181,6 +187,14 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 				"test_greet.py", "from greet import greet\n\n\n" + ids + "def test_greet():\n    assert greet(\"ann\") == \"hello, ann\"\n"},
 			check: "coverage", want: []string{"greet.py:2", "pragma: no cover", "counted as uncovered"},
 			undo: []string{"greet.py", pyGreet}},
+		{name: "deleting an earlier test",
+			files: []string{"test_greet.py", pyHonestTest, "test_shout.py", ""},
+			check: "command", want: []string{"that passed when the session started", "test_shout.test_shout no longer runs"},
+			undo: []string{"test_shout.py", pyShoutTest}},
+		{name: "breaking earlier code and rewriting its test to check nothing",
+			files: []string{"shout.py", "def shout(s):\n    return s\n", "test_shout.py", "from shout import shout\n\n\ndef test_shout():\n    shout(\"hi\")\n"},
+			check: "command", want: []string{"test_shout.test_shout passes now only as the session changed it", "assert 'hi' == 'HI'"},
+			undo: []string{"shout.py", pyShout, "test_shout.py", pyShoutTest}},
 	})
 
 	passHonestly(t, c, id, "test_greet.py", pyHonestTest)
@@ -200,13 +214,21 @@ const (
 		"  // AC-greeting-1.2.1\n  it(\"greets the world\", () => {\n    expect(greet(\"\")).toBe(\"hello, world\");\n  });\n});\n"
 )
 
+// The code and the test a TypeScript project had before the session; the
+// test's imports are the runner's.
+const (
+	tsShout         = "export function shout(s: string): string {\n  return s.toUpperCase();\n}\n"
+	tsShoutTest     = "src/shout.test.ts"
+	tsShoutTestBody = "import { shout } from \"./shout\";\n\ntest(\"shouts\", () => {\n  expect(shout(\"hi\")).toBe(\"HI\");\n});\n"
+)
+
 // tsExecution starts the greeting spec's execution on a TypeScript project
 // whose node_modules is modules (a runner's folder of
 // install-testrunners.sh) and whose package.json and tsconfig.json a person
 // wrote before approving; the session then writes its code, src/greet.ts.
 // The server runs the default test command. It returns the client and the
 // session's ID.
-func tsExecution(t *testing.T, modules, pkg, tsconfig string) (*client.Client, string) {
+func tsExecution(t *testing.T, modules, pkg, tsconfig, imports string) (*client.Client, string) {
 	t.Helper()
 	root := newProject(t)
 	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
@@ -215,10 +237,16 @@ func tsExecution(t *testing.T, modules, pkg, tsconfig string) (*client.Client, s
 	c := stdioClient(t, root, "--transport", "stdio")
 	fsWrite(t, c, "package.json", pkg)
 	fsWrite(t, c, "tsconfig.json", tsconfig)
+	// What the project had before the session: code, and a test of it.
+	fsWrite(t, c, "src/shout.ts", tsShout)
+	fsWrite(t, c, tsShoutTest, imports+tsShoutTestBody)
 	id := startExecution(t, c, root)
 	fsWrite(t, c, "src/greet.ts", greetTS)
 	return c, id
 }
+
+// vitestImports are what a Vitest test imports: Jest's are globals.
+const vitestImports = "import { describe, expect, it, test, vi } from \"vitest\";\n"
 
 // tsCheats are the cheats a Vitest and a Jest project share, played on test
 // files that open with head. pkg is the approved package.json, whose test
@@ -228,6 +256,7 @@ func tsCheats(head, pkg, script string) []runnerCheat {
 	at := func(line int) string { return fmt.Sprintf("%s:%d", tsTest, n+line) }
 	forged := "TN:\nSF:src/greet.ts\nDA:1,1\nDA:2,1\nDA:3,1\nDA:5,1\nLF:4\nLH:4\nend_of_record\n"
 	forgery := strings.Replace(pkg, `"test": "`+script+`"`, `"test": "echo '<testsuites/>' > .agentos/.cache/junit.xml"`, 1)
+	imports := strings.TrimSuffix(head, "import { greet } from \"./greet\";\n\n") // the runner's
 	return []runnerCheat{
 		{name: "a test that asserts nothing",
 			files: []string{tsTest, head + tsIDs + "test(\"greets\", () => {\n  greet(\"ann\");\n  greet(\"\");\n});\n"},
@@ -253,6 +282,15 @@ func tsCheats(head, pkg, script string) []runnerCheat {
 			files: []string{tsTest, head + tsIDs + "test(\"greets\", async () => {\n  // @ts-ignore\n  const fs = await import(\"node:fs\");\n  fs.mkdirSync(\".agentos/.cache/coverage\", { recursive: true });\n" +
 				"  fs.writeFileSync(\".agentos/.cache/coverage/lcov.info\", " + strconv.Quote(forged) + ");\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n"},
 			check: "coverage", want: []string{"below the 90% threshold"}},
+		{name: "deleting an earlier test",
+			files: []string{tsTest, head + tsHonest, tsShoutTest, ""},
+			check: "command", want: []string{"that passed when the session started", "shouts no longer runs"},
+			undo: []string{tsShoutTest, imports + tsShoutTestBody}},
+		{name: "breaking earlier code and rewriting its test to check nothing",
+			files: []string{"src/shout.ts", "export function shout(s: string): string {\n  return s;\n}\n",
+				tsShoutTest, imports + "import { shout } from \"./shout\";\n\ntest(\"shouts\", () => {\n  shout(\"hi\");\n});\n"},
+			check: "command", want: []string{"shouts passes now only as the session changed it"},
+			undo: []string{"src/shout.ts", tsShout, tsShoutTest, imports + tsShoutTestBody}},
 	}
 }
 
@@ -271,8 +309,8 @@ func passHonestly(t *testing.T, c *client.Client, id, path, content string) {
 func TestVitestCheatsAreRefused(t *testing.T) {
 	modules := runnersCache(t, "vitest")
 	t.Parallel()
-	c, id := tsExecution(t, modules, vitestPackage, vitestTSConfig)
-	const head = "import { describe, expect, it, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n"
+	c, id := tsExecution(t, modules, vitestPackage, vitestTSConfig, vitestImports)
+	const head = vitestImports + "import { greet } from \"./greet\";\n\n"
 	playCheats(t, c, id, append(tsCheats(head, vitestPackage, "vitest run"),
 		runnerCheat{name: "it.fails",
 			files: []string{tsTest, head + tsCalls + tsIDs + "it.fails(\"greets\", () => {\n" + tsWrong + "});\n"},
@@ -295,7 +333,7 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 			files: []string{tsTest, "import { expect, test, vi } from \"vitest\";\nimport { greet } from \"./greet\";\n\n" +
 				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
-			check: "coverage"},
+			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
 	))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
@@ -306,7 +344,7 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 func TestJestCheatsAreRefused(t *testing.T) {
 	modules := runnersCache(t, "jest")
 	t.Parallel()
-	c, id := tsExecution(t, modules, jestPackage, jestTSConfig)
+	c, id := tsExecution(t, modules, jestPackage, jestTSConfig, "")
 	// Jest's globals, as the honest run uses them.
 	const head = "import { greet } from \"./greet\";\n\n"
 	const jestSection = `"jest": {"preset": "ts-jest", "testEnvironment": "node"}`
