@@ -14,8 +14,9 @@
 //
 // Go files are read with go/parser; Python and TypeScript/JavaScript files
 // with the lexers and recognisers of search/chunk (PythonFuncs,
-// TypeScriptFuncs). This package also owns the rule that says which files
-// are tests (IsTestFile), which the gates share.
+// TypeScriptFuncs, CodeOnly), and Python's lambdas with a tokenizer of this
+// package's own (pylambda.go). This package also owns the rule that says
+// which files are tests (IsTestFile), which the gates share.
 package baseline
 
 import (
@@ -38,12 +39,33 @@ var ErrUnsupported = errors.New("no stubs for this language")
 // the file now. lang is "go", "python", "typescript" or "javascript" (as
 // chunk.LanguageOf names them), or "" to take it from path's extension.
 //
-// The bodies are, by language:
-//   - Go: "return" with named results, "var r0 T; return r0" without; an
-//     import only the stubbed bodies used is removed, and the output is
-//     gofmt'ed.
+// The functions, by language:
+//   - Go: declared functions and methods, and the function literals in
+//     package-level variables' values (var F = func…, a struct's field
+//     V.F, a map's or a slice's element V["k"] and V[0], elsewhere
+//     V.func1).
+//   - Python: defs and async defs at module level, in classes and in the
+//     compound statements among them (a def nested in another goes with
+//     its body), and lambdas bound there (f = lambda x: …, C.f).
+//   - TypeScript and JavaScript: what chunk.TypeScriptFuncs finds
+//     (declarations, class methods, accessors, constructors and property
+//     arrows, functions and arrows bound to variables, exports and
+//     prototypes, export default functions), and the methods and
+//     function-valued properties of object literals bound at the top level
+//     (const api = { greet() {…}, total: (xs) => … }: api.greet,
+//     api.total; export default { … }: default.m; module.exports = { … }:
+//     exports.m).
+//
+// The bodies, by language:
+//   - Go: "return" with named results, "var r0 T; return r0" without, laid
+//     out as gofmt lays out a body. When a parameter shadows a name the
+//     unnamed results' types use (func Parse(url string) (*url.URL,
+//     error)), the results are named in the signature (r0 *url.URL, r1
+//     error) and the body returns bare. An import only the stubbed bodies
+//     used is removed, with its line.
 //   - Python: the docstring, if any, then "return None"; decorators kept,
-//     functions nested in a stubbed one gone with its body.
+//     functions nested in a stubbed one gone with its body. A lambda keeps
+//     its parameters, its body becomes None.
 //   - TypeScript: { return undefined as any; }, an arrow's expression body
 //     "undefined as any"; constructors keep only their super(…) call,
 //     setters are empty and a function declared to return never throws.
@@ -51,6 +73,10 @@ var ErrUnsupported = errors.New("no stubs for this language")
 //     checks types (ts-jest) does not refuse the parameters and imports the
 //     stubs left unused.
 //   - JavaScript: the same, without types.
+//
+// Nothing else in the file changes: outside the stubbed bodies every byte
+// is current's, but for the Go imports and results said above and the
+// TypeScript mark.
 //
 // Stub fails when current (or base, when not nil) does not parse, and with
 // ErrUnsupported for another language. A file with nothing to stub is
