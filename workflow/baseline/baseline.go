@@ -78,7 +78,9 @@ var ErrUnsupported = errors.New("no stubs for this language")
 // is current's, but for the Go imports and results said above and the
 // TypeScript mark.
 //
-// Stub fails when current (or base, when not nil) does not parse, and with
+// Stub fails when current (or base, when not nil) does not parse, when the
+// stubbed file would not (which no input is known to cause: a stub must
+// never make the before-run fail for a reason of its own), and with
 // ErrUnsupported for another language. A file with nothing to stub is
 // returned as it is.
 func Stub(lang, path string, base, current []byte) ([]byte, []string, error) {

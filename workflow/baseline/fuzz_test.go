@@ -54,7 +54,12 @@ func FuzzStub(f *testing.F) {
 		}
 		for _, c := range [][2]string{{"python", "f.py"}, {"typescript", "f.ts"}, {"javascript", "f.jsx"}} {
 			out, names, err := Stub(c[0], c[1], b, []byte(current))
-			if err == nil && names != nil {
+			switch {
+			case err != nil:
+				if reads(c[0], c[1], []byte(current)) && (b == nil || reads(c[0], c[1], b)) {
+					t.Fatalf("Stub failed on files that read: %v", err)
+				}
+			case names != nil:
 				checkUnchangedBut(t, c[0], c[1], []byte(current), out, names)
 			}
 		}
@@ -197,6 +202,12 @@ func sortedSpans(spans [][2]int) [][2]int {
 		}
 	}
 	return spans
+}
+
+// reads reports whether src reads as a file of lang.
+func reads(lang, path string, src []byte) bool {
+	_, ok := skeleton(lang, path, src)
+	return ok
 }
 
 // parses reports whether src is a Go file.

@@ -81,5 +81,10 @@ func stubPython(base, current []byte) ([]byte, []string, error) {
 		edits = append(edits, s.e)
 		names = append(names, s.name)
 	}
-	return apply(current, edits), names, nil
+	out := apply(current, edits)
+	if _, ok := chunk.PythonFuncs(out); !ok {
+		// Never a before-source that fails for a reason of its own.
+		return nil, nil, fmt.Errorf("the stubbed file %w", errNoTokens)
+	}
+	return out, names, nil
 }

@@ -77,5 +77,10 @@ func stubTS(lang, path string, base, current []byte) ([]byte, []string, error) {
 		}
 		edits = append(edits, edit{at, at, mark})
 	}
-	return apply(current, edits), names, nil
+	out := apply(current, edits)
+	if _, ok := chunk.TypeScriptFuncs(path, out); !ok {
+		// Never a before-source that fails for a reason of its own.
+		return nil, nil, fmt.Errorf("stubbed %s %w", path, errNoParse)
+	}
+	return out, names, nil
 }
