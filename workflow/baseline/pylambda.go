@@ -51,7 +51,8 @@ type pyTokenizer struct {
 // pyMaxNest.
 func pyLogicalLines(src []byte) ([]lxLine, bool) {
 	t := &pyTokenizer{src: src}
-	return t.lines, t.run()
+	ok := t.run()
+	return t.lines, ok
 }
 
 func (t *pyTokenizer) run() bool {
@@ -122,7 +123,7 @@ func (t *pyTokenizer) run() bool {
 					}
 					brackets = append(brackets, c)
 				case ')', ']', '}':
-					if len(brackets) == 0 || brackets[len(brackets)-1] != map[byte]byte{')': '(', ']': '[', '}': '{'}[c] {
+					if len(brackets) == 0 || brackets[len(brackets)-1] != opener(c) {
 						return false
 					}
 					brackets = brackets[:len(brackets)-1]
@@ -174,6 +175,17 @@ func (t *pyTokenizer) token(i int) (lxTok, bool) {
 		return lxTok{'0', i, j}, true
 	}
 	return lxTok{'o', i, i + 1}, true
+}
+
+// opener returns the bracket that the closing bracket c closes.
+func opener(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
 }
 
 func pyNameByte(c byte) bool {

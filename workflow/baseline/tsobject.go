@@ -335,7 +335,7 @@ func objMatch(toks []objTok) ([]int, bool) {
 				return nil, false
 			}
 			o := stack[len(stack)-1]
-			if toks[o].text != map[string]string{")": "(", "]": "[", "}": "{"}[t.text] {
+			if toks[o].text[0] != opener(t.text[0]) {
 				return nil, false
 			}
 			stack = stack[:len(stack)-1]
