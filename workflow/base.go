@@ -15,6 +15,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/sandbox"
 	"github.com/agentos-dev/agentos/workflow/baseline"
 	"github.com/agentos-dev/agentos/workflow/gates"
+	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
 // The base of an execution session is the project's working tree as it was
@@ -242,7 +243,13 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, tree *gateTree, layer stri
 // own test command (run), in a sandbox of its own whose layer holds the code
 // as it was before the change (fillBeforeLayer).
 func (e *Engine) beforeRun(tree *gateTree, run gates.Check, gate gates.Env) gates.BeforeRun {
-	return func(ctx context.Context) (gates.BeforeResult, error) {
+	return func(ctx context.Context, tests []gates.TestCase) (gates.BeforeResult, error) {
+		// Only the tests that prove a criterion matter there.
+		if command, err := gates.Placeholders(run.Command, gate.Vars); err == nil {
+			if narrowed, ok := testcmd.Narrow(command, tests); ok {
+				run.Command += strings.TrimPrefix(narrowed, command)
+			}
+		}
 		var emptied []string
 		tests, output, err := e.runTests(ctx, run, gate, func(sb *sandbox.Sandbox) (err error) {
 			emptied, err = e.fillBeforeLayer(ctx, tree, sb.Layer())

@@ -127,7 +127,7 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 			}
 			d.TestFiles = src.files
 			if env.Before != nil {
-				fb, err := failBefore(ctx, env.Before, src, withID, ids, traces)
+				fb, err := failBefore(ctx, env.Before, src, tests, withID, ids, traces)
 				if err != nil {
 					return failf(c.Type, "Fix what stops the tests from running on the code before the change, then run the gate again.", "The tests could not be run on the code before this session's change: %s.", trimDot(err.Error()))
 				}

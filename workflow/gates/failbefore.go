@@ -9,9 +9,11 @@ import (
 // BeforeRun runs the gate's tests once more, on the code as it was before
 // the session's change: the project now, with the session's test files, but
 // every function the session added or changed emptied (present, with the
-// same signature, returning zero values). The engine, which knows the
-// session's base, provides it; Env.Before is nil when there is none.
-type BeforeRun func(ctx context.Context) (BeforeResult, error)
+// same signature, returning zero values). tests are the ones that matter,
+// as this run's report lists them: the run may be narrowed to them. The
+// engine, which knows the session's base, provides it; Env.Before is nil
+// when there is none.
+type BeforeRun func(ctx context.Context, tests []TestCase) (BeforeResult, error)
 
 // BeforeResult is what a BeforeRun learned.
 type BeforeResult struct {
@@ -53,8 +55,20 @@ type failBeforeResult struct {
 // change; one that did not run before, even with the new functions present,
 // failed by a build or import error, not by its assertions, and proves
 // nothing either.
-func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, withID []CriterionRef, ids []string, traces map[string]runTrace) (failBeforeResult, error) {
+func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, now []TestCase, withID []CriterionRef, ids []string, traces map[string]runTrace) (failBeforeResult, error) {
 	out := failBeforeResult{why: map[string]string{}}
+	// The tests the before-run must run: every one that proves a criterion
+	// now.
+	var proving []TestCase
+	for i := range withID {
+		if tr := traces[ids[i]]; tr.passed {
+			for _, t := range tr.proving {
+				if tc := src.result(t, now); tc.Name != "" {
+					proving = append(proving, tc)
+				}
+			}
+		}
+	}
 	var run *BeforeResult
 	for i, ref := range withID {
 		tr := traces[ids[i]]
@@ -66,7 +80,7 @@ func failBefore(ctx context.Context, before BeforeRun, src *sourceTests, withID 
 			continue
 		}
 		if run == nil {
-			r, err := before(ctx)
+			r, err := before(ctx, proving)
 			if err != nil {
 				return out, err
 			}

@@ -39,8 +39,11 @@ func TestMissing(t *testing.T) {
 	tasks := "## Phase 1: One\n\n- [x] 1.1 A\n  - w\n  - Estimate: 1h\n  - [x] AC-m-1.1.1: new\n  - [x] AC-m-1.1.2: old\n  - [x] AC-m-1.1.3: missing\n"
 	writeFiles(t, root, map[string]string{"specs/2026-01-01-m/tasks.md": tasks})
 	calls := 0
-	before := func(ctx context.Context) (BeforeResult, error) {
+	before := func(ctx context.Context, tests []TestCase) (BeforeResult, error) {
 		calls++
+		if len(tests) != 3 || tests[0].Name != "TestNew" || tests[2].Name != "TestMissing" {
+			t.Errorf("the before-run is asked for %+v, not the three tests that prove a criterion now", tests)
+		}
 		return BeforeResult{
 			Tests: []TestCase{
 				{Package: "example.com/m", Name: "TestNew", Status: TestFailed, Failure: "m_test.go:8: wrong"},
