@@ -32,8 +32,9 @@ type seatbelt struct {
 // asks trustd), the per-user temporary folder, preferences, the system
 // configuration, fonts and power assertions. Every other is refused, among
 // them the ones that would act outside the sandbox on the command's behalf:
-// Launch Services (opening an application, which runs unconfined), Apple
-// events, the keychain (securityd), the pasteboard and the window server.
+// Launch Services and its database (opening an application, which runs
+// unconfined), Apple events, the keychain (securityd), the pasteboard and
+// the window server.
 var machServices = []string{
 	"com.apple.system.opendirectoryd.libinfo",
 	"com.apple.system.opendirectoryd.membership",
@@ -49,26 +50,30 @@ var machServices = []string{
 	"com.apple.cfprefsd.daemon",
 	"com.apple.cfprefsd.agent",
 	"com.apple.SystemConfiguration.configd",
-	"com.apple.lsd.mapdb",
 	"com.apple.PowerManagement.control",
 	"com.apple.FontObjectsServer",
 	"com.apple.fonts",
 }
 
 // writableDevices are the devices a command may open for writing besides
-// its own folders: the null device, terminals it opens itself (pseudo
-// terminals for tests that need one), its own descriptors, and the DTrace
-// helper some runtimes open at start.
+// its own folders: the null device, its controlling terminal (it has none:
+// the supervisor starts it in a session of its own), its own descriptors,
+// and the DTrace helper some runtimes open at start.
 var writableDevices = []string{
 	`(literal "/dev/null")`, `(literal "/dev/zero")`, `(literal "/dev/dtracehelper")`,
-	`(literal "/dev/tty")`, `(literal "/dev/ptmx")`, `(regex #"^/dev/ttys[0-9]+$")`, `(subpath "/dev/fd")`,
+	`(literal "/dev/tty")`, `(subpath "/dev/fd")`,
 }
+
+// terminals are the terminal devices, among them the person's: reading one
+// would take the person's keystrokes, writing one would put text on their
+// screen.
+const terminals = `(regex #"^/dev/ttys[0-9]+$")`
 
 // profile returns the profile's text. It starts from allowing everything,
 // which toolchains need (system calls, sysctls, IOKit, files they read
 // anywhere), and takes away, in this order, the network, the services that
-// act outside the sandbox, every other process, writes outside Writable, and
-// reads of Unreadable. SBPL applies the last rule that matches, so each
+// act outside the sandbox (launchd's jobs among them), every other process,
+// writes outside Writable, and reads of Unreadable and of terminals. SBPL applies the last rule that matches, so each
 // exception follows the denial it narrows, and the denial of reads comes
 // last: nothing may allow those paths back.
 func (sb seatbelt) profile() (string, error) {
@@ -114,6 +119,7 @@ func (sb seatbelt) profile() (string, error) {
 	line("(deny mach-register)")
 	line("(deny appleevent-send)")
 	line("(deny lsopen)")
+	line("(deny job-creation)")
 
 	line("; Other processes: no signal, no task port and no information about")
 	line("; any process outside the sandbox, so no other process's environment.")
@@ -141,14 +147,12 @@ func (sb seatbelt) profile() (string, error) {
 		line("(deny file-write* " + ro + ")")
 	}
 
-	if len(sb.Unreadable) > 0 {
-		line("; Reads: everything but the secrets and the real project.")
-		un, err := paths("subpath", sb.Unreadable)
-		if err != nil {
-			return "", err
-		}
-		line("(deny file-read* file-write* " + un + ")")
+	line("; Reads: everything but the secrets, the real project and the terminals.")
+	un, err := paths("subpath", sb.Unreadable)
+	if err != nil {
+		return "", err
 	}
+	line("(deny file-read* file-write* " + strings.TrimSpace(un+" "+terminals) + ")")
 	return b.String(), nil
 }
 

@@ -75,12 +75,12 @@ func TestProfileAllowsOnlyWhatItMeans(t *testing.T) {
 			t.Errorf("%q should come before %q", order[0], order[1])
 		}
 	}
-	for _, r := range []string{"(deny file-link file-clone)", "(deny appleevent-send)", "(deny lsopen)", "(deny mach-register)", `(deny sysctl-read (sysctl-name-prefix "kern.procargs"))`} {
+	for _, r := range []string{"(deny file-link file-clone)", "(deny appleevent-send)", "(deny job-creation)", "(deny lsopen)", "(deny mach-register)", `(deny sysctl-read (sysctl-name-prefix "kern.procargs"))`} {
 		index(t, rules, r)
 	}
 	// Nothing may allow the secrets back: their denial is the last rule.
 	last := rules[len(rules)-1]
-	if last != `(deny file-read* file-write* (subpath "/Users/p/.ssh") (subpath "/Users/p/project"))` {
+	if last != `(deny file-read* file-write* (subpath "/Users/p/.ssh") (subpath "/Users/p/project") (regex #"^/dev/ttys[0-9]+$"))` {
 		t.Errorf("the last rule is %s", last)
 	}
 	if !strings.Contains(text, `(literal "/dev/null")`) {
