@@ -11,9 +11,10 @@ import (
 )
 
 // Check reports that commands cannot be sandboxed here: agentos confines
-// them on Linux only so far (docs/security.md says what that leaves open).
+// them on Linux, macOS and Windows only (docs/security.md says what that
+// leaves open).
 func Check() error {
-	return fmt.Errorf("%w: agentos sandboxes gate commands on Linux only, not on %s", ErrUnsupported, runtime.GOOS)
+	return fmt.Errorf("%w: agentos sandboxes gate commands on Linux, macOS and Windows only, not on %s", ErrUnsupported, runtime.GOOS)
 }
 
 // Command always fails on this system; see Check.

@@ -1,7 +1,7 @@
 // Package sandbox owns running code agentos does not trust: the commands a
 // workflow gate runs, which execute tests an agent wrote. A Sandbox shows the
-// command the project at its real path, but every write it makes lands in a
-// throwaway layer of the Sandbox's own; it has no network at all, cannot read
+// command the project, but every write it makes lands in a throwaway layer
+// or copy of the Sandbox's own; it has no network at all, cannot read
 // agentos's secrets or the person's credential folders, cannot write anywhere
 // else but a private temporary folder and private copies of the build caches,
 // and every process it starts ends when the command ends.
@@ -10,10 +10,20 @@
 // namespaces set up by agentos itself (it starts itself again as the
 // sandbox's first process, see Init), an overlay file system over the project
 // and the caches, and Landlock, which confines writes and forbids undoing the
-// mounts. No root and no helper binary are needed. Where the kernel refuses
-// any of it, Check says why and no command runs sandboxed; the caller decides
-// whether a weaker mode was chosen by the person. Other systems are not
-// supported yet: Check says so.
+// mounts; the command sees the project at its real path. No root and no
+// helper binary are needed. Where the kernel refuses any of it, Check says
+// why and no command runs sandboxed; the caller decides whether a weaker mode
+// was chosen by the person.
+//
+// On macOS and Windows there is no overlay: the command runs in a copy of
+// the project in the private folder, made before the first command with the
+// layer over it (copy.go, copied.go), under a Seatbelt profile applied by
+// /usr/bin/sandbox-exec on macOS (seatbelt.go, run_darwin.go) and in an
+// AppContainer and a job object on Windows (run_windows.go). Neither is
+// taken on trust: Check runs a probe inside one (probe.go) and reports the
+// system unsupported unless it refuses all it must. docs/security.md says
+// what each system guarantees and what it does not. Other systems are not
+// supported: Check says so.
 package sandbox
 
 import (
