@@ -268,9 +268,26 @@ func openBeneath(root, rel string) (*os.File, fs.FileInfo, error) {
 // shellQuote quotes s for /bin/sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// probeExecutable is the binary Check's probe runs: this one, which the
-// profile lets the command read and execute where it is.
-func (s *Sandbox) probeExecutable() (string, error) { return os.Executable() }
+// probeExecutable puts a clone of this binary (a copy where there are no
+// clones) where the probe may run it: agentos usually runs from the
+// project's .agentos/bin, which the profile forbids.
+func (s *Sandbox) probeExecutable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	exe = realPath(exe)
+	dst := filepath.Join(s.dir, "caches", "agentos-probe")
+	if err := cloneEntry(exe, dst); err == nil {
+		return dst, nil
+	}
+	_ = os.Remove(dst)
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return "", err
+	}
+	return dst, copyFile(exe, dst, fi)
+}
 
 // probeEnviron reads the arguments and environment of process pid, as ps -E
 // does: KERN_PROCARGS2.

@@ -291,7 +291,8 @@ func (s *Sandbox) find(rel string) (string, bool) {
 func shellQuote(s string) string { return `"` + s + `"` }
 
 // probeExecutable copies this binary where the AppContainer may run it:
-// where agentos is installed (under the user's profile, often) it cannot.
+// where agentos is installed (the project's .agentos\bin, under the user's
+// profile) it cannot.
 func (s *Sandbox) probeExecutable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
