@@ -31,6 +31,9 @@ type osState struct {
 // copyDir is where the copy of the project is.
 func (s *Sandbox) copyDir() string { return filepath.Join(s.dir, "copy") }
 
+// seen: the command sees the project at its copy's path.
+func (s *Sandbox) seen() string { return s.copyDir() }
+
 // prepare refuses a private folder inside the project: the copy would hold
 // itself, and the profile that hides the real project would hide it too.
 func (s *Sandbox) prepare() error {

@@ -43,3 +43,5 @@ func probeSignal(int) error { return ErrUnsupported }
 var systemRefusals []string
 
 func probeClone(string, string) error { return errors.ErrUnsupported }
+
+func (s *Sandbox) seen() string { return s.project }

@@ -459,3 +459,6 @@ var systemRefusals []string
 
 // probeClone: the probe makes no clones here.
 func probeClone(string, string) error { return errors.ErrUnsupported }
+
+// seen: the command sees the project at its own path.
+func (s *Sandbox) seen() string { return s.project }

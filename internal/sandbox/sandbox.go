@@ -91,9 +91,14 @@ func New(project string, opt Options) (*Sandbox, error) {
 	return s, nil
 }
 
-// Project is the real project's path, which is also the path the command
-// sees it at.
+// Project is the real project's path. Command takes folders of the project
+// by this path.
 func (s *Sandbox) Project() string { return s.project }
+
+// Seen is the path the command sees the project at, where absolute paths in
+// what it writes (a coverage report's file names) start: the project's own
+// on Linux, its copy's on macOS and Windows.
+func (s *Sandbox) Seen() string { return s.seen() }
 
 // Layer is a folder whose files the command sees in place of the project's,
 // at the same relative paths (fail-before puts the code as it was there).

@@ -246,3 +246,16 @@ func TestCopyPathRefusesLinksTheRunMade(t *testing.T) {
 		t.Error("a file the run wrote in a folder of its own is not found")
 	}
 }
+
+// The command runs in the copy, at the path Seen names.
+func TestCopyIsWhereTheCommandRuns(t *testing.T) {
+	s, project := newCopySandbox(t)
+	out, code := runCopy(t, s, sh(`pwd`, `cd`))
+	got := strings.TrimSpace(out)
+	if code != 0 || !(got == s.Seen() || runtime.GOOS == "windows" && strings.EqualFold(got, s.Seen())) {
+		t.Fatalf("the command ran in %q (%d), not in %s", got, code, s.Seen())
+	}
+	if s.Seen() == project || s.Project() != realPath(project) {
+		t.Errorf("Seen = %s, Project = %s, for the project %s", s.Seen(), s.Project(), project)
+	}
+}

@@ -92,6 +92,9 @@ func TestWritesLandInTheThrowawayLayer(t *testing.T) {
 	if _, ok := s.Path("missing.txt"); ok {
 		t.Error("a file the run did not write was reported as written")
 	}
+	if s.Seen() != s.Project() {
+		t.Errorf("the command sees the project at %s, not at its own path %s", s.Seen(), s.Project())
+	}
 }
 
 func TestSecretsAreUnreadable(t *testing.T) {
