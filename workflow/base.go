@@ -239,15 +239,22 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, tree *gateTree, layer stri
 	return emptied, nil
 }
 
+// beforeCommandVar holds the before-run's narrowed command.
+const beforeCommandVar = "before_command"
+
 // beforeRun returns the fail-before run of a gate that sees tree: the gate's
 // own test command (run), in a sandbox of its own whose layer holds the code
 // as it was before the change (fillBeforeLayer).
 func (e *Engine) beforeRun(tree *gateTree, run gates.Check, gate gates.Env) gates.BeforeRun {
 	return func(ctx context.Context, tests []gates.TestCase) (gates.BeforeResult, error) {
-		// Only the tests that prove a criterion matter there.
+		// Only the tests that prove a criterion matter there. The narrowed
+		// command is already resolved, so it goes in as a value.
+		run, gate := run, gate
 		if command, err := gates.Placeholders(run.Command, gate.Vars); err == nil {
 			if narrowed, ok := testcmd.Narrow(command, tests); ok {
-				run.Command += strings.TrimPrefix(narrowed, command)
+				gate.Vars = maps.Clone(gate.Vars)
+				gate.Vars[beforeCommandVar] = narrowed
+				run.Command = "{" + beforeCommandVar + "}"
 			}
 		}
 		var emptied []string

@@ -11,7 +11,9 @@ import (
 // fail-before runs only the tests that trace a criterion, on the code before
 // the change, and a whole suite there would cost as much as the gate's own
 // run. It narrows a single command of a runner it knows, by that runner's
-// own selection: go test's -run with the tests' top-level names, pytest's -k
+// own selection: go test's -run with the tests' top-level names (and their
+// packages in place of a ./... pattern, which would build and link every
+// test binary of the module), pytest's -k
 // with their names, Vitest's file filters and Jest's --runTestsByPath with
 // their files. Anything else (a compound shell line, a script, a runner it
 // does not know, a test whose name or file it cannot pass safely) is left
@@ -28,6 +30,10 @@ func Narrow(command string, tests []gates.TestCase) (string, bool) {
 			return command, false
 		}
 		arg = "-run " + shellQuote("^(?:"+strings.Join(names, "|")+")$")
+		pkgs := uniq(tests, func(tc gates.TestCase) string { return tc.Package })
+		if pkgs != nil && allMatch(pkgs, importPath) && len(everyPackage.FindAllStringIndex(command, -1)) == 1 {
+			command = everyPackage.ReplaceAllString(command, "${1}"+strings.Join(pkgs, " ")+"${2}")
+		}
 	case strings.Contains(command, "pytest"):
 		names := uniq(tests, func(tc gates.TestCase) string { name, _, _ := strings.Cut(tc.Name, "["); return name })
 		if names == nil || !allMatch(names, pyName) {
@@ -60,6 +66,9 @@ var (
 	compoundShell = regexp.MustCompile("&&|\\|\\||[;|&<>`\n]|\\$\\(")
 	goTestName    = regexp.MustCompile(`^(Test|Example|Fuzz)[\p{L}\p{N}_]*$`)
 	pyName        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	importPath    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./~-]*$`)
+	// everyPackage is go test's ./... argument.
+	everyPackage = regexp.MustCompile(`(^|\s)\./\.\.\.(\s|$)`)
 	// safePath is a relative path with nothing a shell or a runner's
 	// pattern reads specially.
 	safePath = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]*$`)

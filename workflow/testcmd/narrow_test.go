@@ -16,7 +16,10 @@ func TestNarrow(t *testing.T) {
 	}{
 		{"go, subtests run under their test", goDefault,
 			[]gates.TestCase{{Package: "m/a", Name: "TestA"}, {Package: "m/b", Name: "TestB/empty"}, {Package: "m/b", Name: "TestB/full"}},
-			goDefault + " -run '^(?:TestA|TestB)$'", true},
+			"go test -json -coverprofile=" + GoCoverage + " m/a m/b -run '^(?:TestA|TestB)$'", true},
+		{"go, its own packages kept", "go test -json ./cart/...",
+			[]gates.TestCase{{Package: "m/cart", Name: "TestA"}},
+			"go test -json ./cart/... -run '^(?:TestA)$'", true},
 		{"pytest, by name without parameters", "python3 -m pytest --junitxml=x.xml",
 			[]gates.TestCase{{Package: "tests.test_a", Name: "test_one[1-2]"}, {Package: "tests.test_a.TestB", Name: "test_two"}},
 			"python3 -m pytest --junitxml=x.xml -k 'test_one or test_two'", true},
