@@ -169,6 +169,12 @@ func runInit(spec string) {
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		fail(fmt.Errorf("closing inherited descriptors: %w", err))
 	}
+	// A session of its own has no controlling terminal: the command cannot
+	// open /dev/tty to read, or type into (TIOCSTI), the terminal of the
+	// person who started the server.
+	if _, err := unix.Setsid(); err != nil {
+		fail(fmt.Errorf("starting a session: %w", err))
+	}
 	err := unix.Exec("/bin/sh", []string{"/bin/sh", "-c", p.Command}, env)
 	fail(fmt.Errorf("starting /bin/sh: %w", err))
 }

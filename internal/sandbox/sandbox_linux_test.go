@@ -269,3 +269,13 @@ func TestRemoveHidesAFileFromTheRunOnly(t *testing.T) {
 		}
 	}
 }
+
+// The command leads a session of its own, so it has no controlling
+// terminal: not the one of the person who started the server.
+func TestNoControllingTerminal(t *testing.T) {
+	s, _ := newSandbox(t)
+	out, code := run(t, s, `awk '{print $6}' /proc/self/stat; (: </dev/tty) 2>/dev/null && echo tty; true`)
+	if code != 0 || out != "1\n" {
+		t.Fatalf("the command is not its own session, or opened a terminal: %d %q", code, out)
+	}
+}
