@@ -46,6 +46,7 @@ type Sandbox struct {
 	hidden  []string
 	outputs string
 	absent  []string // project-relative files the command sees removed
+	owner   *os.File // holds the lock that marks dir as this process's (sweep)
 	plat    osState  // what this system's sandbox keeps
 }
 
@@ -70,6 +71,7 @@ func New(project string, opt Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: the project: %w", err)
 	}
+	sweep(os.TempDir())
 	dir, err := os.MkdirTemp("", "agentos-gate-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: a private folder: %w", err)
@@ -78,6 +80,10 @@ func New(project string, opt Options) (*Sandbox, error) {
 		dir = real // Path compares against resolved paths
 	}
 	s := &Sandbox{project: abs, dir: dir, hidden: opt.Hidden, outputs: opt.Outputs}
+	if s.owner, err = own(dir); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("sandbox: marking the private folder as this process's: %w", err)
+	}
 	for _, sub := range privateDirs {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
 			_ = s.Close()
@@ -126,16 +132,25 @@ func (s *Sandbox) Path(rel string) (string, bool) {
 // Close removes everything the sandbox's commands wrote.
 func (s *Sandbox) Close() error {
 	s.release()
-	// The overlay's work folder holds a folder only its owner may enter;
-	// make everything removable first.
-	_ = filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
+	err := removePrivate(s.dir)
+	if s.owner != nil {
+		s.owner.Close() // after the removal: until then the folder is owned
+	}
+	return err
+}
+
+// removePrivate removes a sandbox's private folder. The overlay's work
+// folder holds a folder only its owner may enter; everything is made
+// removable first (no link is followed: WalkDir does not).
+func removePrivate(dir string) error {
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			_ = os.Chmod(p, 0o700)
 		}
 		return nil
 	})
-	if err := os.RemoveAll(s.dir); err != nil {
-		return fmt.Errorf("sandbox: removing %s: %w", s.dir, err)
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("sandbox: removing %s: %w", dir, err)
 	}
 	return nil
 }
