@@ -719,7 +719,7 @@ func (e *Engine) gateSandbox(wf config.Workflow, checks []gates.Check) (*sandbox
 	}
 	refuse := func(err error) *gates.Result {
 		return &gates.Result{Type: sandboxCheck, Message: "The gate's commands cannot run in a sandbox here: " + err.Error() + ".",
-			Remediation: "Let this system sandbox (docs/security.md says how), or, accepting that the agent's tests then run with your full authority, set workflow.sandbox: unsandboxed in .agentos/config/mcp.yaml."}
+			Remediation: "Let this system sandbox: " + sandbox.Remedy + ". Or, accepting that the agent's tests then run with your full authority, set workflow.sandbox: unsandboxed in .agentos/config/mcp.yaml."}
 	}
 	if err := sandbox.Check(); err != nil {
 		return nil, refuse(err)

@@ -36,4 +36,4 @@ func sandboxCheck(p project.Paths) (agentconfig.Check, bool) {
 }
 
 // sandboxFix is what a person can do where the system cannot sandbox.
-const sandboxFix = "allow unprivileged user namespaces and Landlock (docs/security.md#the-gate-sandbox says how), or accept the weaker mode with workflow.sandbox: unsandboxed in .agentos/config/mcp.yaml"
+const sandboxFix = sandbox.Remedy + ", or accept the weaker mode with workflow.sandbox: unsandboxed in .agentos/config/mcp.yaml"

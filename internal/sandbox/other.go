@@ -45,3 +45,6 @@ var systemRefusals []string
 func probeClone(string, string) error { return errors.ErrUnsupported }
 
 func (s *Sandbox) seen() string { return s.project }
+
+// Remedy says what a person can do where Check fails here.
+const Remedy = "run the gates on Linux, macOS or Windows"

@@ -471,3 +471,6 @@ func killSession() {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Remedy says what a person can do where Check fails here.
+const Remedy = "run agentos where /usr/bin/sandbox-exec works: not inside another sandbox, which Seatbelt does not nest in (docs/security.md#the-gate-sandbox says what the probe checks)"

@@ -468,3 +468,6 @@ func probeClone(string, string) error { return errors.ErrUnsupported }
 
 // seen: the command sees the project at its own path.
 func (s *Sandbox) seen() string { return s.project }
+
+// Remedy says what a person can do where Check fails here.
+const Remedy = "allow unprivileged user namespaces and use a kernel with Landlock (docs/security.md#the-gate-sandbox says how)"

@@ -552,3 +552,6 @@ func envName(kv string) string {
 	}
 	return strings.ToUpper(kv)
 }
+
+// Remedy says what a person can do where Check fails here.
+const Remedy = "run agentos on a Windows that gives it AppContainers and job objects, as a user who may create them (docs/security.md#the-gate-sandbox says what the probe checks)"
