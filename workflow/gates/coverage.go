@@ -638,6 +638,9 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 		}
 		return failf(c.Type, "Regenerate it with "+hint+", then run the gate again.", "The coverage report %s cannot be used: %s.", rel, trimDot(err.Error()))
 	}
+	if env.Sandbox != nil {
+		rep.rebase(env.Sandbox.Seen(), env.Root)
+	}
 	var excluded []Exclusion // coverage_exclusions.go
 	if rep.Format != FormatGo && rep.Format != FormatJaCoCo {
 		excluded = sessionExclusions(env.Root, sessionChanges(ctx, env))
@@ -671,6 +674,21 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 	r := failf(c.Type, fix+", regenerate the report and run the gate again.", "Coverage is %.2f%%, below the %s%% threshold.%s", d.Percent, fmtPercent(threshold), exclusionsSentence(excluded))
 	r.Details = d
 	return r
+}
+
+// rebase renames the files a report names by absolute path under seen,
+// where a sandbox showed the run the project (a copy of it, on macOS and
+// Windows), to the same files under root.
+func (r *CoverageReport) rebase(seen, root string) {
+	if seen == "" || seen == root {
+		return
+	}
+	prefix := filepath.ToSlash(seen) + "/"
+	for i, f := range r.Files {
+		if name := filepath.ToSlash(f.File); strings.HasPrefix(name, prefix) {
+			r.Files[i].File = filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(name, prefix)))
+		}
+	}
 }
 
 // maxCoverageFilesChecked caps the files of a report looked up in the project.

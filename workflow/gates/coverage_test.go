@@ -252,3 +252,20 @@ func TestParseGoProfileSpacesAndCRLF(t *testing.T) {
 		t.Errorf("%+v", rep)
 	}
 }
+
+// A report made in a copy of the project (the sandbox on macOS and
+// Windows) names the project's own files once rebased.
+func TestCoverageRebase(t *testing.T) {
+	rep := CoverageReport{Files: []FileCoverage{{File: "/tmp/gate/copy/src/a.ts"}, {File: "src/b.ts"}, {File: "/elsewhere/c.ts"}, {File: "/tmp/gate/copyist/d.ts"}}}
+	rep.rebase("/tmp/gate/copy", "/home/ann/shop")
+	want := []string{filepath.Join("/home/ann/shop", "src", "a.ts"), "src/b.ts", "/elsewhere/c.ts", "/tmp/gate/copyist/d.ts"}
+	for i, f := range rep.Files {
+		if f.File != want[i] {
+			t.Errorf("file %d: %s, want %s", i, f.File, want[i])
+		}
+	}
+	rep.rebase("/home/ann/shop", "/home/ann/shop") // Linux: the project's own path
+	if rep.Files[0].File != want[0] {
+		t.Errorf("rebased onto itself: %s", rep.Files[0].File)
+	}
+}
