@@ -228,18 +228,10 @@ func TestCriterionNeedsATestThatFailsBefore(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")
-	spec := "2026-01-01-greeting"
-	dir := ".agentos/specs/" + spec
 	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
 	// Before the session: Greet greets, but not an empty name.
 	fsWrite(t, c, "greet.go", "package greet\n\nfunc Greet(name string) string { return \"hello, \" + name }\n")
-	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 50%\n\n## Objectives\nGreet users by name.\n")
-	fsWrite(t, c, dir+"/tasks.md", goodTasks)
-	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
-	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
-	for _, task := range []string{"1.1", "1.2"} {
-		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
-	}
+	id := startExecution(t, c, root)
 	gate := func() wfOut {
 		t.Helper()
 		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})
@@ -271,20 +263,12 @@ func TestEarlierTestsMustStillHold(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")
-	spec := "2026-01-01-greeting"
-	dir := ".agentos/specs/" + spec
 	const byeGo = "package greet\n\nfunc Bye(name string) string { return \"bye, \" + name }\n"
 	const byeTest = "package greet\n\nimport \"testing\"\n\nfunc TestBye(t *testing.T) {\n\tif Bye(\"ann\") != \"bye, ann\" {\n\t\tt.Fatal(\"Bye(ann) = \" + Bye(\"ann\"))\n\t}\n}\n"
 	fsWrite(t, c, "go.mod", "module example.com/greet\n\ngo 1.22\n")
 	fsWrite(t, c, "bye.go", byeGo)
 	fsWrite(t, c, "bye_test.go", byeTest)
-	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 50%\n\n## Objectives\nGreet users by name.\n")
-	fsWrite(t, c, dir+"/tasks.md", goodTasks)
-	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
-	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}}).Session.ID
-	for _, task := range []string{"1.1", "1.2"} {
-		mustWF(t, c, map[string]any{"action": "complete_task", "session_id": id, "task_number": task})
-	}
+	id := startExecution(t, c, root)
 	gate := func() wfOut {
 		t.Helper()
 		return mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id})

@@ -228,11 +228,7 @@ func (e *Engine) fillBeforeLayer(ctx context.Context, tree *gateTree, layer stri
 				emptied = append(emptied, c.path+": "+n)
 			}
 		}
-		dst := filepath.Join(layer, filepath.FromSlash(c.path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(dst, content, 0o644); err != nil {
+		if err := writeLayer(layer, c.path, content); err != nil {
 			return nil, err
 		}
 	}

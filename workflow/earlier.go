@@ -5,10 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -120,15 +118,20 @@ func (e *Engine) putBack(ctx context.Context, sb *sandbox.Sandbox, changes []fil
 		if err != nil {
 			return err
 		}
-		dst := filepath.Join(sb.Layer(), filepath.FromSlash(c.path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, content, 0o644); err != nil {
+		if err := writeLayer(sb.Layer(), c.path, content); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeLayer writes content at rel (with slashes) in a sandbox's layer.
+func writeLayer(layer, rel string, content []byte) error {
+	dst := filepath.Join(layer, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, content, 0o644)
 }
 
 // runTests runs the gate's test command (run) in a sandbox of its own whose
@@ -170,7 +173,7 @@ func (e *Engine) changedTests(specDir string) []string {
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, 4<<20))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil {
 		return nil
 	}
 	return gates.ChangedTests(data)
