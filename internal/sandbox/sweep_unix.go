@@ -29,13 +29,20 @@ const unownedAge = 24 * time.Hour
 var sweepOnce sync.Once
 
 // own locks the owner file of the private folder dir; the lock lasts as
-// long as the file it returns stays open.
+// long as the file it returns stays open. The file is locked under another
+// name and then renamed: a sweep in another process that found it unlocked
+// would take it for a dead owner's.
 func own(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, ownerFile), os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	locking := filepath.Join(dir, ownerFile+".new")
+	f, err := os.OpenFile(locking, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := os.Rename(locking, filepath.Join(dir, ownerFile)); err != nil {
 		f.Close()
 		return nil, err
 	}

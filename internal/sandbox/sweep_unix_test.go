@@ -81,3 +81,31 @@ func TestSweepRemovesOnlyWhatAKilledServerLeft(t *testing.T) {
 		t.Errorf("the sweep went through a link: %v", err)
 	}
 }
+
+// Sandboxes made while others sweep are never swept: the owner file is
+// locked before it can be seen.
+func TestSweepSparesSandboxesBeingMade(t *testing.T) {
+	tmp := t.TempDir()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 300; i++ {
+			sweepDir(tmp)
+		}
+	}()
+	for i := 0; i < 300; i++ {
+		dir, err := os.MkdirTemp(tmp, "agentos-gate-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := own(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(dir, "upper"), 0o700); err != nil {
+			t.Fatalf("sandbox %d was swept while it was being made: %v", i, err)
+		}
+		f.Close()
+	}
+	<-done
+}
