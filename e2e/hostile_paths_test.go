@@ -107,6 +107,7 @@ func TestHostilePathsCorpus(t *testing.T) {
 		".agentos/manifest.json", ".agentos/state/approvals.txt", ".claude/commands/agentos-spec.md",
 		".claude/skills/agentos/SKILL.md", "cfglink/mcp.yaml",
 		".AGENTOS/BIN/agentos", ".Mcp.Json", ".mcp.json.", ".claude/Settings.json", ".agentos/config./mcp.yaml",
+		"shop.code-workspace", "tools/Shop.Code-Workspace",
 	}
 	for _, rule := range pathpolicy.Rules() {
 		if rule.Access == pathpolicy.Writable || strings.HasPrefix(rule.Path, "**/") {

@@ -131,13 +131,18 @@ func (pt pattern) end(ns []string) int {
 	return 0
 }
 
+// equal reports whether names a match pattern names b, where a pattern
+// name "*suffix" matches any name that ends in suffix.
 func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
 	for i := range a {
-		if a[i] != b[i] {
+		if a[i] != b[i] && !(strings.HasPrefix(b[i], "*") && strings.HasSuffix(a[i], b[i][1:]) && len(a[i]) > len(b[i])-1) {
 			return false
 		}
 	}
-	return len(a) == len(b)
+	return true
 }
 
 // Match returns the rule that governs rel (slash-separated, relative to the

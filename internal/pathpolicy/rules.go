@@ -58,6 +58,12 @@ var rules = []Rule{
 	{".cursor/worktrees.json", Protected, "Cursor: setup commands run in every new worktree", byEditor},
 	// VS Code; VS Code itself always asks before its agent edits .vscode/*.json.
 	{".vscode/", Protected, "VS Code: MCP servers (mcp.json), chat tool auto-approval (settings.json), tasks run on folder open (tasks.json)", byInstall},
+	// A workspace file carries the same settings, MCP servers and tasks as
+	// .vscode/, wherever it lies: VS Code opens one from any folder.
+	{"**/*.code-workspace", Protected, "VS Code: a workspace file's settings, MCP servers and tasks run on folder open", byEditor},
+	// JetBrains IDEs (Junie's home): run configurations run on a click or at startup.
+	{".idea/", Protected, "JetBrains IDEs: run configurations, startup tasks, tool and MCP settings (workspace.xml, runConfigurations/)", byEditor},
+	{".run/", Protected, "JetBrains IDEs: shared run configurations (*.run.xml)", byEditor},
 	// GitHub Copilot (VS Code, CLI, cloud agent).
 	{".github/mcp.json", Protected, "Copilot CLI: project MCP servers (launch commands)", byInstall},
 	{".github/hooks/", Protected, "Copilot CLI and cloud agent: hooks run at lifecycle events", byEditor},
