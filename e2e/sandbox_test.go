@@ -303,3 +303,26 @@ func TestEarlierTestsMustStillHold(t *testing.T) {
 		t.Fatalf("the honest work did not pass: %+v", out.Gate)
 	}
 }
+
+// File names an agent chose cannot drive the terminal of the person who
+// approves: `workflow approve` shows them quoted, every byte visible, and
+// the coverage threshold after them still shows.
+func TestApproveShowsHostileNamesQuoted(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	dir := ".agentos/specs/2026-01-01-greeting"
+	fsWrite(t, c, dir+"/README.md", "# Greeting\n\nCoverage threshold: 90%\n\n## Objectives\nGreet users by name.\n")
+	fsWrite(t, c, dir+"/tasks.md", goodTasks)
+	fsWrite(t, c, dir+"/zz\x1b[2K\x1b[1A\rnotes.md", "notes\n")
+	fsWrite(t, c, dir+"/hide\x1b[8m.md", "hidden\n")
+	out := runOK(t, root, "workflow", "approve", "--spec", "2026-01-01-greeting", "--dir", root, "--yes").stdout
+	if strings.ContainsAny(out, "\x1b\r") {
+		t.Errorf("approve printed a raw escape or carriage return:\n%q", out)
+	}
+	for _, want := range []string{`/zz\x1b[2K\x1b[1A\rnotes.md"`, `/hide\x1b[8m.md"`, "Coverage threshold: 90%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("approve's output lacks %s:\n%s", want, out)
+		}
+	}
+}

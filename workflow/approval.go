@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/config"
@@ -499,6 +501,20 @@ func (e *Engine) ApprovalState(s *Session) (*ApprovalRecord, error) {
 	return rec, e.sessionApprovalHolds(s)
 }
 
+// shown is s as a person must read it in what they approve: as it is, or,
+// when it holds a control character or a bidirectional override (a file
+// name an agent chose: an escape sequence could erase or hide lines of a
+// terminal, an override reorder them), quoted with those escaped, so every
+// byte is visible and nothing after it is hidden.
+func shown(s string) string {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return s
+}
+
 // Describe says, for a person about to approve specDir, what the approval
 // binds: each file with its SHA-256, the workflows that will judge the work,
 // the test command, the coverage threshold and the test harness.
@@ -506,11 +522,11 @@ func (e *Engine) Describe(specDir string, b *Binding) string {
 	var w strings.Builder
 	w.WriteString("Files (SHA-256; tasks.md with its checkboxes unticked):\n")
 	for _, f := range sortedKeys(b.Files) {
-		fmt.Fprintf(&w, "  %s  %s\n", b.Files[f], f)
+		fmt.Fprintf(&w, "  %s  %s\n", b.Files[f], shown(f))
 	}
 	w.WriteString("Workflows that will judge the work (SHA-256 of workflow.yaml):\n")
 	for _, n := range sortedKeys(b.Workflows) {
-		fmt.Fprintf(&w, "  %s  %s\n", b.Workflows[n], n)
+		fmt.Fprintf(&w, "  %s  %s\n", b.Workflows[n], shown(n))
 	}
 	cmd := b.Settings["test_command"]
 	if cmd == "" {
@@ -523,7 +539,7 @@ func (e *Engine) Describe(specDir string, b *Binding) string {
 		threshold += err.Error()
 	}
 	fmt.Fprintf(&w, "Test command: %s\nTest report read: %s\nCoverage report: %s\nCoverage threshold: %s\nStrict acceptance criteria: %s\n",
-		cmd, b.Settings["test_report"], b.Settings["coverage_file"], threshold, b.Settings["strict"])
+		shown(cmd), shown(b.Settings["test_report"]), shown(b.Settings["coverage_file"]), shown(threshold), b.Settings["strict"])
 	if b.Settings["sandbox"] == config.SandboxUnsandboxed {
 		w.WriteString("Gate sandbox: none (workflow.sandbox: unsandboxed): the agent's tests run with your full authority\n")
 	} else {

@@ -199,3 +199,21 @@ func TestUndoOfApprovedWorkNeedsAPerson(t *testing.T) {
 		t.Errorf("advice to a non-owner: %v", err)
 	}
 }
+
+// What a person approves shows every byte of a name an agent chose: an
+// escape sequence or a bidi override is quoted, never sent to the terminal.
+func TestDescribeShowsHostileNamesQuoted(t *testing.T) {
+	for name, want := range map[string]string{
+		"notes.md":                     "notes.md",
+		"zz\x1b[2K\x1b[1A\rnotes.md":   `"zz\x1b[2K\x1b[1A\rnotes.md"`,
+		"conceal\x1b[8m.md":            `"conceal\x1b[8m.md"`,
+		"evil\u202eeliftxt.md":         `"evil\u202eeliftxt.md"`,
+		"tab\there.md":                 `"tab\there.md"`,
+		"caf\u00e9.md":                 "caf\u00e9.md",
+		string([]byte{'b', 0xff, 'd'}): `"b\xffd"`,
+	} {
+		if got := shown(name); got != want {
+			t.Errorf("shown(%q) = %s, want %s", name, got, want)
+		}
+	}
+}

@@ -158,6 +158,6 @@ func describeHarness(w *strings.Builder, b *Binding) {
 		w.WriteString("  (none: no pytest, coverage, vitest or jest configuration, conftest.py, package.json scripts or go.mod replace)\n")
 	}
 	for _, k := range sortedKeys(b.Harness) {
-		fmt.Fprintf(w, "  %s  %s\n", b.Harness[k], k)
+		fmt.Fprintf(w, "  %s  %s\n", b.Harness[k], shown(k))
 	}
 }
