@@ -99,8 +99,8 @@ func checkUnchangedBut(t *testing.T, lang, path string, current, out []byte, nam
 	if !ok {
 		t.Fatalf("the stubbed file does not read:\n%q\n--- from:\n%q", out, current)
 	}
-	if _, ok := pyLogicalLines(current); ok && lang == "python" {
-		if _, ok := pyLogicalLines(out); !ok {
+	if _, ok := chunk.PythonLines(current); ok && lang == "python" {
+		if _, ok := chunk.PythonLines(out); !ok {
 			t.Fatalf("the stubbed file does not tokenize for lambdas:\n%q\n--- from:\n%q", out, current)
 		}
 	}

@@ -344,3 +344,14 @@ func objMatch(toks []objTok) ([]int, bool) {
 	}
 	return match, len(stack) == 0
 }
+
+// opener returns the bracket that the closing bracket c closes.
+func opener(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
