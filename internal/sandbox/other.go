@@ -10,11 +10,11 @@ import (
 	"runtime"
 )
 
-// Check reports that commands cannot be sandboxed here: agentos confines
+// checked says that commands cannot be sandboxed here: agentos confines
 // them on Linux, macOS and Windows only (docs/security.md says what that
 // leaves open).
-func Check() error {
-	return fmt.Errorf("%w: agentos sandboxes gate commands on Linux, macOS and Windows only, not on %s", ErrUnsupported, runtime.GOOS)
+var checked = func() error {
+	return fmt.Errorf("agentos sandboxes gate commands on Linux, macOS and Windows only, not on %s", runtime.GOOS)
 }
 
 // Command always fails on this system; see Check.

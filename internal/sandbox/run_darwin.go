@@ -315,24 +315,16 @@ func probeClone(src, dst string) error {
 	return err
 }
 
+// checked runs the probe once per process: where sandbox-exec cannot apply
+// a profile (agentos itself runs inside another sandbox, or a later macOS
+// dropped it) or the profile lets the probe do what it must not, no
+// command runs sandboxed.
 var checked = sync.OnceValue(func() error {
 	if fi, err := os.Stat(sandboxExec); err != nil || fi.IsDir() {
 		return fmt.Errorf("%s is missing", sandboxExec)
 	}
 	return checkByProbe()
 })
-
-// Check reports whether commands can run sandboxed here, and if not, why,
-// in words a person can act on. It runs the probe once per process: where
-// sandbox-exec cannot apply a profile (agentos itself runs inside another
-// sandbox, or a later macOS dropped it) or the profile lets the probe do
-// what it must not, no command runs sandboxed.
-func Check() error {
-	if err := checked(); err != nil {
-		return fmt.Errorf("%w: %v", ErrUnsupported, err)
-	}
-	return nil
-}
 
 func init() {
 	if v, ok := os.LookupEnv(superviseEnv); ok {

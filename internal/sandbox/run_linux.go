@@ -94,6 +94,8 @@ func initCommand(ctx context.Context, plan []byte, env []string) *exec.Cmd {
 	return cmd
 }
 
+// checked starts a sandbox once per process, running `exit 0`, and says what
+// refused it: user namespaces, the overlay, Landlock.
 var checked = sync.OnceValue(func() error {
 	if abi := landlockABI(); abi < 1 {
 		return errors.New("the kernel offers no Landlock (it needs Linux 5.13 or newer with Landlock enabled at boot)")
@@ -122,15 +124,6 @@ var checked = sync.OnceValue(func() error {
 	}
 	return nil
 })
-
-// Check reports whether commands can run sandboxed here, and if not, why,
-// in words a person can act on. It tries once per process.
-func Check() error {
-	if err := checked(); err != nil {
-		return fmt.Errorf("%w: %v", ErrUnsupported, err)
-	}
-	return nil
-}
 
 func init() {
 	if v, ok := os.LookupEnv(initEnv); ok {

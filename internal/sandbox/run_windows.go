@@ -331,24 +331,16 @@ var systemRefusals []string
 // probeClone: no clones on NTFS.
 func probeClone(string, string) error { return errors.ErrUnsupported }
 
+// checked runs the probe once per process: where the AppContainer cannot
+// be made, or lets the probe reach the network (the Windows Filtering
+// Platform enforces its isolation), read what it must not or write outside
+// its folders, no command runs sandboxed.
 var checked = sync.OnceValue(func() error {
 	if err := procCreateAppContainerProfile.Find(); err != nil {
 		return fmt.Errorf("this Windows has no AppContainers (Windows 8 or newer is needed)")
 	}
 	return checkByProbe()
 })
-
-// Check reports whether commands can run sandboxed here, and if not, why,
-// in words a person can act on. It runs the probe once per process: where
-// the AppContainer cannot be made, or lets the probe reach the network (the
-// Windows Filtering Platform enforces its isolation), read what it must not
-// or write outside its folders, no command runs sandboxed.
-func Check() error {
-	if err := checked(); err != nil {
-		return fmt.Errorf("%w: %v", ErrUnsupported, err)
-	}
-	return nil
-}
 
 func init() {
 	if v, ok := os.LookupEnv(launchEnv); ok {

@@ -155,5 +155,15 @@ func removePrivate(dir string) error {
 	return nil
 }
 
+// Check reports whether commands can run sandboxed here, and if not, why,
+// in words a person can act on. Each system's checked tries once per
+// process.
+func Check() error {
+	if err := checked(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnsupported, err)
+	}
+	return nil
+}
+
 // ErrUnsupported is what Check wraps on a system agentos cannot sandbox on.
 var ErrUnsupported = errors.New("no sandbox on this system")

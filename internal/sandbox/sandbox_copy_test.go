@@ -6,8 +6,6 @@ package sandbox
 // system sandboxes (Check passes) and say why not elsewhere.
 
 import (
-	"bytes"
-	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -24,24 +22,6 @@ func sh(unix, windows string) string {
 		return windows
 	}
 	return unix
-}
-
-func runCopy(t *testing.T, s *Sandbox, command string) (string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd, err := s.Command(ctx, s.Project(), command)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	code := 0
-	if err != nil {
-		code = cmd.ProcessState.ExitCode()
-	}
-	return out.String(), code
 }
 
 func newCopySandbox(t *testing.T) (*Sandbox, string) {
@@ -79,7 +59,7 @@ func TestCheckSandboxesHere(t *testing.T) {
 
 func TestCopyTakesTheWrites(t *testing.T) {
 	s, project := newCopySandbox(t)
-	out, code := runCopy(t, s, sh(
+	out, code := run(t, s, sh(
 		`echo changed > main.go && echo new > new.txt && printf report > .agentos/.cache/junit.xml && cat main.go`,
 		`echo changed> main.go && echo new> new.txt && echo report> .agentos\.cache\junit.xml && type main.go`))
 	if code != 0 || !strings.Contains(out, "changed") {
@@ -110,7 +90,7 @@ func TestCopySecretsAreUnreadable(t *testing.T) {
 	s, project := newCopySandbox(t)
 	t.Setenv("OPENAI_API_KEY", "sk-live")
 	token := filepath.Join(project, ".agentos", ".cache", "auth_token")
-	out, _ := runCopy(t, s, sh(
+	out, _ := run(t, s, sh(
 		`cat .agentos/.cache/auth_token "`+token+`"; ls .agentos/state; echo "key=$OPENAI_API_KEY"; echo end`,
 		`type .agentos\.cache\auth_token & type "`+token+`" & dir /b .agentos\state & echo key=%OPENAI_API_KEY% & echo end`))
 	for _, secret := range []string{"secret-token", "approvals", "sk-live"} {
@@ -130,7 +110,7 @@ func TestCopyWritesNothingOutside(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := runCopy(t, s, sh(
+	out, _ := run(t, s, sh(
 		`echo x > "`+victim+`"; rm -f "`+victim+`"; echo x > "`+outside+`/f"; echo x > "$TMPDIR/ok" && echo tmp-ok`,
 		`echo x> "`+victim+`" & del /f "`+victim+`" & echo x> "`+outside+`\f" & echo x> "%TEMP%\ok" && echo tmp-ok`))
 	if got := readFile(t, victim); got != "keep" {
@@ -159,7 +139,7 @@ func TestCopyNoNetwork(t *testing.T) {
 		}
 	}()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	out, _ := runCopy(t, s, sh(
+	out, _ := run(t, s, sh(
 		`nc -z -w 2 127.0.0.1 `+port+` && echo connected; echo end`,
 		`curl.exe -s -m 2 http://127.0.0.1:`+port+`/ && echo connected & echo end`))
 	select {
@@ -172,7 +152,7 @@ func TestCopyNoNetwork(t *testing.T) {
 func TestCopyEveryProcessEndsWithTheCommand(t *testing.T) {
 	s, _ := newCopySandbox(t)
 	// The child left behind appends to a file for as long as it lives.
-	out, code := runCopy(t, s, sh(
+	out, code := run(t, s, sh(
 		`(while :; do echo x >> .agentos/.cache/late; done) </dev/null >/dev/null 2>&1 & echo started`,
 		`start /b cmd /c "for /l %i in (0,0,1) do @echo x>> .agentos\.cache\late" & echo started`))
 	if code != 0 || !strings.Contains(out, "started") {
@@ -194,7 +174,7 @@ func TestCopyEveryProcessEndsWithTheCommand(t *testing.T) {
 
 func TestCopyExitStatus(t *testing.T) {
 	s, _ := newCopySandbox(t)
-	if out, code := runCopy(t, s, "exit 3"); code != 3 {
+	if out, code := run(t, s, "exit 3"); code != 3 {
 		t.Fatalf("exit status %d, want 3 (%s)", code, out)
 	}
 }
@@ -204,7 +184,7 @@ func TestCopyLayerShadowsTheProject(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.Layer(), "main.go"), []byte("package stub\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCopy(t, s, sh(`cat main.go`, `type main.go`))
+	out, code := run(t, s, sh(`cat main.go`, `type main.go`))
 	if code != 0 || strings.TrimSpace(out) != "package stub" {
 		t.Fatalf("the layer does not shadow the project: %d %q", code, out)
 	}
@@ -219,7 +199,7 @@ func TestCopyLayerShadowsTheProject(t *testing.T) {
 func TestCopyRemoveHidesAFile(t *testing.T) {
 	s, project := newCopySandbox(t)
 	s.Remove("main.go")
-	out, code := runCopy(t, s, sh(`test ! -e main.go`, `if exist main.go exit 1`))
+	out, code := run(t, s, sh(`test ! -e main.go`, `if exist main.go exit 1`))
 	if code != 0 {
 		t.Fatalf("main.go is still seen: %d %q", code, out)
 	}
@@ -231,7 +211,7 @@ func TestCopyRemoveHidesAFile(t *testing.T) {
 // A link (or a junction) the run made never points the reader outside.
 func TestCopyPathRefusesLinksTheRunMade(t *testing.T) {
 	s, _ := newCopySandbox(t)
-	out, code := runCopy(t, s, sh(
+	out, code := run(t, s, sh(
 		`ln -s /etc reports && ln -s /etc/hosts report.xml && mkdir -p real && echo ok > real/r.xml`,
 		`mklink /J reports C:\Windows && mkdir real && echo ok> real\r.xml`))
 	if code != 0 {
@@ -250,7 +230,7 @@ func TestCopyPathRefusesLinksTheRunMade(t *testing.T) {
 // The command runs in the copy, at the path Seen names.
 func TestCopyIsWhereTheCommandRuns(t *testing.T) {
 	s, project := newCopySandbox(t)
-	out, code := runCopy(t, s, sh(`pwd`, `cd`))
+	out, code := run(t, s, sh(`pwd`, `cd`))
 	got := strings.TrimSpace(out)
 	if code != 0 || !(got == s.Seen() || runtime.GOOS == "windows" && strings.EqualFold(got, s.Seen())) {
 		t.Fatalf("the command ran in %q (%d), not in %s", got, code, s.Seen())

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
-	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,26 +10,6 @@ import (
 	"testing"
 	"time"
 )
-
-// run runs command in a sandbox over project and returns its output and
-// exit status.
-func run(t *testing.T, s *Sandbox, command string) (string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd, err := s.Command(ctx, s.Project(), command)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	code := 0
-	if err != nil {
-		code = cmd.ProcessState.ExitCode()
-	}
-	return out.String(), code
-}
 
 func newSandbox(t *testing.T) (*Sandbox, string) {
 	t.Helper()
