@@ -326,3 +326,27 @@ func TestApproveShowsHostileNamesQuoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIOutputEscapesHostileContent: what the CLI prints from files an
+// agent wrote (search snippets, file and spec names) reaches the terminal
+// with its control characters escaped, whatever the command.
+func TestCLIOutputEscapesHostileContent(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	c := stdioClient(t, root, "--transport", "stdio")
+	fsWrite(t, c, "zz\x1b[2Kevil.go", "package main\n\n// Greeting banner\x1b[2J\x1b[8m hidden \u202etxt.exe\nfunc Banner() string { return \"hello\" }\n")
+	fsWrite(t, c, ".agentos/specs/2026-01-01-x\x1b[1Ay/README.md", "# Spec\x1b[2K\n")
+	for _, args := range [][]string{
+		{"search", "greeting banner", "--dir", root},
+		{"workflow", "list", "--dir", root},
+		{"graph", "callers", "Banner", "--dir", root},
+	} {
+		r := runAgentos(t, root, args...)
+		if strings.ContainsAny(r.stdout+r.stderr, "\x1b\u202e") {
+			t.Errorf("agentos %s printed a raw escape:\n%q\n%q", strings.Join(args[:2], " "), r.stdout, r.stderr)
+		}
+	}
+	if out := runAgentos(t, root, "search", "greeting banner", "--dir", root).stdout; !strings.Contains(out, `\x1b[2J`) {
+		t.Errorf("search does not show the escape as text:\n%s", out)
+	}
+}

@@ -65,8 +65,8 @@ $` + models.EnvEndpoint + ` sets another hub (a mirror); $` + models.EnvToken + 
 				}
 				opt.Dir = dir
 			}
-			errFile, _ := s.Err.(*os.File) // progress goes to stderr; a bar only on a terminal
-			opt.Progress = models.ProgressPrinter(s.Err, isTerminal(errFile) && os.Getenv("TERM") != "dumb")
+			errFile, _ := s.RawErr.(*os.File) // progress goes to stderr; a bar only on a terminal
+			opt.Progress = models.ProgressPrinter(s.RawErr, isTerminal(errFile) && os.Getenv("TERM") != "dumb")
 			fmt.Fprintf(s.Err, "Pulling %s into %s\n", name, opt.Dir)
 			res, err := models.Pull(cmd.Context(), name, opt)
 			if err != nil {

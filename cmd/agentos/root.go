@@ -34,6 +34,20 @@ type streams struct {
 	Out, Err io.Writer
 	// InFile and OutFile are set when In and Out are real files (for TTY checks and stdio serving).
 	InFile, OutFile *os.File
+	// RawOut and RawErr are Out and Err before run made them terminal-safe:
+	// for the MCP messages of stdio serving and the escapes agentos draws on
+	// purpose (progress bars, the install wizard). Nothing read from a
+	// project file is written to them.
+	RawOut, RawErr io.Writer
+}
+
+// terminalSafe returns s with Out and Err escaping control characters
+// (terminalSafe), and a function that flushes them.
+func (s *streams) terminalSafe() (*streams, func()) {
+	safe := *s
+	out, errw := &terminalSafe{w: s.Out}, &terminalSafe{w: s.Err}
+	safe.Out, safe.Err, safe.RawOut, safe.RawErr = out, errw, s.Out, s.Err
+	return &safe, func() { out.Flush(); errw.Flush() }
 }
 
 func stdStreams() *streams {
@@ -109,6 +123,8 @@ code, and phase-gated workflows from idea to specification to tested code.
 
 // run executes the CLI and returns the process exit code.
 func run(ctx context.Context, args []string, s *streams) int {
+	s, flush := s.terminalSafe()
+	defer flush()
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

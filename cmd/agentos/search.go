@@ -21,7 +21,7 @@ import (
 
 // openIndexes opens project p's asked indexes in this process.
 func openIndexes(ctx context.Context, s *streams, p project.Paths, cfg config.Config, o searchtool.LocalOptions) (*searchtool.Local, error) {
-	pr := newProgress(s.Err)
+	pr := newProgress(s.RawErr)
 	o.Progress = pr.report
 	l, err := searchtool.OpenLocal(ctx, p, cfg, o)
 	pr.stop()

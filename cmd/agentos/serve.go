@@ -55,7 +55,7 @@ the working directory that holds .agentos/. Logs go to stderr and
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			log, closeLog, err := logging.New(level, s.Err, p.ServerLog())
+			log, closeLog, err := logging.New(level, s.RawErr, p.ServerLog())
 			if err != nil {
 				return err
 			}
@@ -74,7 +74,7 @@ the working directory that holds .agentos/. Logs go to stderr and
 				Transport: t,
 				Logger:    log,
 				Stdin:     s.In,
-				Stdout:    s.Out,
+				Stdout:    s.RawOut,
 			})
 			var running *server.AlreadyRunningError
 			var noPort *server.NoFreePortError

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mattn/go-isatty"
 )
@@ -66,4 +68,98 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// terminalSafe writes what a command prints with every byte that could
+// drive a terminal made visible instead: C0 and C1 control characters but
+// the line break and tab, DEL, bidirectional controls and bytes that are
+// not UTF-8 are written as \xNN or \uNNNN escapes. Names, notes, spec
+// content and failure lines reach the CLI's output from files an agent or a
+// cloned repository wrote; this one writer, set on every command's
+// streams, is what keeps them from erasing, hiding or reordering the lines
+// a person reads. Escapes agentos draws on purpose (a progress bar, the
+// install wizard) go to the raw streams instead.
+//
+// A carriage return is kept before a line feed (a file's CRLF lines), which
+// cannot hide anything. A UTF-8 sequence or a CRLF split across two writes
+// is held back until the next one (or Flush), so it is never escaped for
+// having been cut in half.
+type terminalSafe struct {
+	w       io.Writer
+	pending []byte
+}
+
+func (t *terminalSafe) Write(p []byte) (int, error) {
+	data := append(t.pending, p...)
+	t.pending = nil
+	if cut := incompleteTail(data); cut > 0 {
+		t.pending = append([]byte(nil), data[len(data)-cut:]...)
+		data = data[:len(data)-cut]
+	}
+	if _, err := io.WriteString(t.w, escapeControls(data)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes a held-back partial sequence, escaped: the output ended in
+// the middle of a rune.
+func (t *terminalSafe) Flush() error {
+	if len(t.pending) == 0 {
+		return nil
+	}
+	rest := t.pending
+	t.pending = nil
+	_, err := io.WriteString(t.w, escapeControls(rest))
+	return err
+}
+
+// incompleteTail is the length of the start of a UTF-8 sequence or CRLF at
+// the end of b that more bytes could still complete, 0 if there is none.
+func incompleteTail(b []byte) int {
+	if len(b) > 0 && b[len(b)-1] == '\r' { // a CRLF's CR waits for its LF
+		return 1
+	}
+	for n := 1; n <= 3 && n <= len(b); n++ {
+		c := b[len(b)-n]
+		if c < 0x80 {
+			return 0
+		}
+		if c >= 0xC0 { // a leading byte: is the sequence it starts longer than what follows?
+			need := 2
+			if c >= 0xF0 {
+				need = 4
+			} else if c >= 0xE0 {
+				need = 3
+			}
+			if need > n && !utf8.FullRune(b[len(b)-n:]) {
+				return n
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// escapeControls is b with every control, bidi and non-UTF-8 byte escaped.
+func escapeControls(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&out, `\x%02x`, b[0])
+		case r == '\n' || r == '\t', r == '\r' && len(b) > 1 && b[1] == '\n':
+			out.WriteRune(r)
+		case r < 0x80 && unicode.IsControl(r):
+			fmt.Fprintf(&out, `\x%02x`, r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
+			fmt.Fprintf(&out, `\u%04x`, r)
+		default:
+			out.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return out.String()
 }

@@ -17,7 +17,7 @@ import (
 // ACCESSIBLE is set, as huh's users expect.
 func runInstallWizard(cmd *cobra.Command, s *streams, opts installer.Options) error {
 	accessible := os.Getenv("TERM") == "dumb" || os.Getenv("ACCESSIBLE") != ""
-	_, err := installer.RunWizard(cmd.Context(), opts, installer.WizardIO{In: s.In, Out: s.Out, Accessible: accessible})
+	_, err := installer.RunWizard(cmd.Context(), opts, installer.WizardIO{In: s.In, Out: s.RawOut, Accessible: accessible})
 	if errors.Is(err, installer.ErrAborted) {
 		fmt.Fprintln(s.Out, err.Error())
 		return silentExit(exitFailure)
