@@ -18,8 +18,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/atomicfile"
@@ -88,7 +90,61 @@ func Load(p project.Paths) (m Manifest, found bool, err error) {
 	if m.Files == nil {
 		m.Files = map[string]Entry{}
 	}
+	for _, rel := range m.Paths() {
+		if err := checkEntry(rel, m.Files[rel]); err != nil {
+			return Manifest{}, false, fmt.Errorf("%s: entry %q is refused: %w; nothing was changed (fix or delete the entry, or restore the manifest from .agentos/backups/)", p.Rel(Path(p)), rel, err)
+		}
+	}
 	return m, true, nil
+}
+
+// checkEntry checks one entry as it was read. The manifest is a file in the
+// project, which a cloned repository or a test run by a gate writes as it
+// likes: an entry naming a path outside the project would have an upgrade
+// read, replace or delete a file there, and a sum that is not a sum would
+// have it read any file as a base.
+func checkEntry(rel string, e Entry) error {
+	if err := CheckPath(rel); err != nil {
+		return err
+	}
+	if e.SHA256 != "" && !isSum(e.SHA256) {
+		return fmt.Errorf("sha256 %q is not a SHA-256", e.SHA256)
+	}
+	if e.Written != "" && !isSum(e.Written) {
+		return fmt.Errorf("written_sha256 %q is not a SHA-256", e.Written)
+	}
+	return nil
+}
+
+// CheckPath checks that rel is a path a manifest may record: relative to
+// the project root, slash-separated, clean, and local (filepath.IsLocal), so
+// that joined to the root it names a file in the project. Whether a folder
+// on the way is a link out of the project is the caller's to check, on disk.
+func CheckPath(rel string) error {
+	switch {
+	case rel == "":
+		return errors.New("the path is empty")
+	case strings.Contains(rel, `\`):
+		return errors.New("the path has a backslash; manifest paths are slash-separated")
+	case path.Clean(rel) != rel:
+		return errors.New("the path is not clean (it has .., . or a doubled or trailing slash)")
+	case !filepath.IsLocal(filepath.FromSlash(rel)):
+		return errors.New("the path leaves the project (absolute, .., or a reserved name)")
+	}
+	return nil
+}
+
+// isSum reports whether s is a hex SHA-256 as Sum writes it.
+func isSum(s string) bool {
+	if len(s) != sha256.Size*2 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Save writes the manifest atomically.
@@ -137,8 +193,8 @@ func PutBase(p project.Paths, data []byte) (string, error) {
 // Base returns the stored content with this SHA-256, or nil when it is
 // missing or does not match its name (a damaged base is no base).
 func Base(p project.Paths, sum string) []byte {
-	if sum == "" {
-		return nil
+	if !isSum(sum) {
+		return nil // not a name in the store: never a path to read
 	}
 	data, err := os.ReadFile(filepath.Join(BasesDir(p), sum))
 	if err != nil || Sum(data) != sum {

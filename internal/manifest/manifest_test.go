@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,5 +65,43 @@ func TestLoadBadManifests(t *testing.T) {
 	os.WriteFile(Path(p), []byte(`{"format": 99, "files": {}}`), 0o644)
 	if _, _, err := Load(p); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("future format: %v", err)
+	}
+}
+
+// The manifest is the project's file, so a cloned repository writes it as it
+// likes: an entry whose path leaves the project, or whose sum is a path, is
+// refused by Load with the file and the entry named.
+func TestLoadRefusesEntriesOutsideTheProject(t *testing.T) {
+	sum := Sum([]byte("victim\n"))
+	bad := map[string]string{
+		".agentos/standards/universal/../../../../outside/victim.txt": "",
+		"../victim.txt":                 "",
+		"/etc/passwd":                   "",
+		".agentos/workflows/./a.md":     "",
+		".agentos/workflows//a.md":      "",
+		`.agentos\workflows\..\..\x.md`: "",
+		"":                              "",
+		".agentos/workflows/a.md":       "../../../../dev/zero",
+	}
+	for rel, badSum := range bad {
+		p := newProject(t)
+		e := `{"sha256": "` + sum + `"}`
+		if badSum != "" {
+			e = `{"sha256": "` + badSum + `"}`
+		}
+		name, _ := json.Marshal(rel)
+		os.WriteFile(Path(p), []byte(`{"format": 1, "files": {`+string(name)+`: `+e+`}}`), 0o644)
+		_, _, err := Load(p)
+		if err == nil || !strings.Contains(err.Error(), ".agentos/manifest.json") || !strings.Contains(err.Error(), string(name)) {
+			t.Errorf("entry %q (sum %q): %v", rel, badSum, err)
+		}
+	}
+	for _, rel := range []string{".agentos/workflows/a.md", ".agentos/bin/agentos", "AGENTS.md", ".agentos/standards/universal/x..y.md"} {
+		if err := CheckPath(rel); err != nil {
+			t.Errorf("%s: %v", rel, err)
+		}
+	}
+	if Base(newProject(t), "../../../../etc/hostname") != nil {
+		t.Error("a sum that is a path was read as a base")
 	}
 }
