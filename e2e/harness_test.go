@@ -37,6 +37,9 @@ var binary string // the agentos binary under test
 // so unless -parallel says otherwise eight run at once (go test's default
 // is one per core).
 func TestMain(m *testing.M) {
+	if url := os.Getenv(asClientEnv); url != "" { // this binary, run as another user by a test
+		os.Exit(postAsClient(url))
+	}
 	flag.Parse()
 	parallelSet := false
 	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })

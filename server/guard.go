@@ -38,14 +38,17 @@ const DefaultBodyTimeout = 30 * time.Second
 //   - a browser Origin, when present, must be a loopback origin;
 //   - bodies are capped at MaxBodyBytes (413) and must arrive within
 //     bodyTimeout (408);
+//   - with server.auth: user, requests must come from a process of the OS
+//     user the server runs as (401), which the kernel tells per connection;
 //   - with a token configured, requests need "Authorization: Bearer <token>"
-//     (401), except the liveness check: it tells only who listens (name,
+//     (401). Both except the liveness check: it tells only who listens (name,
 //     version, pid, project), and readers of the state file must learn that
 //     before they hand the token to whoever listens. The review page's
 //     paths carry their own token instead, checked by package review.
 type guard struct {
 	port        int
-	token       string // empty: no authentication
+	token       string // empty: no bearer token
+	ownUserOnly bool   // server.auth: user where the system tells a connection's owner
 	bodyTimeout time.Duration
 	next        http.Handler
 }
@@ -71,6 +74,12 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin) {
 		httpError(w, http.StatusForbidden, fmt.Sprintf("Origin %q is not allowed: only pages served from this machine's loopback address may call this server", origin))
 		return
+	}
+	if g.ownUserOnly && !isLiveness(r) {
+		if ok, why := sameUser(r.Context()); !ok {
+			httpError(w, http.StatusUnauthorized, fmt.Sprintf("this server serves only the processes of the user it runs as (server.auth: user), and %s", why))
+			return
+		}
 	}
 	if g.token != "" && !isLiveness(r) && !review.OwnsPath(r.URL.Path) && !g.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentos"`)

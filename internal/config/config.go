@@ -134,7 +134,7 @@ type Server struct {
 	// was one), and the server takes the first free port of PortRange.
 	Port      int    `yaml:"port"`
 	PortRange string `yaml:"port_range"` // "4242-5242"
-	Auth      string `yaml:"auth"`       // "none" or "token"
+	Auth      string `yaml:"auth"`       // "user" (the default), "token" or "none"
 }
 
 // Logging configures the server log.
@@ -142,11 +142,19 @@ type Logging struct {
 	Level string `yaml:"level"` // DEBUG, INFO, WARN or ERROR
 }
 
-// Auth modes of server.auth.
+// Auth modes of server.auth: who may call the HTTP transport.
 const (
-	AuthNone  = "none"
+	// AuthUser: only processes of the OS user the server runs as, which the
+	// kernel tells per connection (package peeruser); no client sends anything.
+	AuthUser = "user"
+	// AuthToken: only callers that send the bearer token of .agentos/.cache/auth_token.
 	AuthToken = "token"
+	// AuthNone: any process on the machine, other users' included.
+	AuthNone = "none"
 )
+
+// AuthModes lists the accepted server.auth values.
+var AuthModes = []string{AuthUser, AuthToken, AuthNone}
 
 // Default port range of the HTTP transport.
 const (
@@ -162,7 +170,7 @@ func Default() Config {
 	return Config{
 		Code:     Sources{SourcePaths: []string{"."}},
 		AST:      Sources{SourcePaths: []string{"."}},
-		Server:   Server{PortRange: fmt.Sprintf("%d-%d", DefaultPortMin, DefaultPortMax), Auth: AuthNone},
+		Server:   Server{PortRange: fmt.Sprintf("%d-%d", DefaultPortMin, DefaultPortMax), Auth: AuthUser},
 		Logging:  Logging{Level: "INFO"},
 		Workflow: Workflow{CoverageThreshold: 80},
 		Browser:  Browser{MaxSessions: DefaultBrowserMaxSessions, IdleTimeout: DefaultBrowserIdleTimeout},
@@ -343,8 +351,8 @@ func (c Config) Validate() error {
 	} else if p != 0 && ports.BrowserBlocked(p) {
 		errs = append(errs, fmt.Errorf("server.port %d is a port browsers refuse to load pages from (the review page could not open): choose another, or remove the key to take the first free one", p))
 	}
-	if c.Server.Auth != AuthNone && c.Server.Auth != AuthToken {
-		errs = append(errs, fmt.Errorf("server.auth must be %q or %q, not %q", AuthNone, AuthToken, c.Server.Auth))
+	if !slices.Contains(AuthModes, c.Server.Auth) {
+		errs = append(errs, fmt.Errorf("server.auth must be one of %s, not %q", strings.Join(AuthModes, ", "), c.Server.Auth))
 	}
 	if !slices.Contains(LogLevels, strings.ToUpper(c.Logging.Level)) {
 		errs = append(errs, fmt.Errorf("logging.level must be one of %s, not %q", strings.Join(LogLevels, ", "), c.Logging.Level))

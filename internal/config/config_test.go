@@ -37,7 +37,7 @@ func TestParseDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
-		if lo, hi, _ := cfg.Ports(); lo != 4242 || hi != 5242 || cfg.Server.Auth != AuthNone || cfg.Logging.Level != "INFO" {
+		if lo, hi, _ := cfg.Ports(); lo != 4242 || hi != 5242 || cfg.Server.Auth != AuthUser || cfg.Logging.Level != "INFO" {
 			t.Errorf("%q: defaults not applied: %+v", src, cfg)
 		}
 	}
