@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
@@ -173,12 +174,17 @@ func verifyStored(dir string, idx BackupIndex) error {
 	return nil
 }
 
-// readBackup reads a backup's index and checks it belongs to this project.
-func readBackup(p project.Paths, id string) (BackupIndex, error) {
-	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
+// readBackup reads a backup's index, rebased onto the project's root when
+// the project moved, and checks every path it names (see checkBackup): the
+// index is a file in the project, so a rollback trusts none of it until
+// then. env locates the client configs a backup may hold outside the
+// project.
+func readBackup(p project.Paths, env agentconfig.Env, id string) (BackupIndex, error) {
+	if !isName(id) {
 		return BackupIndex{}, fmt.Errorf("%q is not a backup name", id)
 	}
-	data, err := os.ReadFile(filepath.Join(backupDir(p, id), "backup.json"))
+	file := filepath.Join(backupDir(p, id), "backup.json")
+	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return BackupIndex{}, fmt.Errorf("no backup %s in %s (see `agentos rollback --list`)", id, p.Rel(p.Backups()))
 	}
@@ -192,7 +198,7 @@ func readBackup(p project.Paths, id string) (BackupIndex, error) {
 	if idx.Root != p.Root {
 		// The project moved: rebase every path onto the new root.
 		rebase := func(path string) string {
-			if rel, err := filepath.Rel(idx.Root, path); err == nil && !strings.HasPrefix(rel, "..") {
+			if rel, ok := inside(idx.Root, path); ok {
 				return filepath.Join(p.Root, rel)
 			}
 			return path
@@ -207,6 +213,12 @@ func readBackup(p project.Paths, id string) (BackupIndex, error) {
 			idx.Absent[i] = rebase(idx.Absent[i])
 		}
 		idx.Root = p.Root
+	}
+	// The folder read is the backup, whatever name the record gives itself:
+	// the stored copies are read from it.
+	idx.ID = id
+	if err := checkBackup(p, env, idx, p.Rel(file)); err != nil {
+		return BackupIndex{}, err
 	}
 	return idx, nil
 }

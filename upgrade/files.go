@@ -48,6 +48,23 @@ func (f FilePlan) Changes() bool {
 // and the project, and returns the manifest the project has once the plan
 // is carried out. Only the trees the source carries are looked at.
 func planFiles(p project.Paths, src Source, old manifest.Manifest) ([]FilePlan, manifest.Manifest, error) {
+	// Every path is checked before any is planned, so that a refused one
+	// stops the upgrade before it writes anything.
+	for _, rel := range old.Paths() {
+		if err := checkFilePath(p, rel); err != nil {
+			return nil, manifest.Manifest{}, fmt.Errorf("%s: entry %q is refused: %w; nothing was changed", p.Rel(manifest.Path(p)), rel, err)
+		}
+	}
+	for tree, files := range src.Trees {
+		for rel := range files {
+			if _, recorded := old.Files[rel]; recorded {
+				continue
+			}
+			if err := checkFilePath(p, rel); err != nil {
+				return nil, manifest.Manifest{}, fmt.Errorf("%s: %s file %q is refused: %w; nothing was changed", src.Name, tree, rel, err)
+			}
+		}
+	}
 	next := manifest.New(src.Version, src.Name)
 	for rel, e := range old.Files {
 		if !inTrees(rel, src.Trees) {
@@ -78,6 +95,18 @@ func planFiles(p project.Paths, src Source, old manifest.Manifest) ([]FilePlan, 
 	}
 	sort.Slice(plans, func(i, j int) bool { return plans[i].Path < plans[j].Path })
 	return plans, next, nil
+}
+
+// checkFilePath checks a project-relative path the upgrade may read, write
+// or delete: clean and local (manifest.CheckPath), and, with every symbolic
+// link resolved, the file (or the folder a write would create it in) still
+// in the project. Manifest entries are read from a file in the project, so
+// neither a ".." nor a linked folder may take the upgrade outside it.
+func checkFilePath(p project.Paths, rel string) error {
+	if err := manifest.CheckPath(rel); err != nil {
+		return err
+	}
+	return resolvedInside(p.Root, filepath.Join(p.Root, filepath.FromSlash(rel)))
 }
 
 func inTrees(rel string, trees map[string]map[string][]byte) bool {

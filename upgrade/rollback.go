@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/workflow"
@@ -60,18 +61,25 @@ func readPending(p project.Paths) (pending, bool, error) {
 	if err := json.Unmarshal(data, &pd); err != nil || pd.Backup == "" {
 		return pending{}, false, fmt.Errorf("%s is damaged; restore a backup with `agentos rollback --to ID` (see `agentos rollback --list`) and delete it", p.Rel(pendingPath(p)))
 	}
+	// Both name files this record's reader opens and writes (the backup to
+	// restore, the report to mark): each must be a name, not a path.
+	for _, f := range []struct{ field, value string }{{"backup", pd.Backup}, {"report", pd.Report}} {
+		if f.value != "" && !isName(f.value) {
+			return pending{}, false, fmt.Errorf("%s: %s entry %q is refused: it is not a name in its folder; nothing was restored (restore a backup with `agentos rollback --to ID` and delete the file)", p.Rel(pendingPath(p)), f.field, f.value)
+		}
+	}
 	return pd, true, nil
 }
 
 // recoverInterrupted rolls back an upgrade that was interrupted, and marks
 // its report. It returns what it did, or "" when there was nothing to do.
 // The caller holds the upgrade lock.
-func recoverInterrupted(p project.Paths) (string, error) {
+func recoverInterrupted(p project.Paths, env agentconfig.Env) (string, error) {
 	pd, found, err := readPending(p)
 	if err != nil || !found {
 		return "", err
 	}
-	idx, err := readBackup(p, pd.Backup)
+	idx, err := readBackup(p, env, pd.Backup)
 	if err != nil {
 		return "", fmt.Errorf("upgrade %s was interrupted and its backup cannot be read: %w", pd.Report, err)
 	}
@@ -93,6 +101,9 @@ func recoverInterrupted(p project.Paths) (string, error) {
 // markRolledBack updates an upgrade report after a rollback, if it exists.
 func markRolledBack(p project.Paths, id, msg string) {
 	path := filepath.Join(p.Root, filepath.FromSlash(workflow.UpgradeReportDir), id+".json")
+	if !isName(id) || resolvedInside(p.Root, filepath.Dir(path)) != nil {
+		return // not a report of this project's: nothing to mark
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return
@@ -118,8 +129,68 @@ type RollbackResult struct {
 	Server string `json:"server,omitempty"`
 }
 
+// RollbackPlan is what a rollback will do, decided before any of it: the
+// backup it restores, and what it writes or deletes outside .agentos/,
+// which the person is shown (and asked about) before it is done.
+type RollbackPlan struct {
+	Backup  string          `json:"backup"` // the backup's name in .agentos/backups/
+	Files   int             `json:"files"`  // files it holds
+	Outside []OutsideChange `json:"outside"`
+}
+
+// PlanRollback reads and checks the backup a rollback to to (a backup's
+// name, or "" for the newest) would restore, and lists what it would write
+// or delete outside .agentos/. It writes nothing. A backup whose record
+// names a path it may not is refused here, before anyone is asked.
+func PlanRollback(ctx context.Context, opts Options, to string) (*RollbackPlan, error) {
+	p, err := openProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	env := optionsEnv(opts)
+	id, err := chooseBackup(p, to)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := readBackup(p, env, id)
+	if err != nil {
+		return nil, fmt.Errorf("rollback: %w", err)
+	}
+	return &RollbackPlan{Backup: idx.ID, Files: len(idx.Files), Outside: outsideChanges(p, env, idx)}, nil
+}
+
+// chooseBackup is to, or when to is "" the newest backup an upgrade made
+// (not one a rollback saved).
+func chooseBackup(p project.Paths, to string) (string, error) {
+	if to != "" {
+		return to, nil
+	}
+	ids, err := Backups(p)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		if !strings.HasSuffix(id, BeforeRollback) {
+			to = id
+		}
+	}
+	if to == "" {
+		return "", fmt.Errorf("rollback: no upgrade backups in %s", p.Rel(p.Backups()))
+	}
+	return to, nil
+}
+
+// optionsEnv is the environment that locates user-scoped client configs.
+func optionsEnv(opts Options) agentconfig.Env {
+	if opts.Env != nil {
+		return *opts.Env
+	}
+	return agentconfig.SystemEnv()
+}
+
 // Rollback restores a backup by hand: to (a backup's name) or the newest.
-// It stops a running server first, checks the result against the backup's
+// It checks every path the backup's record names before anything else,
+// stops a running server, checks the result against the backup's
 // checksums, and clears an interrupted upgrade it restores over.
 func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, error) {
 	p, unlock, err := openLocked(opts.Dir)
@@ -127,21 +198,11 @@ func Rollback(ctx context.Context, opts Options, to string) (*RollbackResult, er
 		return nil, err
 	}
 	defer unlock()
-	if to == "" {
-		ids, err := Backups(p)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			if !strings.HasSuffix(id, BeforeRollback) {
-				to = id
-			}
-		}
-		if to == "" {
-			return nil, fmt.Errorf("rollback: no upgrade backups in %s", p.Rel(p.Backups()))
-		}
+	to, err = chooseBackup(p, to)
+	if err != nil {
+		return nil, err
 	}
-	idx, err := readBackup(p, to)
+	idx, err := readBackup(p, optionsEnv(opts), to)
 	if err != nil {
 		return nil, fmt.Errorf("rollback: %w", err)
 	}
@@ -186,7 +247,7 @@ func outsideFiles(idx BackupIndex) []string {
 	for _, e := range idx.Files {
 		inDir := false
 		for _, d := range idx.Dirs {
-			if rel, err := filepath.Rel(d, e.Path); err == nil && !strings.HasPrefix(rel, "..") {
+			if _, ok := inside(d, e.Path); ok {
 				inDir = true
 				break
 			}

@@ -83,6 +83,9 @@ type Plan struct {
 	// it back before anything else, so the plan shown is from its backup's
 	// state only once that is done.
 	Interrupted string
+	// Recovery is what rolling back the interrupted upgrade (or finishing
+	// an interrupted rollback) writes or deletes outside .agentos/ first.
+	Recovery []OutsideChange
 
 	p          project.Paths
 	next       manifest.Manifest
@@ -160,15 +163,18 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 	if err != nil {
 		return nil, fmt.Errorf("upgrade: %w", err)
 	}
-	pl := &Plan{Root: p.Root, Source: src, FromVersion: old.AssetVersion, p: p, env: agentconfig.SystemEnv()}
+	pl := &Plan{Root: p.Root, Source: src, FromVersion: old.AssetVersion, p: p, env: optionsEnv(opts)}
 	if pd, found, err := readPending(p); err == nil && found {
-		pl.Interrupted = pd.Report
+		// The run restores this backup before anything else: it is checked
+		// now, and what it writes outside .agentos/ is part of the plan.
+		idx, err := readBackup(p, pl.env, pd.Backup)
+		if err != nil {
+			return nil, fmt.Errorf("upgrade: an upgrade or rollback was interrupted, and the backup that finishes it cannot be used: %w", err)
+		}
+		pl.Interrupted, pl.Recovery = pd.Report, outsideChanges(p, pl.env, idx)
 	}
 	if !found {
 		pl.FromVersion = "unknown (installed without a manifest)"
-	}
-	if opts.Env != nil {
-		pl.env = *opts.Env
 	}
 	pl.Files, pl.next, err = planFiles(p, src, old)
 	if err != nil {
@@ -272,7 +278,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer unlock()
 	removeUnfinishedBackups(p)
-	recovered, err := recoverInterrupted(p)
+	recovered, err := recoverInterrupted(p, optionsEnv(opts))
 	if err != nil {
 		return nil, err
 	}

@@ -700,7 +700,7 @@ func TestInterruptedRollbackIsFinished(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, _ := Backups(f.p)
-	idx, err := readBackup(f.p, ids[len(ids)-1])
+	idx, err := readBackup(f.p, f.env, ids[len(ids)-1])
 	if err != nil {
 		t.Fatal(err)
 	}
