@@ -97,19 +97,9 @@ func pick(r *record, root string, lo, hi int) (int, error) {
 	if p, ok := r.Proposed[root]; ok && p.Port >= lo && p.Port <= hi && Free(p.Port) {
 		return p.Port, nil // the same plan made again
 	}
-	taken := map[int]bool{}
-	for other, p := range r.Projects {
-		if other != root {
-			taken[p] = true
-		}
-	}
-	for other, p := range r.Proposed {
-		if other != root {
-			taken[p.Port] = true
-		}
-	}
+	taken := r.others(root)
 	for p := lo; p <= hi; p++ {
-		if !taken[p] && !BrowserBlocked(p) && Free(p) {
+		if taken[p] == "" && !BrowserBlocked(p) && Free(p) {
 			return p, nil
 		}
 	}
@@ -148,6 +138,93 @@ func Forget(ctx context.Context, root string) error {
 		delete(r.Proposed, root)
 		return nil
 	})
+}
+
+// Owner is whom the record gives a port, as seen from one project.
+type Owner struct {
+	// Other is the root of another project whose folder still exists that
+	// records the port, or to whose install it is proposed; "" when none.
+	Other string
+	// Proposed says Other's claim is a proposal of an install not yet
+	// applied, not a record.
+	Proposed bool
+	// Own says the record gives the port to the project asked about.
+	Own bool
+}
+
+// OwnerOf says whom the record gives port, as seen from the project at
+// root: so a server that finds its port busy, and doctor, can name the
+// project whose address it is.
+func OwnerOf(ctx context.Context, root string, port int) (Owner, error) {
+	r, err := load(ctx)
+	if err != nil {
+		return Owner{}, fmt.Errorf("read the record of projects' ports: %w", err)
+	}
+	var o Owner
+	if other := r.others(root)[port]; other != "" {
+		o.Other, o.Proposed = other, r.Projects[other] != port
+	}
+	for p, rp := range r.Projects {
+		if rp == port && sameFolder(p, root) {
+			o.Own = true
+		}
+	}
+	return o, nil
+}
+
+// ErrNoFreePort is what Listen returns, wrapped, when no port of the range
+// may be taken.
+var ErrNoFreePort = errors.New("no port is free")
+
+// Listen binds the port the project at root serves HTTP on, at Host: the
+// recorded one when it is free, else the next port of lo..hi after it
+// (wrapping round to lo) that is free, that browsers load pages from
+// (BrowserBlocked), and that the record gives no other project (recorded,
+// or proposed to an install) whose folder still exists; with no recorded
+// port (0), the first such port of lo..hi.
+//
+// A fallback is never another project's port: that project's HTTP clients
+// know its server only by the port, so they would reach this project's
+// server instead, and report "connected". The recorded port itself is
+// taken when free even if the record gives it to another project: it is
+// this project's own statement of its address (the record may be stale, or
+// the config copied from another project's); the caller says whose it is
+// (OwnerOf), and doctor how to move one of the two.
+func Listen(ctx context.Context, root string, recorded, lo, hi int) (net.Listener, int, error) {
+	if recorded >= lo && recorded <= hi && !BrowserBlocked(recorded) {
+		if ln, err := listenOn(ctx, recorded); err == nil {
+			return ln, recorded, nil
+		}
+	}
+	r, err := load(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("choose a port other projects have not recorded: %w", err)
+	}
+	taken := r.others(root)
+	first := recorded
+	if first < lo || first > hi {
+		first = lo
+	}
+	for i := range hi - lo + 1 {
+		port := lo + (first-lo+i)%(hi-lo+1)
+		if port == recorded || taken[port] != "" || BrowserBlocked(port) {
+			continue
+		}
+		ln, err := listenOn(ctx, port)
+		if err == nil {
+			return ln, port, nil
+		}
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+	}
+	return nil, 0, fmt.Errorf("%w in %d-%d on %s that no other project records", ErrNoFreePort, lo, hi, Host)
+}
+
+// listenOn binds port at Host.
+func listenOn(ctx context.Context, port int) (net.Listener, error) {
+	var lc net.ListenConfig
+	return lc.Listen(ctx, "tcp", net.JoinHostPort(Host, strconv.Itoa(port)))
 }
 
 // BrowserBlocked reports whether browsers refuse to load pages from port:
@@ -203,6 +280,20 @@ func update(ctx context.Context, change func(*record) error) error {
 	if err != nil {
 		return err
 	}
+	r.prune()
+	if err := change(&r); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o600)
+}
+
+// prune drops what no longer holds a port: records of projects whose
+// folder is gone and proposals that lapsed.
+func (r *record) prune() {
 	for root := range r.Projects {
 		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
 			delete(r.Projects, root)
@@ -216,14 +307,56 @@ func update(ctx context.Context, change func(*record) error) error {
 			delete(r.Proposed, root)
 		}
 	}
-	if err := change(&r); err != nil {
-		return err
+}
+
+// others maps each port the record gives a project other than the one at
+// root (recorded for it, or proposed to its install) to that project's
+// root. It is the one rule of which ports are another project's, that both
+// choosing a port (pick) and falling back from a busy one (Listen) keep.
+// Another spelling of root's own folder (a symlink) is root, not another.
+func (r *record) others(root string) map[int]string {
+	taken := map[int]string{}
+	for other, p := range r.Proposed {
+		if !sameFolder(other, root) {
+			taken[p.Port] = other
+		}
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
+	for other, p := range r.Projects { // a record outranks a proposal
+		if !sameFolder(other, root) {
+			taken[p] = other
+		}
+	}
+	return taken
+}
+
+// sameFolder reports whether a and b name the same folder, however spelled.
+func sameFolder(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// load reads the record as it stands, pruned, without taking the lock: a
+// server starting reads it, and must neither wait behind a stuck install
+// nor write the file. The file is replaced atomically, so a read sees one
+// whole version of it.
+func load(ctx context.Context) (record, error) {
+	if err := ctx.Err(); err != nil {
+		return record{}, err
+	}
+	path, err := Path()
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
+		return record{}, err
 	}
-	return atomicfile.WriteFile(path, append(data, '\n'), 0o600)
+	r, err := read(path)
+	if err != nil {
+		return record{}, err
+	}
+	r.prune()
+	return r, nil
 }
 
 // lockWait bounds the wait for another process's turn at the record.

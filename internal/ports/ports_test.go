@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -184,5 +185,133 @@ func TestChooseSkipsPortsBrowsersRefuse(t *testing.T) {
 	}
 	if BrowserBlocked(4242) || BrowserBlocked(5062) {
 		t.Error("an ordinary port counted as one browsers refuse")
+	}
+}
+
+// listenTaking calls Listen and closes what it bound at the end of the test.
+func listenTaking(t *testing.T, root string, recorded, lo, hi int) (int, error) {
+	t.Helper()
+	ln, port, err := Listen(context.Background(), root, recorded, lo, hi)
+	if err == nil {
+		t.Cleanup(func() { ln.Close() })
+	}
+	return port, err
+}
+
+// A server whose recorded port is busy never falls back to a port another
+// project records (its clients would reach this server and report
+// "connected"), nor to one proposed to another install; a record whose
+// project folder is gone holds nothing.
+func TestListenFallbackSkipsOtherProjectsPorts(t *testing.T) {
+	dir := setup(t)
+	lo, hi := freeRange(t, 5)
+	ctx := context.Background()
+	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	for _, d := range []string{a, b, c} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for root, port := range map[string]int{a: lo, b: lo + 1} {
+		if err := Record(ctx, root, port); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Propose(ctx, c, lo+2, lo+2); err != nil {
+		t.Fatal(err)
+	}
+	busy, err := net.Listen("tcp", net.JoinHostPort(Host, strconv.Itoa(lo)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+
+	if got, err := listenTaking(t, a, lo, lo, hi); err != nil || got != lo+3 {
+		t.Fatalf("a's port %d busy: listened on %d (%v), want %d: %d is b's record, %d c's proposal", lo, got, err, lo+3, lo+1, lo+2)
+	}
+	// With b's folder gone its record holds nothing, and the fallback is b's old port.
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := listenTaking(t, a, lo, lo, hi); err != nil || got != lo+1 {
+		t.Errorf("b's folder gone: listened on %d (%v), want its old port %d", got, err, lo+1)
+	}
+}
+
+// Listen takes the recorded port when it is free, even when another
+// project records it too (OwnerOf then names that project); with the rest
+// of the range busy or another's, it says no port is free.
+func TestListenRecordedPortAndNoFreePort(t *testing.T) {
+	dir := setup(t)
+	lo, hi := freeRange(t, 2)
+	ctx := context.Background()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Record(ctx, b, hi); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := listenTaking(t, a, hi, lo, hi); err != nil || got != hi {
+		t.Fatalf("a's free recorded port: listened on %d (%v), want %d", got, err, hi)
+	}
+	// hi is held now (by a): lo is free, and b records hi, not lo.
+	if got, err := listenTaking(t, a, hi, lo, hi); err != nil || got != lo {
+		t.Errorf("listened on %d (%v), want %d", got, err, lo)
+	}
+	if _, err := listenTaking(t, a, hi, lo, hi); !errors.Is(err, ErrNoFreePort) {
+		t.Errorf("every port busy: err %v, want ErrNoFreePort", err)
+	}
+}
+
+// OwnerOf names the other project a port is recorded or proposed for,
+// never the project asked about (however its folder is spelled), and
+// forgets a project whose folder is gone.
+func TestOwnerOf(t *testing.T) {
+	dir := setup(t)
+	ctx := context.Background()
+	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	for _, d := range []string{a, b, c} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lo, _ := freeRange(t, 3)
+	if err := Record(ctx, a, lo); err != nil {
+		t.Fatal(err)
+	}
+	if err := Record(ctx, b, lo+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Propose(ctx, c, lo+2, lo+2); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "a-link")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		root string
+		port int
+		want Owner
+	}{
+		{a, lo, Owner{Own: true}},
+		{link, lo, Owner{Own: true}},
+		{a, lo + 1, Owner{Other: b}},
+		{b, lo, Owner{Other: a}},
+		{a, lo + 2, Owner{Other: c, Proposed: true}},
+		{a, lo + 3, Owner{}},
+	} {
+		if got, err := OwnerOf(ctx, tc.root, tc.port); err != nil || got != tc.want {
+			t.Errorf("OwnerOf(%s, %d) = %+v, %v; want %+v", tc.root, tc.port, got, err, tc.want)
+		}
+	}
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := OwnerOf(ctx, a, lo+1); err != nil || got != (Owner{}) {
+		t.Errorf("b's folder gone: OwnerOf = %+v, %v; want nobody", got, err)
 	}
 }
