@@ -246,7 +246,7 @@ func TestListenPrefersTheRecordedPort(t *testing.T) {
 func TestListenSkipsPortsBrowsersRefuse(t *testing.T) {
 	t.Parallel()
 	for _, recorded := range []int{0, 10080} {
-		ln, port, err := listen(recorded, 10080, 10081)
+		ln, port, err := listen(context.Background(), t.TempDir(), recorded, 10080, 10081)
 		if err != nil {
 			t.Skipf("10081 is held by another program: %v", err)
 		}
@@ -267,7 +267,7 @@ func listenInRange(lo, hi int) (problems []string) {
 		}
 	}()
 	take := func(recorded int) int {
-		ln, port, err := listen(recorded, lo, hi)
+		ln, port, err := listen(context.Background(), "", recorded, lo, hi)
 		if err != nil {
 			return -1
 		}

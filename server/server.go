@@ -112,7 +112,7 @@ func (e *AlreadyRunningError) Error() string {
 type NoFreePortError struct{ Lo, Hi int }
 
 func (e *NoFreePortError) Error() string {
-	return fmt.Sprintf("no free port in %d-%d on %s: close other agentos instances (or other programs using these ports) and try again", e.Lo, e.Hi, Host)
+	return fmt.Sprintf("no free port in %d-%d on %s that no other project records: close other agentos instances (or other programs using these ports), or widen server.port_range, and try again", e.Lo, e.Hi, Host)
 }
 
 // Run serves the project until ctx ends or, on a stdio transport, stdin
@@ -342,16 +342,11 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 		return nil, err
 	}
 	recorded := s.opts.Config.Server.Port
-	ln, port, err := listen(recorded, lo, hi)
+	ln, port, err := listen(ctx, s.opts.Project.Root, recorded, lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case recorded == 0:
-		s.log.Info("no server.port is recorded in .agentos/config/mcp.yaml, so the port may change between starts and agents connected over HTTP lose the server; `agentos upgrade` records one", "port", port)
-	case port != recorded:
-		s.log.Warn("server.port is held by another program, so this server listens on the next free port; agents whose HTTP entries name the recorded port cannot reach it until that port is free and the server restarts (`agentos doctor` names those entries)", "recorded", recorded, "port", port)
-	}
+	s.logPort(ctx, recorded, port)
 	token, err := loadToken(s.opts.Project, s.auth)
 	if err != nil {
 		ln.Close()
@@ -429,26 +424,20 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 	}, nil
 }
 
-// listen binds the recorded port on the loopback address when it is free,
-// else the next free one of lo..hi after it (wrapping round to lo); with no
-// recorded port (0), the first free one. It never takes a port browsers
-// refuse to load pages from (ports.BrowserBlocked).
-func listen(recorded, lo, hi int) (net.Listener, int, error) {
-	first := recorded
-	if first < lo || first > hi {
-		first = lo
+// listen binds the project's port by the one rule of package ports
+// (ports.Listen): the recorded port when it is free, else the next free one
+// of lo..hi after it (wrapping round to lo) that browsers load pages from
+// and no other project records, so this server never answers another
+// project's HTTP clients; with no recorded port (0), the first such one.
+func listen(ctx context.Context, root string, recorded, lo, hi int) (net.Listener, int, error) {
+	ln, port, err := ports.Listen(ctx, root, recorded, lo, hi)
+	if errors.Is(err, ports.ErrNoFreePort) {
+		return nil, 0, &NoFreePortError{Lo: lo, Hi: hi}
 	}
-	for i := range hi - lo + 1 {
-		port := lo + (first-lo+i)%(hi-lo+1)
-		if ports.BrowserBlocked(port) {
-			continue // the review page could not be opened there
-		}
-		ln, err := net.Listen("tcp", fmt.Sprintf("%s:%d", Host, port))
-		if err == nil {
-			return ln, port, nil
-		}
+	if err != nil {
+		return nil, 0, fmt.Errorf("listen on %s: %w", Host, err)
 	}
-	return nil, 0, &NoFreePortError{Lo: lo, Hi: hi}
+	return ln, port, nil
 }
 
 // liveness is the body of a plain GET /mcp.
