@@ -55,7 +55,7 @@ are never touched. The report is written to .agentos/state/upgrade/<id>.json.`,
 				printPlan(s, pl)
 				return nil
 			}
-			if !yes && pl.Changes() {
+			if !yes && (pl.Changes() || len(pl.Recovery) > 0) {
 				if !asJSON {
 					printPlan(s, pl)
 				}
@@ -86,7 +86,7 @@ are never touched. The report is written to .agentos/state/upgrade/<id>.json.`,
 func newRollbackCmd(s *streams) *cobra.Command {
 	var opts upgrade.Options
 	var to string
-	var list, asJSON bool
+	var list, yes, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "rollback",
 		Short: "Restore the project from an upgrade backup",
@@ -95,8 +95,13 @@ its bases), .gitignore and the client files an upgrade changed from a backup in
 .agentos/backups/, and checks the result byte for byte against the backup's checksums.
 specs/, standards/development/, the config and workflow sessions are not part of a backup and are
 left as they are. Without --to, the newest upgrade backup is restored. The state it replaces is
-saved first as a backup named <time>-before-rollback, so a rollback can itself be undone.`,
-		Example: "  agentos rollback --list\n  agentos rollback\n  agentos rollback --to 20260102T030405.000000Z",
+saved first as a backup named <time>-before-rollback, so a rollback can itself be undone.
+
+The backup's record is a file in the project, so every path it names is checked first: one
+outside the project (other than the client configs agentos writes) is refused and nothing is
+restored. What the rollback writes or deletes outside .agentos/ is printed before it is done,
+and asked about unless --yes is given.`,
+		Example: "  agentos rollback --list\n  agentos rollback\n  agentos rollback --to 20260102T030405.000000Z --yes",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := project.Find(opts.Dir)
@@ -123,7 +128,21 @@ saved first as a backup named <time>-before-rollback, so a rollback can itself b
 				}
 				return nil
 			}
-			res, err := upgrade.Rollback(cmd.Context(), opts, to)
+			pl, err := upgrade.PlanRollback(cmd.Context(), opts, to)
+			if err != nil {
+				return err
+			}
+			if !asJSON && len(pl.Outside) > 0 {
+				printRollbackPlan(s, pl)
+			}
+			// As with an upgrade: a change outside .agentos/ is asked about,
+			// and without a terminal to ask on only --yes carries it out.
+			if !yes && len(pl.Outside) > 0 {
+				if ok, err := confirm(s, "Roll back?", "restored"); !ok {
+					return err
+				}
+			}
+			res, err := upgrade.Rollback(cmd.Context(), opts, pl.Backup)
 			if err != nil {
 				return err
 			}
@@ -141,6 +160,7 @@ saved first as a backup named <time>-before-rollback, so a rollback can itself b
 	cmd.Flags().StringVar(&opts.Dir, "dir", "", "project folder (default: found from the working directory)")
 	cmd.Flags().StringVar(&to, "to", "", "the backup to restore (a folder name in .agentos/backups/; default the newest)")
 	cmd.Flags().BoolVar(&list, "list", false, "list the backups, oldest first")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "roll back without asking, even when files outside .agentos/ change")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
 }
@@ -161,7 +181,7 @@ func planJSON(pl *upgrade.Plan) any {
 	}
 	return map[string]any{
 		"root": pl.Root, "source": pl.Source.Name, "from_version": pl.FromVersion, "to_version": pl.Source.Version,
-		"changes": pl.Changes(), "interrupted": pl.Interrupted, "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "port": pl.Port, "configs": configs,
+		"changes": pl.Changes(), "interrupted": pl.Interrupted, "recovery": outsideJSON(pl.Recovery), "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "port": pl.Port, "configs": configs,
 	}
 }
 
@@ -169,6 +189,10 @@ func printPlan(s *streams, pl *upgrade.Plan) {
 	fmt.Fprintf(s.Out, "Upgrade plan for %s: %s → %s (%s)\n", pl.Root, pl.FromVersion, pl.Source.Version, pl.Source.Name)
 	if pl.Interrupted != "" {
 		fmt.Fprintf(s.Out, "Upgrade %s was interrupted part-way: the upgrade rolls it back to its backup first (or run `agentos rollback`); this plan is against the files as they are now.\n", pl.Interrupted)
+	}
+	if len(pl.Recovery) > 0 {
+		fmt.Fprintln(s.Out, "Finishing the interrupted upgrade or rollback first writes outside .agentos/:")
+		printOutside(s, pl.Recovery)
 	}
 	shown := 0
 	for _, f := range pl.Files {
@@ -233,4 +257,33 @@ func printReport(s *streams, r *upgrade.Report) {
 	if r.Server != "" {
 		fmt.Fprintln(s.Out, "Server:", r.Server)
 	}
+}
+
+// printRollbackPlan shows what a rollback writes or deletes outside
+// .agentos/ before it is done: the backup's record is a file in the
+// project, so the person sees where it writes, not only that it does.
+func printRollbackPlan(s *streams, pl *upgrade.RollbackPlan) {
+	fmt.Fprintf(s.Out, "Rollback to %s restores .agentos/ from its %d files and, outside .agentos/:\n", pl.Backup, pl.Files)
+	printOutside(s, pl.Outside)
+}
+
+// printOutside lists changes outside .agentos/, one a line. The paths come
+// from a record in the project: printed as printable, so that no control
+// character in one can hide another.
+func printOutside(s *streams, changes []upgrade.OutsideChange) {
+	for _, c := range changes {
+		note := ""
+		if c.Through != "" {
+			note = "  (a link: the file written is " + printable(c.Through) + ")"
+		}
+		fmt.Fprintf(s.Out, "  %-12s %s%s\n", c.Action, printable(c.Path), note)
+	}
+}
+
+// outsideJSON is changes, never null.
+func outsideJSON(changes []upgrade.OutsideChange) []upgrade.OutsideChange {
+	if changes == nil {
+		return []upgrade.OutsideChange{}
+	}
+	return changes
 }
