@@ -19,7 +19,9 @@ func newStatusCmd(s *streams) *cobra.Command {
 		Long: `Status reads .agentos/.mcp_server_state.json, checks it (a URL on 127.0.0.1 in the port range,
 a live process holding the project lock, an endpoint answering as this project's server; a
 stale or forged file is named as such and gets nothing but that check), and prints the
-transport, URL, pid and uptime.
+transport, URL, pid and uptime. When the project's recorded port (server.port) is busy, or another
+project records it, it names who holds it, the fallback port the server runs on, and the fix: HTTP
+clients configured with the recorded port reach whatever listens there.
 
 Exit status: 0 when the server is running, 1 when it is not (the reason is printed),
 3 when no .agentos/ is found.`,
@@ -30,14 +32,22 @@ Exit status: 0 when the server is running, 1 when it is not (the reason is print
 				return withCode(exitProject, err)
 			}
 			pr := server.ProbeProject(cmd.Context(), p)
+			conflict, fix := portConflict(cmd.Context(), p, pr)
 			if asJSON {
 				enc := json.NewEncoder(s.Out)
 				enc.SetIndent("", "  ")
-				if err := enc.Encode(pr); err != nil {
+				if err := enc.Encode(struct {
+					server.Probe
+					PortConflict string `json:"port_conflict,omitempty"`
+					PortFix      string `json:"port_fix,omitempty"`
+				}{pr, conflict, fix}); err != nil {
 					return err
 				}
 			} else {
 				printProbe(s, p, pr)
+				if conflict != "" {
+					fmt.Fprintf(s.Out, "  port:      %s\n  fix:       %s\n", conflict, fix)
+				}
 			}
 			if !pr.Running {
 				return silentExit(exitFailure)
