@@ -98,6 +98,14 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 			if !ok {
 				continue
 			}
+			if t.Single() {
+				if h := holderOf(c, entry); h.Root != "" && !sameDir(h.Root, p.Root) {
+					check, ours := singleCheck(name, c, h, p)
+					found = found || ours
+					add(check)
+					continue
+				}
+			}
 			found = true
 			check := checkEntry(name, c, t, entry, p, port, cfg.Server.Port)
 			add(check)
@@ -244,9 +252,7 @@ func checkEntry(name string, c Client, t Target, e map[string]any, p project.Pat
 	env, _ := e[s.envKey()].(map[string]any)
 	root, _ := env[EnvRoot].(string)
 	if root != p.Root && root != c.WorkspaceVar {
-		if t.Scope == ScopeUser {
-			return Check{Name: name, OK: true, Detail: "launch entry for another project (" + root + ")"}
-		}
+		// A single user-level entry for another project is singleCheck's.
 		return bad(fmt.Sprintf("env.%s is %q, not %s", EnvRoot, root, p.Root))
 	}
 	mode := "launch entry"
@@ -256,6 +262,30 @@ func checkEntry(name string, c Client, t Target, e map[string]any, p project.Pat
 		return bad("the launch entry does not use --transport dual, so other agents cannot share the server")
 	}
 	return Check{Name: name, OK: true, Detail: mode + " " + cmd}
+}
+
+// singleCheck judges a client's single user-level entry that serves
+// another project. In a project that had the entry (it lost it to the other
+// project's install or connect), that fails: the client, opened here,
+// reaches the other project's server. In a project that never had it, it is
+// a note, not a failure: ours reports whether the project had it.
+func singleCheck(name string, c Client, h Holder, p project.Paths) (check Check, ours bool) {
+	kind, used := usedSingle(p, c)
+	if !used {
+		return Check{Name: name, OK: true, Note: true,
+			Detail: fmt.Sprintf("%s keeps one agentos entry for all projects; it serves another project (%s), and this project has not used it", c.Name, h.Root)}, false
+	}
+	if h.Gone != "" {
+		fix := "agentos install --agent " + c.ID + " --yes"
+		if kind == KindShared {
+			fix = "agentos connect --agent " + c.ID
+		}
+		return Check{Name: name, Detail: fmt.Sprintf("%s keeps one agentos entry for all projects, and it serves %s, where %s, not this project", c.Name, h.Root, h.Gone),
+			Fix: "run `" + fix + "` here to point it at this project"}, true
+	}
+	return Check{Name: name,
+		Detail: fmt.Sprintf("%s keeps one agentos entry for all projects, and it now serves %s, not this project: %s opened here reaches %s's server", c.Name, h.Root, c.Name, h.Root),
+		Fix:    fmt.Sprintf("run `%s` here to point it back at this project (%s in %s will then reach this one)", ReplaceHow(c, kind), c.Name, h.Root)}, true
 }
 
 func firstString(m map[string]any, keys ...string) (string, bool) {
