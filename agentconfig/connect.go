@@ -88,12 +88,19 @@ type Connected struct {
 	URL    string // the endpoint the entry points at ("" for a bridge)
 	Bridge bool   // the client got a bridging stdio entry
 	Note   string
+	// Took is set when the entry was a single user-level one that served
+	// another project: its Note says which, for the person to read.
+	Took *Takeover
 }
 
 // Connect gives c an entry that shares the project's running primary
 // server: its HTTP URL, or for a stdio-only client a stdio command that
 // bridges to it. It checks that the endpoint answers MCP first.
-func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env Env) (Connected, error) {
+//
+// A client's single user-level entry (Cline's) that serves another project
+// which still exists is taken only when replace is set; otherwise Connect
+// returns a *TakeoverError and writes nothing.
+func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env Env, replace bool) (Connected, error) {
 	pr := server.ProbeProject(ctx, p)
 	if !pr.Running {
 		return Connected{}, &NotRunningError{Root: p.Root, Reason: pr.Reason}
@@ -130,6 +137,13 @@ func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env En
 	if token != "" && !out.Bridge {
 		out.Note = "The server requires a bearer token (server.auth: token): add the header `Authorization: Bearer <.agentos/.cache/auth_token>` to this entry in " + c.Name + "."
 	}
+	if from, ok := Displaced(t, p.Root); ok {
+		k := Takeover{Target: t, From: from, Root: p.Root}
+		if from.Gone == "" && !replace {
+			return Connected{}, &TakeoverError{Takeovers: []Takeover{k}}
+		}
+		out.Took = &k
+	}
 	ch, err := PlanEntry(t, entry)
 	if err != nil {
 		return Connected{}, err
@@ -140,6 +154,11 @@ func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env En
 		return Connected{}, err
 	}
 	out.Backup = backup
+	if t.Single() {
+		if err := RecordSingle(p, c, KindOf(entry)); err != nil {
+			return out, fmt.Errorf("connect: %s's entry was written; %w", c.Name, err)
+		}
+	}
 	return out, nil
 }
 

@@ -178,49 +178,124 @@ func planAgents(ctx context.Context, p project.Paths, opts Options, plannedPort 
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range agents.Primaries {
-		primary := inIDE(c, agents.IDE)
-		t, err := primary.TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
+	targets, err := agentTargets(p, agents, opts, env)
+	if err != nil {
+		return nil, err
+	}
+	var refused []agentconfig.Takeover
+	for _, at := range targets {
+		t := at.target
+		var entry agentconfig.Entry
+		var note string
+		if at.primary {
+			entry = t.LaunchFor(p.Root, binary)
+			if t.Portable && !strings.HasPrefix(entry.Command, t.Client.WorkspaceVar) {
+				t.Portable = false // the binary is outside the project (--no-pin)
+			}
+			note = teamNote(t, binary)
+		} else {
+			entry, note = SecondaryEntry(ctx, p, t.Client, binary, plannedPort)
+		}
+		if from, ok := agentconfig.Displaced(t, p.Root); ok {
+			k := agentconfig.Takeover{Target: t, From: from, Root: p.Root}
+			if from.Gone == "" && !opts.Replace {
+				refused = append(refused, k)
+			}
+			note = strings.TrimSpace(k.Note() + " " + note)
+		}
+		ch, err := agentconfig.PlanEntry(t, entry)
 		if err != nil {
 			return nil, fmt.Errorf("install: %w", err)
 		}
-		launch := t.LaunchFor(p.Root, binary)
-		if t.Portable && !strings.HasPrefix(launch.Command, t.Client.WorkspaceVar) {
-			t.Portable = false // the binary is outside the project (--no-pin)
+		c := agentChange(p, env, backups, ch, StepAgentConfig, note)
+		if t.Single() && c.apply != nil {
+			c.apply = recordingSingle(c.apply, p, t.Client, agentconfig.KindOf(entry))
+			c.also = append(c.also, agentconfig.SingleRecord(p))
 		}
-		ch, err := agentconfig.PlanEntry(t, launch)
-		if err != nil {
-			return nil, fmt.Errorf("install: %w", err)
-		}
-		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, teamNote(t, binary)))
+		changes = append(changes, c)
 		if err := addTrust(t); err != nil {
 			return nil, err
 		}
-		if err := addRules(primary); err != nil {
+		if err := addRules(t.Client); err != nil {
 			return nil, err
 		}
 	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("install: %w", &agentconfig.TakeoverError{Takeovers: refused})
+	}
+	return changes, nil
+}
 
+// agentTarget is one client config an install writes an entry into: a
+// primary's launch entry or a secondary's shared one.
+type agentTarget struct {
+	target  agentconfig.Target
+	primary bool
+}
+
+// agentTargets lists where the install writes each agent's entry, the
+// primaries first: each primary in opts.Scope, each secondary in its
+// client's default scope, with an extension's user paths adapted to the
+// IDE it runs in. t.Client is the adapted client.
+func agentTargets(p project.Paths, agents Agents, opts Options, env agentconfig.Env) ([]agentTarget, error) {
+	var out []agentTarget
+	for _, c := range agents.Primaries {
+		t, err := inIDE(c, agents.IDE).TargetFor(p.Root, agentconfig.Scope(opts.Scope), env)
+		if err != nil {
+			return nil, fmt.Errorf("install: %w", err)
+		}
+		out = append(out, agentTarget{target: t, primary: true})
+	}
 	for _, c := range agents.Secondary {
 		c = inIDE(c, agents.IDE)
 		t, err := c.TargetFor(p.Root, "", env)
 		if err != nil {
 			return nil, fmt.Errorf("install: secondary %s: %w", c.Name, err)
 		}
-		entry, note := SecondaryEntry(ctx, p, c, binary, plannedPort)
-		ch, err := agentconfig.PlanEntry(t, entry)
-		if err != nil {
-			return nil, fmt.Errorf("install: %w", err)
-		}
-		changes = append(changes, agentChange(p, env, backups, ch, StepAgentConfig, note))
-		if err := addTrust(t); err != nil {
-			return nil, err
-		}
-		if err := addRules(c); err != nil {
-			return nil, err
+		out = append(out, agentTarget{target: t})
+	}
+	return out, nil
+}
+
+// Takeovers lists the single user-level entries (Cline's, Windsurf's…) an
+// install with opts would take from other projects that still exist: what
+// the wizard asks about before it plans, since without opts.Replace the
+// plan refuses them.
+func Takeovers(opts Options) ([]agentconfig.Takeover, error) {
+	p, err := resolveProject(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	agents, err := ResolveAgents(opts)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := agentTargets(p, agents, opts, userEnv(opts))
+	if err != nil {
+		return nil, err
+	}
+	var out []agentconfig.Takeover
+	for _, at := range targets {
+		if from, ok := agentconfig.Displaced(at.target, p.Root); ok && from.Gone == "" {
+			out = append(out, agentconfig.Takeover{Target: at.target, From: from, Root: p.Root})
 		}
 	}
-	return changes, nil
+	return out, nil
+}
+
+// recordingSingle wraps the write of a client's single user-level entry so
+// that, once it is written, the project records having it: doctor there can
+// then tell the project lost it when another project takes it.
+func recordingSingle(apply func() error, p project.Paths, c agentconfig.Client, kind string) func() error {
+	return func() error {
+		if err := apply(); err != nil {
+			return err
+		}
+		if err := agentconfig.RecordSingle(p, c, kind); err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+		return nil
+	}
 }
 
 // userEnv locates user-scoped files: opts.Env, else this machine's.

@@ -55,6 +55,11 @@ type Options struct {
 	// configured client that reads a project's config only in a trusted
 	// folder (Codex, Gemini CLI, Qwen Code, Copilot CLI).
 	Trust bool
+	// Replace lets the install take a client's single user-level entry
+	// (Cline's: one for all projects) from another project that still
+	// exists. Without it such an install fails with an
+	// *agentconfig.TakeoverError and writes nothing; the wizard asks.
+	Replace bool
 	// Env locates user-scoped config files; nil means this machine's.
 	Env *agentconfig.Env
 	// SourcePaths and Languages, when set, replace what detection finds
@@ -80,6 +85,9 @@ type change struct {
 	// precheck is an error found while planning that must stop the
 	// install before anything is written (an unwritable user folder).
 	precheck error
+	// also are other files apply writes besides the step's path
+	// (absolute), which the journal must be able to put back too.
+	also []string
 }
 
 // Install installs agentos into the project at opts.Dir and reports every

@@ -75,14 +75,19 @@ func newJournal(p project.Paths, home string) *journal {
 	return &journal{root: p.Root, home: home}
 }
 
-// apply records the paths c writes (its file or folder, and the backup it
-// saves), then applies it.
+// apply records the paths c writes (its file or folder, the backup it
+// saves, and any other file it names), then applies it.
 func (j *journal) apply(c change) error {
 	for _, display := range []string{c.step.Path, c.step.Backup} {
 		if display == "" {
 			continue
 		}
 		if err := j.record(j.abs(display)); err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
+	}
+	for _, path := range c.also {
+		if err := j.record(path); err != nil {
 			return fmt.Errorf("install: %w", err)
 		}
 	}

@@ -159,8 +159,14 @@ func holdsKept(dir string, keep map[string]bool) bool {
 
 // entryIsOurs reports whether a user-scoped entry belongs to this project:
 // its launch command or project root is this project's, or it is an HTTP
-// entry in a client that has no project file (install put it there).
+// entry in a client that has no project file (install put it there). An
+// entry that names another project (its PROJECT_ROOT, or the project that
+// records its port) is that project's: the client keeps one entry for all
+// projects, and removing it would take it from the other project.
 func entryIsOurs(t agentconfig.Target, p project.Paths) bool {
+	if _, other := agentconfig.Displaced(t, p.Root); other {
+		return false
+	}
 	data, err := os.ReadFile(t.Path)
 	if err != nil {
 		return false

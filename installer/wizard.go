@@ -47,7 +47,12 @@ type questions struct {
 	langs      string
 	cover      string
 	pin        bool
-	pages      []page
+	// takeovers are the single user-level entries (Cline's) the install
+	// would take from other projects, and agree the answers to whether to
+	// take each one.
+	takeovers []agentconfig.Takeover
+	agree     []bool
+	pages     []page
 }
 
 // page is one screen of questions, shown unless hide says otherwise. Its
@@ -123,7 +128,46 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 				Affirmative("Yes").Negative("No").Value(&q.pin)}
 		}})
 	}
+	// Last, since it depends on every answer before it: a client that keeps
+	// one entry for all projects (Cline) and holds another project's.
+	if !opts.Replace {
+		q.pages = append(q.pages, page{
+			fields: func() []huh.Field {
+				return takeoverFields(q.takeovers, q.agree, "No cancels the install; nothing is written.")
+			},
+			hide: func() bool {
+				// An error here is the plan's too, which reports it next.
+				q.agree = nil
+				q.takeovers, _ = Takeovers(q.options())
+				q.agree = make([]bool, len(q.takeovers))
+				return len(q.takeovers) == 0
+			},
+		})
+	}
 	return q, nil
+}
+
+// takeoverFields ask, one yes/no each, whether to point a client's single
+// entry at this project. No is the default: the other project keeps it.
+// The whole question is in the title, which accessible prompts show alone.
+func takeoverFields(takeovers []agentconfig.Takeover, agree []bool, no string) []huh.Field {
+	var out []huh.Field
+	for i, k := range takeovers {
+		out = append(out, huh.NewConfirm().Title(k.Question()).
+			Description(k.Target.Client.Name+" keeps one agentos entry for all projects, in "+k.Target.Path+".\n"+no).
+			Affirmative("Yes").Negative("No").Value(&agree[i]))
+	}
+	return out
+}
+
+// declined reports whether the person said no to taking an entry.
+func (q *questions) declined() bool {
+	for _, ok := range q.agree {
+		if !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // withDefault is a question's title, with the detected answer an empty
@@ -188,14 +232,18 @@ func (q *questions) options() Options {
 		opts.CoverageThreshold, _ = strconv.ParseFloat(strings.TrimSpace(q.cover), 64) // 0: the default
 	}
 	opts.NoPin = !q.pin
+	if len(q.agree) > 0 && !q.declined() {
+		opts.Replace = true
+	}
 	return opts
 }
 
 // Wizard asks, one prompt at a time, for what opts leaves open (the primary
 // agent, the IDE it runs in, secondary agents, the detected source folders
-// and languages, the coverage threshold, whether to pin the binary), shows
-// the plan with a short diff of every file it would change, and asks to go
-// ahead. It returns the options to install with. RunWizard uses it in
+// and languages, the coverage threshold, whether to pin the binary, and
+// whether to take a client's one entry for all projects from another
+// project), shows the plan with a short diff of every file it would change,
+// and asks to go ahead. It returns the options to install with. RunWizard uses it in
 // accessible mode; in a terminal it draws the same questions as one form.
 func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 	in := &lineReader{r: bufio.NewReader(wio.In)}
@@ -221,6 +269,9 @@ func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 		if err := run(pg.fields()...); err != nil {
 			return opts, err
 		}
+	}
+	if q.declined() {
+		return opts, ErrAborted
 	}
 	opts = q.options()
 	preview, err := Preview(ctx, opts)
@@ -401,6 +452,21 @@ func (l *lineReader) Read(p []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// ConfirmTakeover asks whether `agentos connect` may point a client's
+// single entry, which serves another project, at this one.
+func ConfirmTakeover(ctx context.Context, wio WizardIO, k agentconfig.Takeover) (bool, error) {
+	agree := []bool{false}
+	form := huh.NewForm(huh.NewGroup(takeoverFields([]agentconfig.Takeover{k}, agree, "No leaves it as it is.")...)).
+		WithInput(&lineReader{r: bufio.NewReader(wio.In)}).WithOutput(wio.Out).WithAccessible(wio.Accessible)
+	if err := form.RunWithContext(ctx); err != nil {
+		if errors.Is(err, huh.ErrUserAborted) {
+			return false, ErrAborted
+		}
+		return false, err
+	}
+	return agree[0], nil
 }
 
 // PickAgent asks which agent to connect as a secondary: the menu of

@@ -122,6 +122,9 @@ func (m *wizardModel) show(form *huh.Form) tea.Cmd {
 // showPlan plans the install with the answers and asks to go ahead; with
 // nothing to change it installs at once, which reports "up to date".
 func (m *wizardModel) showPlan() tea.Cmd {
+	if m.q.declined() {
+		return m.fail(ErrAborted)
+	}
 	m.opts = m.q.options()
 	preview, err := Preview(m.ctx, m.opts)
 	if err != nil {

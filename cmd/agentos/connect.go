@@ -16,7 +16,7 @@ import (
 func newConnectCmd(s *streams) *cobra.Command {
 	var dir, scope string
 	var agents []string
-	var trust bool
+	var trust, replace bool
 	cmd := &cobra.Command{
 		Use:   "connect",
 		Short: "Connect a secondary agent to this project's running server",
@@ -32,6 +32,10 @@ the same tools as a launch entry, and keeps the tools you approved in the entry 
 For an agent that reads the project's config only in a trusted folder (Codex, Gemini CLI,
 Qwen Code, Copilot CLI), connect says how to trust it; --trust records the folder in that
 agent's own trust file.
+
+Cline, Windsurf, Goose and Claude Desktop keep one agentos entry for all projects. When it
+serves another project that still exists, connect asks in a terminal and otherwise refuses,
+unless --replace is given; an entry for a project folder that is gone is replaced.
 
 Agents: ` + agentIDs(),
 		Example: "  agentos connect --agent codex --trust\n  agentos connect --agent opencode,qwen\n  agentos connect --agent claude-desktop --dir ~/src/app",
@@ -62,7 +66,7 @@ Agents: ` + agentIDs(),
 			}
 			env := agentconfig.SystemEnv()
 			for _, c := range clients {
-				if err := connectOne(cmd.Context(), s, p, c, agentconfig.Scope(scope), trust, env); err != nil {
+				if err := connectOne(cmd.Context(), s, p, c, agentconfig.Scope(scope), trust, replace, env); err != nil {
 					return err
 				}
 			}
@@ -72,14 +76,30 @@ Agents: ` + agentIDs(),
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
 	cmd.Flags().StringSliceVar(&agents, "agent", nil, "the agent to connect (repeat or comma-separate for several)")
 	cmd.Flags().BoolVar(&trust, "trust", false, "record this folder as trusted where the agent keeps its trusted folders (Codex, Gemini CLI, Qwen Code, Copilot CLI)")
+	cmd.Flags().BoolVar(&replace, "replace", false, "point the agent's one user-level entry (Cline, Windsurf, Goose, Claude Desktop) at this project even when it serves another project")
 	cmd.Flags().StringVar(&scope, "scope", "", "where the entry goes: project or user (default: the project file when the client has one)")
 	return cmd
 }
 
 // connectOne connects one agent and says what it did, what the agent needs
 // besides (a bearer token, a trusted folder) and what to do next.
-func connectOne(ctx context.Context, s *streams, p project.Paths, c agentconfig.Client, scope agentconfig.Scope, trust bool, env agentconfig.Env) error {
-	res, err := agentconfig.Connect(ctx, p, c, scope, env)
+func connectOne(ctx context.Context, s *streams, p project.Paths, c agentconfig.Client, scope agentconfig.Scope, trust, replace bool, env agentconfig.Env) error {
+	res, err := agentconfig.Connect(ctx, p, c, scope, env, replace)
+	// The agent's one entry serves another project: a person at a
+	// terminal is asked; anywhere else the refusal names --replace.
+	var te *agentconfig.TakeoverError
+	if errors.As(err, &te) && len(te.Takeovers) == 1 && isTerminal(s.InFile) && isTerminal(s.OutFile) {
+		accessible := os.Getenv("TERM") == "dumb" || os.Getenv("ACCESSIBLE") != ""
+		ok, askErr := installer.ConfirmTakeover(ctx, installer.WizardIO{In: s.In, Out: s.Out, Accessible: accessible}, te.Takeovers[0])
+		if askErr != nil {
+			return askErr
+		}
+		if !ok {
+			fmt.Fprintf(s.Out, "%s's entry was left as it is; nothing changed.\n", c.Name)
+			return silentExit(exitFailure)
+		}
+		res, err = agentconfig.Connect(ctx, p, c, scope, env, true)
+	}
 	var nr *agentconfig.NotRunningError
 	if errors.As(err, &nr) {
 		fmt.Fprintln(s.Out, "The primary agentos server is not running for", p.Root+":", nr.Reason)
@@ -100,6 +120,9 @@ func connectOne(ctx context.Context, s *streams, p project.Paths, c agentconfig.
 		if res.Backup != "" {
 			fmt.Fprintf(s.Out, "  original saved to %s\n", agentconfig.Display(res.Backup, p.Root, env.Home))
 		}
+	}
+	if res.Took != nil {
+		fmt.Fprintln(s.Out, "  "+res.Took.Note())
 	}
 	if res.URL != "" {
 		fmt.Fprintf(s.Out, "  endpoint %s answers MCP.\n", res.URL)

@@ -30,6 +30,11 @@ kept, the original is saved once under .agentos/backups/, and a malformed file s
 the install before anything is written. Running it again changes nothing and says so;
 running it with another --agent adds that agent and removes nothing.
 
+Cline, Windsurf, Goose and Claude Desktop keep one agentos entry for all projects, in the
+user config (as does any agent installed with --scope user). When that entry serves another
+project that still exists, install refuses to repoint it (the wizard asks) unless --replace
+is given; an entry for a project folder that is gone is replaced without asking.
+
 Agents: ` + agentIDs() + `
 (see 'agentos agents list').`,
 		Example: `  agentos install --yes                                 Claude Code, the default
@@ -73,6 +78,7 @@ Agents: ` + agentIDs() + `
 	f.StringSliceVar(&opts.Languages, "languages", nil, "languages of a new config (default: detected)")
 	f.Float64Var(&opts.CoverageThreshold, "coverage-threshold", 0, "a new config's workflow.coverage_threshold (default 80)")
 	f.BoolVar(&opts.Trust, "trust", false, "record this folder as trusted in the trust file of each agent that needs it (Codex, Gemini CLI, Qwen Code, Copilot CLI)")
+	f.BoolVar(&opts.Replace, "replace", false, "point an agent's one user-level entry (Cline, Windsurf, Goose, Claude Desktop, --scope user) at this project even when it serves another project")
 	f.BoolVar(&opts.NoPin, "no-pin", false, "do not copy this binary into .agentos/bin/; the agents run it where it is")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.MarkFlagsMutuallyExclusive("for", "agent")
