@@ -127,9 +127,14 @@ func (e *Engine) specSnapshot(specDir string, fresh bool) (*Binding, map[string]
 	b := &Binding{Files: map[string]string{}, Workflows: map[string]string{}}
 	files := map[string]SpecFile{}
 	root := filepath.Join(e.set.Root, filepath.FromSlash(specDir))
+	if err := notBindable(specDir, root, specDir); err != nil {
+		return nil, nil, err
+	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil, nil, notFound("no spec folder %s", specDir)
 	}
+	// WalkDir looks at each entry without following it: a link (to a file
+	// or a folder) is refused by readSpecFile, never hashed or descended.
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -139,14 +144,8 @@ func (e *Engine) specSnapshot(specDir string, fresh bool) (*Binding, map[string]
 		}
 		rel, _ := filepath.Rel(e.set.Root, path)
 		rel = filepath.ToSlash(rel)
-		var data []byte
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			data = []byte("symlink to " + target)
-		} else if data, err = os.ReadFile(path); err != nil {
+		data, err := readSpecFile(specDir, path, rel)
+		if err != nil {
 			return err
 		}
 		bound := data
@@ -431,6 +430,13 @@ func (e *Engine) verifySpecApproval(spec, specDir string) (*ApprovalRecord, erro
 		return nil, refused("the approval of spec %s does not record what was approved (it predates approvals bound to the spec's content); %s", spec, again)
 	}
 	now, err := e.BindingFor(specDir)
+	var nb *notBindableError
+	if errors.As(err, &nb) {
+		// What it binds now cannot be read as bytes, so what was approved
+		// is no longer what the spec says.
+		return nil, refused("the approval of spec %s by %s on %s is void: %s, then %s",
+			spec, rec.By, rec.At.Format(time.DateOnly), nb, again)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -473,6 +479,10 @@ func (e *Engine) sessionApprovalHolds(s *Session) error {
 		return refused("void: it does not record what was approved")
 	}
 	now, err := e.BindingFor(s.Vars["spec_dir"])
+	var nb *notBindableError
+	if errors.As(err, &nb) {
+		return refused("void: %s", nb)
+	}
 	if err != nil {
 		return err
 	}
