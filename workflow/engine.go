@@ -293,13 +293,19 @@ func (t Threshold) String() string {
 // SpecThreshold reads the coverage threshold field of the spec in specDir
 // (relative to the root); without one the configured default applies. A
 // field given twice, or not a percentage from 0 to 100, is an error naming
-// its line.
+// its line, and so is a README.md that is a link (an approval refuses it).
 func (e *Engine) SpecThreshold(specDir string) (Threshold, error) {
 	def := Threshold{Percent: e.rules.get().wf.CoverageThreshold, Source: "workflow.coverage_threshold (no threshold in the spec)"}
 	if specDir == "" {
 		return def, nil
 	}
-	data, err := os.ReadFile(filepath.Join(e.set.Root, specDir, "README.md"))
+	// Read as an approval binds it: a threshold reached through a link is
+	// not one a person approved.
+	data, err := readSpecFile(specDir, filepath.Join(e.set.Root, specDir, "README.md"), specDir+"/README.md")
+	var nb *notBindableError
+	if errors.As(err, &nb) {
+		return def, nb
+	}
 	if err != nil {
 		return def, nil
 	}
