@@ -17,6 +17,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/internal/sandbox"
+	"github.com/agentos-dev/agentos/internal/trust"
 	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
@@ -40,8 +41,15 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	step := Step{Kind: StepConfig, Path: p.Rel(path), Action: Unchanged}
 	_, err := os.Stat(path)
 	if err == nil {
-		if _, err := config.Load(path); err != nil {
+		cfg, err := config.Load(path)
+		if err != nil {
 			return change{}, nil, 0, fmt.Errorf("install: %w; fix it, or delete it to have agentos write a fresh one", err)
+		}
+		// A config install did not write (a cloned repository's) is not
+		// trusted by installing: what in it runs code or sends data waits
+		// for `agentos trust`, and the plan says so.
+		if st, _ := trust.Check(p.Root, cfg); !st.Trusted {
+			step.Detail = "Not trusted on this machine yet: " + settingList(st.Settings) + ". agentos uses its defaults for them until you run `agentos trust`, which shows them."
 		}
 		return change{step: step}, nil, 0, nil
 	}
@@ -83,7 +91,18 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 		if err := ports.Claim(ctx, p.Root, port); err != nil {
 			return fmt.Errorf("install: record the server's port: %w", err)
 		}
-		return writeFile(path, data, 0o644)
+		if err := writeFile(path, data, 0o644); err != nil {
+			return err
+		}
+		// What install itself wrote is trusted: the person ran it.
+		cfg, err := config.Parse(data)
+		if err == nil {
+			err = trust.Record(ctx, p.Root, cfg)
+		}
+		if err != nil {
+			return fmt.Errorf("install: trust the config it wrote: %w", err)
+		}
+		return nil
 	}}, &detected, port, nil
 }
 
@@ -228,4 +247,14 @@ func describeTest(ctx context.Context, root string, test testcmd.Default) string
 		s += fmt.Sprintf(" Before the first gate: %s; fix: %s.", p.What, p.Fix)
 	}
 	return s
+}
+
+// settingList names settings with their values, quoted so that every byte
+// of a value a repository chose is visible.
+func settingList(settings []trust.Setting) string {
+	parts := make([]string, len(settings))
+	for i, set := range settings {
+		parts[i] = set.Key + " " + strconv.Quote(set.Value)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -72,6 +72,11 @@ func (r *Report) Print(w io.Writer) {
 	if !r.Changed {
 		fmt.Fprintf(w, "agentos is up to date in %s; nothing changed.\n", r.Root)
 		printKept(w, r.Steps)
+		for _, s := range r.Steps { // the settings of a config install did not write that wait for trust
+			if s.Kind == StepConfig && s.Detail != "" {
+				fmt.Fprintf(w, "  %-10s %s\n             %s\n", s.Action, s.Path, s.Detail)
+			}
+		}
 		printTrust(w, r.Steps)
 		return
 	}

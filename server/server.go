@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/machinekey"
+	"github.com/agentos-dev/agentos/internal/peeruser"
 	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/browser"
@@ -63,8 +65,12 @@ const Host = state.Host
 
 // Options configure Run.
 type Options struct {
-	Project   project.Paths
+	Project project.Paths
+	// Config is the configuration to act on, with the settings the person
+	// has not trusted set to the defaults (trust.Load); Untrusted is the
+	// notice that says which, "" when none.
 	Config    config.Config
+	Untrusted string
 	Transport Transport
 	Logger    *slog.Logger
 	Stdin     io.Reader
@@ -271,6 +277,7 @@ func (s *server) subsystems() []info.Subsystem {
 		s.workflowState(),
 		s.searchState(),
 		s.browserState(),
+		s.settingsState(),
 	}
 }
 
@@ -381,7 +388,8 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 		bodyTimeout = DefaultBodyTimeout
 	}
 	hs := &http.Server{
-		Handler:           &guard{port: port, token: token, bodyTimeout: bodyTimeout, next: mux},
+		Handler:           &guard{port: port, token: token, ownUserOnly: s.auth == config.AuthUser && peeruser.Supported, bodyTimeout: bodyTimeout, next: mux},
+		ConnContext:       withPeer,
 		ReadHeaderTimeout: 10 * time.Second,
 		// A kept-alive connection between requests holds a goroutine and a
 		// socket; clients that keep one idle this long open a new one.
@@ -410,6 +418,9 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 		return nil, err
 	}
 	s.log.Info("listening", "url", url, "transport", s.opts.Transport, "auth", s.auth)
+	if s.auth == config.AuthUser && !peeruser.Supported {
+		s.log.Warn("server.auth: user cannot be checked on this system, so any local process may call the HTTP transport; set server.auth: token to keep other users out", "os", runtime.GOOS)
+	}
 
 	return func() {
 		if err := state.RemoveIfOwned(sf, os.Getpid()); err != nil {

@@ -691,8 +691,12 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 			}
 		}
 	}
+	untrusted := r.untrusted
 	for _, c := range checks {
 		r := c.Run(ctx, env)
+		if untrusted != "" && c.Type == gates.TypeCommand {
+			r.Warnings = append(r.Warnings, "The command is the default: "+untrusted+".")
+		}
 		report.Passed = report.Passed && r.Passed
 		report.Checks = append(report.Checks, r)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/trust"
 )
 
 // A person may edit the rules a session is judged by — a workflow.yaml, the
@@ -29,6 +30,9 @@ type RuleFiles struct {
 	Builtin   fs.FS  // the built-in definitions
 	Workflows string // the project's definitions: .agentos/workflows, absolute
 	Config    string // .agentos/config/mcp.yaml, absolute
+	// Root is the project root: whether the person trusts the test
+	// command mcp.yaml names is recorded per folder (package trust).
+	Root string
 }
 
 // ruleSet is one reading of the rules. It is never changed once made: a
@@ -38,6 +42,9 @@ type ruleSet struct {
 	wf    config.Workflow
 	err   error  // mcp.yaml cannot be read: no session may advance
 	stamp string // sizes and times of the files it was read from
+	// untrusted says which settings of mcp.yaml wait for `agentos trust`,
+	// whose defaults wf holds instead (trust.State.Notice); "" when none.
+	untrusted string
 }
 
 // liveRules holds the engine's current ruleSet and re-reads the files when
@@ -98,7 +105,14 @@ func (l *liveRules) refresh() *ruleSet {
 		// The old settings stay for reads; progress is refused until the file is fixed.
 		next.err = fmt.Errorf("the workflow settings cannot be read: %w; fix .agentos/config/mcp.yaml", err)
 	default:
-		next.wf = cfg.Workflow
+		st, err := trust.Check(l.files.Root, cfg)
+		if err != nil {
+			st.Trusted, st.RecordErr = false, err
+		}
+		if !st.Trusted {
+			cfg = trust.Apply(cfg)
+		}
+		next.wf, next.untrusted = cfg.Workflow, st.Under("workflow.").Notice()
 	}
 	if next.wf.CoverageThreshold == 0 {
 		next.wf.CoverageThreshold = 80
@@ -116,6 +130,11 @@ func (f *RuleFiles) stamp() string {
 	}
 	if fi, err := os.Stat(f.Config); err == nil {
 		add(f.Config, fi)
+	}
+	if record, err := trust.Path(); err == nil { // the person trusting the file changes the rules too
+		if fi, err := os.Stat(record); err == nil {
+			add(record, fi)
+		}
 	}
 	filepath.WalkDir(f.Workflows, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

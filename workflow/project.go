@@ -40,7 +40,7 @@ func ForProject(p project.Paths, cfg config.Config, onChange func(id string)) (*
 		Strict:               cfg.Workflow.Strict,
 		TerminalApprovalOnly: cfg.Workflow.Approval == config.ApprovalTerminal,
 		Unsandboxed:          cfg.Workflow.Sandbox == config.SandboxUnsandboxed,
-		Rules:                &RuleFiles{Builtin: builtin, Workflows: p.Workflows(), Config: p.Config()},
+		Rules:                &RuleFiles{Builtin: builtin, Workflows: p.Workflows(), Config: p.Config(), Root: p.Root},
 		SpecTemplates:        templates,
 		Key:                  key,
 		OnChange:             onChange,

@@ -44,6 +44,9 @@ Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is
 			if c, ok := sandboxCheck(p); ok {
 				checks = append(checks, c)
 			}
+			if c, ok := trustCheck(p); ok {
+				checks = append(checks, c)
+			}
 			checks = appendPortCheck(cmd.Context(), p, checks)
 			failed := 0
 			for _, c := range checks {

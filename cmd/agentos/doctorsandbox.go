@@ -5,6 +5,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/internal/sandbox"
+	"github.com/agentos-dev/agentos/internal/trust"
 )
 
 // sandboxCheck is doctor's check that the gates' commands can run
@@ -12,7 +13,7 @@ import (
 // person lets the system sandbox or chooses the weaker mode by name; doctor
 // says so before a spec is approved, not after.
 func sandboxCheck(p project.Paths) (agentconfig.Check, bool) {
-	cfg, err := config.Load(p.Config())
+	cfg, _, err := trust.Load(p) // workflow.sandbox: unsandboxed counts once trusted
 	if err != nil {
 		return agentconfig.Check{}, false // the config check says why
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/agentos-dev/agentos/agentconfig"
-	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/internal/trust"
 	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
@@ -15,7 +15,7 @@ import (
 // executed, which a person otherwise learns only after approving one), and
 // the default's runner must be installed with what writes its reports.
 func testCommandCheck(ctx context.Context, p project.Paths) (agentconfig.Check, bool) {
-	cfg, err := config.Load(p.Config())
+	cfg, _, err := trust.Load(p) // the command the gates run: an untrusted one is not (trustCheck says so)
 	if err != nil {
 		return agentconfig.Check{}, false // the config check says why
 	}

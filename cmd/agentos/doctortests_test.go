@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/internal/trust"
 )
 
 func doctorProject(t *testing.T, cfg string, files map[string]string) project.Paths {
@@ -26,6 +28,13 @@ func doctorProject(t *testing.T, cfg string, files map[string]string) project.Pa
 	p, err := project.At(root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The person's own config: trusted, in a record of the test's own.
+	t.Setenv("AGENTOS_CONFIG_HOME", t.TempDir())
+	if c, err := config.Load(p.Config()); err == nil {
+		if err := trust.Record(context.Background(), root, c); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return p
 }

@@ -44,7 +44,7 @@ the working directory that holds .agentos/. Logs go to stderr and
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			p, cfg, missingConfig, err := openProject(root)
+			p, cfg, loaded, err := openProject(root)
 			if err != nil {
 				return err
 			}
@@ -60,8 +60,11 @@ the working directory that holds .agentos/. Logs go to stderr and
 				return err
 			}
 			defer closeLog()
-			if missingConfig {
+			if loaded.Missing {
 				log.Warn("no configuration file; using defaults", "path", p.Config())
+			}
+			if notice := loaded.Trust.Notice(); notice != "" {
+				log.Warn(notice)
 			}
 			// An IDE may close its end of stderr before the server has
 			// shut down; a log line must not then kill the server with
@@ -71,6 +74,7 @@ the working directory that holds .agentos/. Logs go to stderr and
 			err = server.Run(cmd.Context(), server.Options{
 				Project:   p,
 				Config:    cfg,
+				Untrusted: loaded.Trust.Notice(),
 				Transport: t,
 				Logger:    log,
 				Stdin:     s.In,
