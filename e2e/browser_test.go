@@ -64,6 +64,7 @@ func browserServerProc(t *testing.T, browserConfig string) (url, tmp string, sto
 	if err := os.WriteFile(cfgPath, append(cfg, []byte("browser:\n"+browserConfig)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	runOK(t, root, "trust", "--yes")
 	tmp = t.TempDir()
 	cmd := exec.Command(binary, "serve", "--transport", "http", "--project-root", root, "--log-level", "DEBUG")
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)

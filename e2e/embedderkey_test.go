@@ -49,15 +49,39 @@ func TestEmbedderOnAnotherMachineIsWarned(t *testing.T) {
 	writeConfig(t, root, fmt.Sprintf("server:\n  port_range: \"%d-%d\"\nsearch:\n  embedder:\n    provider: ollama\n    model: nomic-embed-text\n"+
 		"    url: http://embedder.example:11434\n    api_key_env: AGENTOS_E2E_EMBED_API_KEY\n", lo, hi))
 
-	cmd := exec.Command(binary, "serve", "--transport", "http", "--project-root", root)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("HTTP_PROXY=http://127.0.0.1:%d", proxy.port), "http_proxy=", "NO_PROXY=", "no_proxy=",
-		"AGENTOS_E2E_EMBED_API_KEY=sk-e2e")
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	serve := func() (*exec.Cmd, *syncBuffer) {
+		cmd := exec.Command(binary, "serve", "--transport", "http", "--project-root", root)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("HTTP_PROXY=http://127.0.0.1:%d", proxy.port), "http_proxy=", "NO_PROXY=", "no_proxy=",
+			"AGENTOS_E2E_EMBED_API_KEY=sk-e2e")
+		stderr := &syncBuffer{}
+		cmd.Stderr = stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd, stderr
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	// As a cloned repository brings it: not trusted, so the server embeds
+	// locally, says why, and sends nothing and no key anywhere.
+	cmd, stderr := serve()
+	st := waitState(t, root, cmd.Process.Pid)
+	c := httpClient(t, st.URL, nil)
+	var found struct{ Results []any }
+	call(t, c, "svc_search_project", map[string]any{"query": "greeting", "scope": "code"}, &found)
+	if logs := stderr.String(); !strings.Contains(logs, "search.embedder.provider, search.embedder.url, search.embedder.api_key_env, search.embedder.model in .agentos/config/mcp.yaml are not trusted on this machine") {
+		t.Errorf("the server does not say the embedder waits for trust:\n%s", logs)
+	}
+	if reqs := proxy.requests(); len(reqs) != 0 {
+		t.Fatalf("an untrusted embedder was sent requests: %q", reqs)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	waitGone(t, statePath(root))
+
+	// The person trusts it: now it is used, and the warning names the host.
+	runOK(t, root, "trust", "--yes")
+	_, stderr = serve()
 
 	const warning = "search.embedder sends every search query and the text of every indexed chunk of code and standards to embedder.example:11434, which is not this machine, with the API key from $AGENTOS_E2E_EMBED_API_KEY, unencrypted (http)"
 	deadline := time.Now().Add(30 * time.Second)

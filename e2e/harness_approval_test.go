@@ -84,6 +84,7 @@ func TestApprovalRefusedWhileAGateRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, root, ".agentos/config/mcp.yaml", string(cfg)+"workflow:\n  test_command: \"sleep 3 && go test -json -coverprofile=.agentos/.cache/coverage.out ./...\"\n  coverage_file: .agentos/.cache/coverage.out\n")
+	runOK(t, root, "trust", "--yes")
 	spec := "2026-01-01-greeting"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 90%\n")
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", strings.ReplaceAll(goodTasks, "[x]", "[ ]"))

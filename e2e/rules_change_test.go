@@ -35,6 +35,7 @@ func TestRulesChangedUnderSessionWaitForConfirmation(t *testing.T) {
 	}
 	newCommand := "touch rules-marker && go test -json -coverprofile=.agentos/.cache/coverage.out ./..."
 	write(t, root, ".agentos/config/mcp.yaml", string(cfg)+"workflow:\n  test_command: \""+newCommand+"\"\n  coverage_file: .agentos/.cache/coverage.out\n")
+	runOK(t, root, "trust", "--yes") // theirs, so they trust it; the session still waits for them to confirm
 
 	_, errText := wf(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 	wantRefused(t, "completing a phase under changed rules", errText,

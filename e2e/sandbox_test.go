@@ -175,6 +175,7 @@ func TestUnsandboxedGateUndoesRuleChanges(t *testing.T) {
 	if err := os.WriteFile(cfgPath, append(cfg, "workflow:\n  sandbox: unsandboxed\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	runOK(t, root, "trust", "--yes")
 	c := stdioClient(t, root, "--transport", "stdio")
 	spec := "2026-01-01-greeting"
 	dir := ".agentos/specs/" + spec
