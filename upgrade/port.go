@@ -63,3 +63,40 @@ func (u *run) recordPort(ctx context.Context) error {
 	u.r.Port = port
 	return nil
 }
+
+// planAuth decides whether the upgrade moves server.auth from the block an
+// earlier install wrote (auth: none) to today's default (config.MigrateAuth).
+func (pl *Plan) planAuth() {
+	data, err := os.ReadFile(pl.p.Config())
+	if err != nil {
+		return
+	}
+	if _, ok := config.MigrateAuth(data); ok {
+		pl.Auth = Update
+	}
+}
+
+// migrateAuth writes that change, only that block's lines. The backup
+// holds the file.
+func (u *run) migrateAuth() error {
+	if u.pl.Auth == Unchanged {
+		return nil
+	}
+	path := u.p.Config()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("move server.auth to user: %w", err)
+	}
+	out, ok := config.MigrateAuth(data)
+	if !ok {
+		return nil // changed since the plan: the person's now
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("move server.auth to user: %w", err)
+	}
+	if err := writeAtomic(path, out, fi.Mode().Perm()); err != nil {
+		return fmt.Errorf("move server.auth to user: %w", err)
+	}
+	return nil
+}

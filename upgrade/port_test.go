@@ -76,3 +76,39 @@ func TestUpgradeRollsBackThePort(t *testing.T) {
 		t.Fatalf("after the rollback the project differs: %v", d)
 	}
 }
+
+// An upgrade moves the server.auth block an earlier install wrote (any
+// local process) to today's default (only the server's own user), changing
+// only that block; a block the person edited stays theirs.
+func TestUpgradeMovesAuthToUser(t *testing.T) {
+	t.Parallel()
+	f := newInstalled(t)
+	path := f.p.Config()
+	current := read(t, path)
+	const newBlock = "  # Who may call the HTTP transport:\n  #   user  - only processes of the OS user the server runs as (the kernel\n  #           tells the owner of each connection; on Linux. Elsewhere,\n  #           choose token to keep other users out).\n  #   token - only callers that send the bearer token agentos keeps in\n  #           .agentos/.cache/auth_token.\n  #   none  - any process on this machine, other users' included.\n  auth: user\n"
+	const oldBlock = "  # Who may call the HTTP transport:\n  #   none  - any process on this machine.\n  #   token - only callers that send the bearer token agentos keeps in\n  #           .agentos/.cache/auth_token.\n  auth: none\n"
+	if !strings.Contains(current, newBlock) {
+		t.Fatalf("install no longer writes the block this test knows:\n%s", current)
+	}
+	before := strings.Replace(current, newBlock, oldBlock, 1)
+	write(t, path, before)
+	pl, err := MakePlan(context.Background(), f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Auth != Update || !pl.Changes() {
+		t.Fatalf("plan: auth %s", pl.Auth)
+	}
+	if _, err := Run(context.Background(), f.opts()); err != nil {
+		t.Fatal(err)
+	}
+	if after := read(t, path); after != current {
+		t.Errorf("the config after the upgrade:\n%s\nwant:\n%s", after, current)
+	}
+	// The person's own "none" stays.
+	mine := strings.Replace(before, "any process on this machine.", "any process: a shared build box, on purpose.", 1)
+	write(t, path, mine)
+	if pl, _ := MakePlan(context.Background(), f.opts()); pl.Auth != Unchanged {
+		t.Errorf("a person's own block is planned to change: %s", pl.Auth)
+	}
+}

@@ -77,7 +77,11 @@ type Plan struct {
 	Gitignore   Action
 	// Port is Add when mcp.yaml has no server.port, which the upgrade
 	// records (the port is chosen when it is written).
-	Port    Action
+	Port Action
+	// Auth is Update when mcp.yaml holds the server.auth block an earlier
+	// install wrote (auth: none, any local process), which the upgrade
+	// moves to today's default (auth: user).
+	Auth    Action
 	Configs []agentconfig.Change // only those that change
 	// Interrupted names an upgrade that was cut off part-way: the run rolls
 	// it back before anything else, so the plan shown is from its backup's
@@ -100,7 +104,7 @@ type Plan struct {
 
 // Changes reports whether the plan writes anything.
 func (pl *Plan) Changes() bool {
-	if pl.Binary != Unchanged || pl.Gitignore != Unchanged || pl.Port != Unchanged || len(pl.Configs) > 0 {
+	if pl.Binary != Unchanged || pl.Gitignore != Unchanged || pl.Port != Unchanged || pl.Auth != Unchanged || len(pl.Configs) > 0 {
 		return true
 	}
 	for _, f := range pl.Files {
@@ -189,8 +193,9 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 	if err := pl.planGitignore(); err != nil {
 		return nil, err
 	}
-	pl.Port = Unchanged
+	pl.Port, pl.Auth = Unchanged, Unchanged
 	pl.planPort()
+	pl.planAuth()
 	if pl.Configs, err = planConfigs(p, pl.env, pl.launch); err != nil {
 		return nil, fmt.Errorf("upgrade: %w", err)
 	}
@@ -441,7 +446,7 @@ func (u *run) preflight(ctx context.Context) (string, error) {
 
 func (u *run) doBackup(ctx context.Context) (string, error) {
 	extra := []string{manifest.Path(u.p), u.pl.ignorePath}
-	if u.pl.Port != Unchanged {
+	if u.pl.Port != Unchanged || u.pl.Auth != Unchanged {
 		extra = append(extra, u.p.Config())
 	}
 	for _, c := range u.pl.Configs {
@@ -530,10 +535,16 @@ func (u *run) update(ctx context.Context) (string, error) {
 	if err := u.recordPort(ctx); err != nil {
 		return "", err
 	}
+	if err := u.migrateAuth(); err != nil {
+		return "", err
+	}
 	msg := fmt.Sprintf("%d files written, %d conflicts beside their files as %s, binary %s, %d client files refreshed",
 		changed, len(u.r.Conflicts), NewSuffix, u.pl.Binary, len(u.pl.Configs))
 	if u.r.Port != 0 {
 		msg += fmt.Sprintf(", server.port %d recorded in %s", u.r.Port, u.p.Rel(u.p.Config()))
+	}
+	if u.pl.Auth != Unchanged {
+		msg += ", server.auth: user (only your OS user may call the HTTP transport)"
 	}
 	return msg, nil
 }

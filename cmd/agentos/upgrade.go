@@ -181,7 +181,7 @@ func planJSON(pl *upgrade.Plan) any {
 	}
 	return map[string]any{
 		"root": pl.Root, "source": pl.Source.Name, "from_version": pl.FromVersion, "to_version": pl.Source.Version,
-		"changes": pl.Changes(), "interrupted": pl.Interrupted, "recovery": outsideJSON(pl.Recovery), "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "port": pl.Port, "configs": configs,
+		"changes": pl.Changes(), "interrupted": pl.Interrupted, "recovery": outsideJSON(pl.Recovery), "files": files, "binary": pl.Binary, "gitignore": pl.Gitignore, "port": pl.Port, "auth": pl.Auth, "configs": configs,
 	}
 }
 
@@ -221,6 +221,10 @@ func printPlan(s *streams, pl *upgrade.Plan) {
 	}
 	if pl.Port != upgrade.Unchanged {
 		fmt.Fprintf(s.Out, "  %-12s .agentos/config/mcp.yaml: server.port, this project's own HTTP port (only that key's lines)\n", pl.Port)
+		shown++
+	}
+	if pl.Auth != upgrade.Unchanged {
+		fmt.Fprintf(s.Out, "  %-12s .agentos/config/mcp.yaml: server.auth none -> user, so other users on this machine cannot call the tools (only that block)\n", pl.Auth)
 		shown++
 	}
 	for _, c := range pl.Configs {
