@@ -398,6 +398,15 @@ func TestOverview(t *testing.T) {
 	if len(ov.Specs) != 1 || ov.Specs[0].State != "not approved" {
 		t.Errorf("specs: %+v", ov.Specs)
 	}
+	if ov.Settings != "" {
+		t.Errorf("a project without a config has settings waiting: %s", ov.Settings)
+	}
+	// A config the person has not trusted is named on the page.
+	t.Setenv("AGENTOS_CONFIG_HOME", t.TempDir())
+	write(t, filepath.Join(f.root, ".agentos", "config", "mcp.yaml"), "server:\n  auth: none\n")
+	if ov, err = f.handler.overview(); err != nil || !strings.Contains(ov.Settings, "server.auth in .agentos/config/mcp.yaml is not trusted") {
+		t.Errorf("settings waiting for trust: %q %v", ov.Settings, err)
+	}
 }
 
 func TestDiffLines(t *testing.T) {

@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/trust"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,13 +20,16 @@ import (
 
 // overview is what the page polls: everything but one session's detail.
 type overview struct {
-	Project    string                   `json:"project"`
-	Sessions   []sessionRow             `json:"sessions"`
-	Unreadable []string                 `json:"unreadable,omitempty"`
-	Specs      []specRow                `json:"specs"`
-	Agents     []info.Client            `json:"agents"`
-	Indexes    []searchtool.IndexStatus `json:"indexes"`
-	Standards  []standardRow            `json:"standards"`
+	Project    string       `json:"project"`
+	Sessions   []sessionRow `json:"sessions"`
+	Unreadable []string     `json:"unreadable,omitempty"`
+	// Settings says which settings of mcp.yaml wait for `agentos trust`
+	// (trust.State.Notice): the gates run the defaults meanwhile.
+	Settings  string                   `json:"settings,omitempty"`
+	Specs     []specRow                `json:"specs"`
+	Agents    []info.Client            `json:"agents"`
+	Indexes   []searchtool.IndexStatus `json:"indexes"`
+	Standards []standardRow            `json:"standards"`
 }
 
 type sessionRow struct {
@@ -81,6 +85,9 @@ func (h *Handler) overview() (*overview, error) {
 		return nil, err
 	}
 	ov.Standards = h.standards()
+	if _, st, err := trust.Load(h.opts.Project); err == nil {
+		ov.Settings = st.Notice()
+	}
 	return ov, nil
 }
 

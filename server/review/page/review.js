@@ -169,6 +169,7 @@
     const rows = state.sessions;
     const wrap = h("section", { "aria-labelledby": "h-sessions" }, h("h2", { id: "h-sessions" }, "Workflow sessions"));
     if (state.unreadable) for (const u of state.unreadable) wrap.append(h("p", { class: "bad" }, u));
+    if (state.settings) wrap.append(h("p", { class: "bad" }, state.settings + "."));
     if (!rows.length) { wrap.append(h("p", {}, "No workflow sessions yet. Agents start them with svc_workflow.")); return wrap; }
     const waiting = rows.filter((r) => r.attention);
     if (waiting.length) wrap.append(h("p", {}, waiting.length + (waiting.length === 1 ? " session waits" : " sessions wait") + " for you."));
