@@ -45,6 +45,24 @@ type ruleSet struct {
 	// untrusted says which settings of mcp.yaml wait for `agentos trust`,
 	// whose defaults wf holds instead (trust.State.Notice); "" when none.
 	untrusted string
+	// hidden are the project's definitions (by file under
+	// .agentos/workflows) whose added commands wait for `agentos trust`,
+	// and hiddenWhy says so.
+	hidden    map[string]bool
+	hiddenWhy string
+}
+
+// hideFiles is a folder of definitions with some files left out.
+type hideFiles struct {
+	fs.FS
+	hidden map[string]bool
+}
+
+func (h hideFiles) Open(name string) (fs.File, error) {
+	if h.hidden[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return h.FS.Open(name)
 }
 
 // liveRules holds the engine's current ruleSet and re-reads the files when
@@ -93,18 +111,14 @@ func (l *liveRules) refresh() *ruleSet {
 		return cur
 	}
 	next := &ruleSet{lib: cur.lib, wf: cur.wf, stamp: stamp}
-	if lib, err := LoadLibrary(l.files.Builtin, os.DirFS(l.files.Workflows)); err == nil {
-		next.lib = lib
-	} else {
-		next.err = err
+	cfg, err := config.Load(l.files.Config)
+	if errors.Is(err, fs.ErrNotExist) {
+		cfg, err = config.Default(), nil
 	}
-	switch cfg, err := config.Load(l.files.Config); {
-	case errors.Is(err, fs.ErrNotExist):
-		next.wf = config.Default().Workflow
-	case err != nil:
+	if err != nil {
 		// The old settings stay for reads; progress is refused until the file is fixed.
 		next.err = fmt.Errorf("the workflow settings cannot be read: %w; fix .agentos/config/mcp.yaml", err)
-	default:
+	} else {
 		st, err := trust.Check(l.files.Root, cfg)
 		if err != nil {
 			st.Trusted, st.RecordErr = false, err
@@ -113,6 +127,21 @@ func (l *liveRules) refresh() *ruleSet {
 			cfg = trust.Apply(cfg)
 		}
 		next.wf, next.untrusted = cfg.Workflow, st.Under("workflow.").Notice()
+		next.hidden = st.UntrustedWorkflows()
+		if len(next.hidden) > 0 {
+			next.hiddenWhy = st.Under("workflows/").Notice()
+		}
+	}
+	// A project definition adding commands the person has not trusted is
+	// not loaded: the built-in one of that name stays, and the library
+	// names the file and why.
+	if lib, err := LoadLibrary(l.files.Builtin, hideFiles{os.DirFS(l.files.Workflows), next.hidden}); err == nil {
+		for file := range next.hidden {
+			lib.invalid[".agentos/workflows/"+file] = errors.New(next.hiddenWhy)
+		}
+		next.lib = lib
+	} else if next.err == nil {
+		next.err = err
 	}
 	if next.wf.CoverageThreshold == 0 {
 		next.wf.CoverageThreshold = 80

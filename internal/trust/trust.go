@@ -47,7 +47,8 @@ func (s Setting) String() string { return fmt.Sprintf("%s: %q", s.Key, s.Value) 
 
 // Settings lists the values of cfg, read from the project at root, that
 // differ from what agentos does by itself and would run code, send data
-// away or let more callers in. A config that leaves every such key at its
+// away or let more callers in, and the commands the project's workflow
+// definitions add to the built-in ones. A config that leaves every such key at its
 // default, or sets the test command install itself chooses for the
 // project, lists none and needs no trust.
 func Settings(root string, cfg config.Config) []Setting {
@@ -88,7 +89,7 @@ func Settings(root string, cfg config.Config) []Setting {
 	if len(cfg.Browser.AllowedHosts) > 0 {
 		add("browser.allowed_hosts", strings.Join(cfg.Browser.AllowedHosts, ", "), "hosts beyond this machine that svc_browser may open")
 	}
-	return out
+	return append(out, workflowCommands(project.Paths{Root: root})...)
 }
 
 // Apply returns cfg with every key Settings lists set back to the built-in

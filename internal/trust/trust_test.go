@@ -118,3 +118,22 @@ func TestAnUnreadableRecordTrustsNothing(t *testing.T) {
 		t.Errorf("an unreadable record: %q %+v %v", cfg.Server.Auth, st, err)
 	}
 }
+
+// A workflow definition's commands need trust only where they are not the
+// built-in definitions' own.
+func TestSettingsListCommandsWorkflowsAdd(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".agentos", "workflows")
+	os.MkdirAll(filepath.Join(dir, "spec_execution_v1"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "mine_v1"), 0o755)
+	builtin, _ := os.ReadFile(filepath.Join("..", "..", "assets", "workflows", "spec_execution_v1", "workflow.yaml"))
+	os.WriteFile(filepath.Join(dir, "spec_execution_v1", "workflow.yaml"), builtin, 0o644)
+	os.WriteFile(filepath.Join(dir, "mine_v1", "workflow.yaml"), []byte("name: mine_v1\nphases:\n  - gate:\n      - {type: command, run: \"make lint\"}\n"), 0o644)
+	got := Settings(root, config.Default())
+	if len(got) != 1 || got[0].Key != "workflows/mine_v1/workflow.yaml" || got[0].Value != "make lint" {
+		t.Fatalf("settings: %+v", got)
+	}
+	if hidden := (State{Settings: got}).UntrustedWorkflows(); !hidden["mine_v1/workflow.yaml"] || len(hidden) != 1 {
+		t.Errorf("hidden: %v", hidden)
+	}
+}
