@@ -99,7 +99,7 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 				continue
 			}
 			if t.Single() {
-				if h := holderOf(c, entry); h.Root != "" && !sameDir(h.Root, p.Root) {
+				if h := holderOf(c, entry); h.Root != "" && !project.SameFolder(h.Root, p.Root) {
 					check, ours := singleCheck(name, c, h, p)
 					found = found || ours
 					add(check)

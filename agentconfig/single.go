@@ -62,7 +62,7 @@ func Displaced(t Target, root string) (Holder, bool) {
 		return Holder{}, false
 	}
 	h := holderOf(t.Client, e)
-	if h.Root == "" || sameDir(h.Root, root) {
+	if h.Root == "" || project.SameFolder(h.Root, root) {
 		return Holder{}, false
 	}
 	return h, true
@@ -148,17 +148,6 @@ func goneReason(root string) string {
 		return "agentos is no longer installed there"
 	}
 	return ""
-}
-
-// sameDir reports whether a and b name the same folder, also through a
-// symbolic link (macOS's /var and /private/var).
-func sameDir(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // Takeover is writing the entry of the project at Root into a single entry

@@ -30,6 +30,7 @@ phases:
       - type: command
         run: "sh -c 'sleep `+marker+` & wait'"
 `)
+	runOK(t, root, "trust", "--yes") // the person's own definition
 	p := startServe(t, root, "--transport", "http")
 	st := waitState(t, root, p.cmd.Process.Pid)
 	c := httpClient(t, st.URL, nil)
@@ -121,6 +122,7 @@ phases:
       - type: command
         run: "sh -c 'test -f quick || sleep `+marker+`'"
 `)
+	runOK(t, root, "trust", "--yes") // the person's own definition
 	primary := launchAgent(t, root, "ide-primary")
 	agent := launchAgent(t, root, "ide-bridged")
 	if _, pid := instanceOf(t, agent.c); pid != primary.pid() {

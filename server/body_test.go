@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/trust"
 	"io"
 	"net"
 	"net/http"
@@ -102,6 +103,9 @@ func TestBodyDeadlineSparesLargeBodiesAndSlowAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(p.Workflows(), "slow_v1", "workflow.yaml"), []byte(def), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := trust.Record(context.Background(), p.Root, cfg); err != nil { // the person's own definition
 		t.Fatal(err)
 	}
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP, BodyTimeout: 500 * time.Millisecond})

@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/project"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -79,7 +78,7 @@ func askLiveness(ctx context.Context, port int) (state.Liveness, bool) {
 
 // ownServer reports whether what listens on the port is the asking
 // project's own server.
-func (h PortHolder) ownServer() bool { return h.Serving != "" && sameFolder(h.Serving, h.Root) }
+func (h PortHolder) ownServer() bool { return h.Serving != "" && project.SameFolder(h.Serving, h.Root) }
 
 // record says whom ports.json gives the port, when another project.
 func (h PortHolder) record() string {
@@ -93,9 +92,9 @@ func (h PortHolder) record() string {
 func (h PortHolder) Whose() string {
 	other := h.Owner.Other
 	switch {
-	case h.Serving != "" && other != "" && sameFolder(h.Serving, other) && h.Owner.Proposed:
+	case h.Serving != "" && other != "" && project.SameFolder(h.Serving, other) && h.Owner.Proposed:
 		return fmt.Sprintf("the agentos server (pid %d) of the project at %s, to whose install port %d is proposed", h.PID, h.Serving, h.Port)
-	case h.Serving != "" && other != "" && sameFolder(h.Serving, other):
+	case h.Serving != "" && other != "" && project.SameFolder(h.Serving, other):
 		return fmt.Sprintf("the agentos server (pid %d) of the project at %s, which ports.json records port %d for", h.PID, h.Serving, h.Port)
 	case h.Serving != "" && other != "":
 		return fmt.Sprintf("the agentos server (pid %d) of the project at %s; %s", h.PID, h.Serving, h.record())
@@ -194,14 +193,4 @@ func (s *server) logPort(ctx context.Context, recorded, port int) {
 	s.log.Warn("server.port is held by another program: "+h.Whose()+". So this server listens on the next free port that no other project records, "+
 		"and HTTP clients configured with the recorded port reach whatever listens there, not this project, until that port is free and the server restarts (`agentos doctor` names them)",
 		"recorded", recorded, "port", port, "fix", h.Fix())
-}
-
-// sameFolder reports whether a and b name the same folder, however spelled.
-func sameFolder(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/project"
 	"net"
 	"os"
 	"path/filepath"
@@ -165,7 +166,7 @@ func OwnerOf(ctx context.Context, root string, port int) (Owner, error) {
 		o.Other, o.Proposed = other, r.Projects[other] != port
 	}
 	for p, rp := range r.Projects {
-		if rp == port && sameFolder(p, root) {
+		if rp == port && project.SameFolder(p, root) {
 			o.Own = true
 		}
 	}
@@ -317,26 +318,16 @@ func (r *record) prune() {
 func (r *record) others(root string) map[int]string {
 	taken := map[int]string{}
 	for other, p := range r.Proposed {
-		if !sameFolder(other, root) {
+		if !project.SameFolder(other, root) {
 			taken[p.Port] = other
 		}
 	}
 	for other, p := range r.Projects { // a record outranks a proposal
-		if !sameFolder(other, root) {
+		if !project.SameFolder(other, root) {
 			taken[p] = other
 		}
 	}
 	return taken
-}
-
-// sameFolder reports whether a and b name the same folder, however spelled.
-func sameFolder(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // load reads the record as it stands, pruned, without taking the lock: a

@@ -106,3 +106,14 @@ func relOrSelf(root, path string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// SameFolder reports whether a and b name the same folder, however spelled:
+// cleaned, or through a symbolic link (macOS's /var and /private/var).
+func SameFolder(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}

@@ -7,8 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -78,7 +76,7 @@ func Verify(ctx context.Context, f File, p project.Paths, cfg config.Config) err
 	if !proc.Alive(f.PID) {
 		return stale("the state file names pid %d, which is not running (its server stopped without removing the file; the next start replaces it)", f.PID)
 	}
-	if !sameDir(f.Project.Root, p.Root) {
+	if !project.SameFolder(f.Project.Root, p.Root) {
 		return stale("the state file is for the project at %q, not this one (%s)", f.Project.Root, p.Root)
 	}
 	if err := checkLock(f.PID, p.Lock()); err != nil {
@@ -161,23 +159,8 @@ func checkLiveness(ctx context.Context, f File, p project.Paths) error {
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&live) != nil || live.Name != buildinfo.Name {
 		return stale("%s does not answer as an agentos server (HTTP %s)", f.URL, resp.Status)
 	}
-	if live.PID != f.PID || !sameDir(live.Project.Root, p.Root) {
+	if live.PID != f.PID || !project.SameFolder(live.Project.Root, p.Root) {
 		return stale("%s answers as pid %d serving %q, not pid %d serving this project", f.URL, live.PID, live.Project.Root, f.PID)
 	}
 	return nil
-}
-
-// sameDir reports whether a and b name the same folder, however spelled
-// (a symlink, a trailing slash): a reader and the server may reach the
-// project by different paths.
-func sameDir(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
