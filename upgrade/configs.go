@@ -35,7 +35,7 @@ func findEntries(p project.Paths, env agentconfig.Env, bin string) []ourEntry {
 			}
 			raw, _ := json.Marshal(e)
 			text := string(raw)
-			forUs := strings.Contains(text, jsonString(p.Root)) || (t.Portable && c.WorkspaceVar != "" && strings.Contains(text, c.WorkspaceVar))
+			forUs := namesFolder(text, p.Root) || (t.Portable && c.WorkspaceVar != "" && strings.Contains(text, c.WorkspaceVar))
 			switch {
 			case !forUs, strings.Contains(text, `"http://`), strings.Contains(text, `"https://`):
 				continue
@@ -47,6 +47,25 @@ func findEntries(p project.Paths, env agentconfig.Env, bin string) []ourEntry {
 		}
 	}
 	return out
+}
+
+// namesFolder reports whether the JSON text of an entry names the folder
+// root, or a path inside it, as a whole string: /src/a is not named by an
+// entry of /src/ab (a single user-level entry of another project, which an
+// upgrade here must not take).
+func namesFolder(text, root string) bool {
+	q := jsonString(root)
+	for i := 0; ; {
+		j := strings.Index(text[i:], q)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(q)
+		if end == len(text) || text[end] == '"' || text[end] == '/' || strings.HasPrefix(text[end:], `\\`) {
+			return true
+		}
+		i += j + 1
+	}
 }
 
 // jsonString is s as it appears inside a JSON string.

@@ -126,3 +126,24 @@ func TestUpgradeWithUnreachableEmbedder(t *testing.T) {
 		t.Errorf("validated: %s", r.Validated)
 	}
 }
+
+func TestNamesFolderIsAWholePath(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"env":{"PROJECT_ROOT":"/src/a"}}`:               true,
+		`{"command":"/src/a/.agentos/bin/agentos"}`:       true,
+		`{"env":{"PROJECT_ROOT":"/src/ab"}}`:              false,
+		`{"command":"/src/ab/.agentos/bin/agentos"}`:      false,
+		`{"x":"/src/ab","env":{"PROJECT_ROOT":"/src/a"}}`: true,
+		`{"args":["--project-root","/src/a-other/x"]}`:    false,
+	} {
+		if got := namesFolder(text, "/src/a"); got != want {
+			t.Errorf("%s: %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestNamesFolderOnWindowsPaths(t *testing.T) {
+	if !namesFolder(`{"command":"C:\\src\\a\\.agentos\\bin\\agentos.exe"}`, `C:\src\a`) || namesFolder(`{"command":"C:\\src\\ab\\x"}`, `C:\src\a`) {
+		t.Error("a Windows path is not matched whole")
+	}
+}
