@@ -218,6 +218,12 @@ func checkEntry(name string, c Client, t Target, e map[string]any, p project.Pat
 			return bad("the URL path is " + u.Path + ", not /mcp")
 		}
 		if port != 0 && u.Port() != strconv.Itoa(port) {
+			if recorded != 0 && u.Port() == strconv.Itoa(recorded) {
+				// The entry is right; the server is on a fallback port until
+				// its own is free (the server port check says what holds it).
+				return Check{Name: name, Detail: fmt.Sprintf("points at the project's port %d, where this server cannot listen now (it runs on %d), so it reaches whatever holds that port", recorded, port),
+					Fix: "free port " + strconv.Itoa(recorded) + " (see the server port check) and restart the server; do not point the entry at the fallback port"}
+			}
 			return Check{Name: name, Detail: fmt.Sprintf("stale: points at port %s but the server listens on %d", u.Port(), port), Fix: "run `agentos connect --agent " + c.ID + "`"}
 		}
 		if port == 0 && recorded != 0 && u.Port() != strconv.Itoa(recorded) {

@@ -1,11 +1,13 @@
 package agentconfig
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentos-dev/agentos/internal/pathpolicy"
+	"github.com/agentos-dev/agentos/internal/project"
 )
 
 // TestLaunchFilesAreProtected keeps the registry and the path policy from
@@ -45,5 +47,27 @@ func TestLaunchFilesAreProtected(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no project file checked")
+	}
+}
+
+// An HTTP entry at the project's own port, while the server runs on a
+// fallback because something else holds that port, is not "stale": the fix
+// is to free the port, not to point the entry at the fallback.
+func TestHTTPEntryAtTheRecordedPortWhileOnAFallback(t *testing.T) {
+	c, err := Lookup("opencode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(c.Emit(HTTPEntry("http://127.0.0.1:4300/mcp")))
+	var e map[string]any
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatal(err)
+	}
+	got := checkEntry("opencode", c, Target{}, e, project.Paths{Root: t.TempDir()}, 4302, 4300)
+	if got.OK || strings.Contains(got.Detail, "stale") || !strings.Contains(got.Fix, "free port 4300") {
+		t.Errorf("%+v", got)
+	}
+	if got := checkEntry("opencode", c, Target{}, e, project.Paths{Root: t.TempDir()}, 4302, 4302); !strings.Contains(got.Detail, "stale") {
+		t.Errorf("an entry at another port is not stale: %+v", got)
 	}
 }
