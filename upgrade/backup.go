@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
 )
@@ -55,6 +56,24 @@ type BackupIndex struct {
 	// Absent are files outside the folders that did not exist: a rollback
 	// deletes them.
 	Absent []string `json:"absent,omitempty"`
+}
+
+// backupSignature is the file beside backup.json holding its MAC under this
+// machine's key (internal/machinekey, outside every project): a backup
+// agentos made here. A cloned repository's backups, or one a test wrote,
+// carry none that verifies, and a rollback of them restores only files in
+// the project, never through a link out of it (checkBackup).
+const backupSignature = "backup.sig"
+
+// signedHere reports whether data, a backup's backup.json, was signed by
+// this machine's key.
+func signedHere(dir string, data []byte) bool {
+	mac, err := os.ReadFile(filepath.Join(dir, backupSignature))
+	if err != nil {
+		return false
+	}
+	key, err := machinekey.Load()
+	return err == nil && key.Verify(strings.TrimSpace(string(mac)), []byte("agentos backup"), data)
 }
 
 // backupDir is .agentos/backups/<id>.
@@ -141,13 +160,22 @@ func createBackup(ctx context.Context, p project.Paths, id string, extra []strin
 	return idx, nil
 }
 
-// writeIndex writes backup.json and the human-readable SHA256SUMS.
+// writeIndex writes backup.json, its signature (backupSignature) and the
+// human-readable SHA256SUMS.
 func writeIndex(dir string, idx BackupIndex) error {
 	data, err := json.MarshalIndent(idx, "", "  ")
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, "backup.json"), append(data, '\n'), 0o644); err != nil {
+	data = append(data, '\n')
+	if err := atomicfile.WriteFile(filepath.Join(dir, "backup.json"), data, 0o644); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	key, err := machinekey.Load()
+	if err != nil {
+		return fmt.Errorf("backup: sign: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, backupSignature), []byte(key.MAC([]byte("agentos backup"), data)+"\n"), 0o644); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	var sums strings.Builder
@@ -217,7 +245,7 @@ func readBackup(p project.Paths, env agentconfig.Env, id string) (BackupIndex, e
 	// The folder read is the backup, whatever name the record gives itself:
 	// the stored copies are read from it.
 	idx.ID = id
-	if err := checkBackup(p, env, idx, p.Rel(file)); err != nil {
+	if err := checkBackup(p, env, idx, p.Rel(file), signedHere(backupDir(p, id), data)); err != nil {
 		return BackupIndex{}, err
 	}
 	return idx, nil

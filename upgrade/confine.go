@@ -112,7 +112,7 @@ func clientFiles(p project.Paths, env agentconfig.Env) map[string]bool {
 // each file must be in the project or one of the client configs agentos
 // writes, each stored copy must be in the backup, and each mode only
 // permission bits. file names the record in the errors.
-func checkBackup(p project.Paths, env agentconfig.Env, idx BackupIndex, file string) error {
+func checkBackup(p project.Paths, env agentconfig.Env, idx BackupIndex, file string, signed bool) error {
 	refuse := func(field, entry string, why error) error {
 		return fmt.Errorf("%s: %s entry %q is refused: %w; nothing was restored", file, field, entry, why)
 	}
@@ -131,11 +131,21 @@ func checkBackup(p project.Paths, env agentconfig.Env, idx BackupIndex, file str
 	clients := clientFiles(p, env)
 	check := func(path string) error {
 		if clients[path] {
+			if !signed {
+				return errNotSignedHere
+			}
 			return nil
 		}
 		err := inProject(p, path)
 		if errors.Is(err, errOutside) {
 			return errors.New("it is outside the project and not a client config agentos writes for this project")
+		}
+		if err == nil && !signed {
+			// The file itself may be a link (a dotfile manager's) only in
+			// a backup made here: a forged one would write through it.
+			if err := resolvedInside(p.Root, path); err != nil {
+				return fmt.Errorf("%w (%v)", errNotSignedHere, err)
+			}
 		}
 		return err
 	}
@@ -157,6 +167,10 @@ func checkBackup(p project.Paths, env agentconfig.Env, idx BackupIndex, file str
 	}
 	return nil
 }
+
+// errNotSignedHere refuses what only a backup agentos made on this machine
+// may restore: files outside the project, and writes through a link.
+var errNotSignedHere = errors.New("the backup was not made by agentos on this machine (its backup.sig does not verify), so it may restore only files inside the project, not through a link out of it")
 
 // isName reports whether s names a file in a folder: one local element,
 // not hidden (the .tmp- folders of unfinished backups are not backups).

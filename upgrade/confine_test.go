@@ -156,6 +156,23 @@ func TestRollbackRefusesForgedBackup(t *testing.T) {
 			idx.Files[0].Stored = "../../../../outside/victim.txt"
 			return idx.Files[0].Path
 		}},
+		{"the project's .gitignore linked outside and restored through", func(t *testing.T, g *forgery, idx *BackupIndex) string {
+			path := filepath.Join(g.f.root, ".gitignore")
+			os.Remove(path)
+			if err := os.Symlink(g.victim, path); err != nil {
+				t.Skip("no symbolic links:", err)
+			}
+			g.store(t, idx, path, "overwritten\n", 0o644)
+			return path
+		}},
+		{"a client config in the home folder, in a backup not made here", func(t *testing.T, g *forgery, idx *BackupIndex) string {
+			path := filepath.Join(g.f.home, ".claude.json")
+			if !clientFiles(g.f.p, g.f.env)[path] {
+				t.Skip("~/.claude.json is not one of this project's client files here")
+			}
+			g.store(t, idx, path, "{}\n", 0o644)
+			return path
+		}},
 		{"a mode beyond permissions", func(t *testing.T, g *forgery, idx *BackupIndex) string {
 			idx.Files[0].Mode |= fs.ModeSetuid
 			return idx.Files[0].Path
