@@ -341,3 +341,31 @@ func TestRollbackAfterTheProjectMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A folder the upgrade writes into that is a link out of the project stops
+// the upgrade and the rollback before anything is written.
+func TestOwnFolderLinkedOutsideRefused(t *testing.T) {
+	t.Parallel()
+	g := newForgery(t)
+	backups := g.f.p.Backups()
+	moved := filepath.Join(g.outside, "backups")
+	if err := os.Rename(backups, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(moved, backups); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	before := g.snapshot(t)
+	for what, run := range map[string]func() error{
+		"the plan":     func() error { _, err := MakePlan(context.Background(), g.f.opts()); return err },
+		"the upgrade":  func() error { _, err := Run(context.Background(), g.f.opts()); return err },
+		"the rollback": func() error { _, err := Rollback(context.Background(), g.f.opts(), ""); return err },
+	} {
+		if err := run(); err == nil || !strings.Contains(err.Error(), ".agentos/backups is refused") {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	if d := upgradetest.Diff(before, g.snapshot(t)); len(d) > 0 {
+		t.Errorf("a refused upgrade changed %v", d)
+	}
+}

@@ -136,6 +136,15 @@ func openProject(dir string) (project.Paths, error) {
 	if !p.Installed() {
 		return p, fmt.Errorf("upgrade: %w in %s; run `agentos install --dir %s` first", project.ErrNotFound, p.Root, p.Root)
 	}
+	// The folders an upgrade or a rollback writes into are in the project,
+	// which a cloned repository shapes: none may be a link out of it, or
+	// the backups, the restored folders and the pinned binary would land
+	// wherever it points.
+	for _, dir := range append([]string{p.AgentOS(), p.Backups(), p.StateDir(), p.Cache()}, backedUpDirs(p)...) {
+		if err := resolvedInside(p.Root, dir); err != nil {
+			return p, fmt.Errorf("upgrade: %s is refused: %w; replace the link with a folder", p.Rel(dir), err)
+		}
+	}
 	return p, nil
 }
 
