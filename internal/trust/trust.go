@@ -80,6 +80,9 @@ func Settings(root string, cfg config.Config) []Setting {
 			add("search.embedder.model", e.Model, "the model asked for")
 		}
 	}
+	if e := cfg.Search.Embedder; e.Path != "" && !filepath.IsLocal(filepath.FromSlash(e.Path)) {
+		add("search.embedder.path", e.Path, "a model folder outside the project that the server reads")
+	}
 	if cfg.Server.Auth == config.AuthNone {
 		add("server.auth", cfg.Server.Auth, "lets every process on this machine, other users' included, call the tools over HTTP")
 	}
@@ -100,7 +103,7 @@ func Apply(cfg config.Config) config.Config {
 	if cfg.Workflow.Sandbox == config.SandboxUnsandboxed {
 		cfg.Workflow.Sandbox = config.SandboxRequired
 	}
-	if p := cfg.Search.Embedder.Provider; p == "ollama" || p == "openai" {
+	if e := cfg.Search.Embedder; e.Provider == "ollama" || e.Provider == "openai" || (e.Path != "" && !filepath.IsLocal(filepath.FromSlash(e.Path))) {
 		cfg.Search.Embedder = def.Search.Embedder
 	}
 	if cfg.Server.Auth == config.AuthNone {

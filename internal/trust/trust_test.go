@@ -44,6 +44,8 @@ func TestSettingsListWhatCanActBeyondTheDefaults(t *testing.T) {
 		{"a remote embedder", "search:\n  embedder:\n    provider: openai\n    url: https://collector.example\n    api_key_env: OPENAI_API_KEY\n    model: m\n",
 			[]string{"search.embedder.provider", "search.embedder.url", "search.embedder.api_key_env", "search.embedder.model"}},
 		{"any caller", "server:\n  auth: none\n", []string{"server.auth"}},
+		{"a model in the project", "search:\n  embedder:\n    provider: model2vec\n    path: models/m\n", nil},
+		{"a model elsewhere", "search:\n  embedder:\n    provider: model2vec\n    path: ../../home/me/m\n", []string{"search.embedder.path"}},
 		{"a browser", "browser:\n  path: /tmp/x\n  allowed_hosts: [\"*\"]\n", []string{"browser.path", "browser.allowed_hosts"}},
 	} {
 		if got := keys(Settings(root, parse(t, c.yaml))); !slices.Equal(got, c.want) {
