@@ -122,7 +122,7 @@ func (f *fixture) fail(t *testing.T, args map[string]any, code string) toolkit.E
 		t.Fatalf("call %v succeeded, want %s: %s", args, code, textOf(res))
 	}
 	var e toolkit.Error
-	decode(t, res.StructuredContent, &e)
+	decode(t, json.RawMessage(textOf(res)), &e) // an error's envelope is its text
 	if e.Code != code {
 		t.Fatalf("call %v: code %s, want %s (message: %s)", args, e.Code, code, e.Message)
 	}

@@ -88,8 +88,8 @@ func TestThroughMCPClient(t *testing.T) {
 	// Errors arrive as isError results carrying the envelope.
 	res := call(map[string]any{"action": "read", "path": "../outside/secret.txt"})
 	var e toolkit.Error
-	decode(t, res.StructuredContent, &e)
-	if !res.IsError || e.Code != toolkit.CodeForbidden {
+	decode(t, json.RawMessage(textOf(res)), &e)
+	if !res.IsError || e.Code != toolkit.CodeForbidden || res.StructuredContent != nil {
 		t.Errorf("escape: isError %v, %+v", res.IsError, e)
 	}
 	var fromText toolkit.Error

@@ -57,9 +57,15 @@ func Validation(field, format string, args ...any) *Error {
 	return &Error{Code: CodeValidation, Message: fmt.Sprintf(format, args...), Details: map[string]string{"field": field}}
 }
 
-// ErrorResult turns err into an isError tool result whose text and structured
-// content are the envelope. An error that is not an *Error becomes
-// INTERNAL_ERROR with a generic message: internal detail is not for clients.
+// ErrorResult turns err into an isError tool result whose text is the
+// envelope (error_code, message, details). It carries no structured
+// content: every tool declares an outputSchema for its answers, which an
+// error envelope does not fit, and clients built on the MCP SDKs (Gemini
+// CLI, opencode) validate structured content even on errors, replacing the
+// refusal with a schema error the model cannot act on; without structured
+// content they skip validation for an error and show its text. An error
+// that is not an *Error becomes INTERNAL_ERROR with a generic message:
+// internal detail is not for clients.
 func ErrorResult(err error) *mcp.CallToolResult {
 	var e *Error
 	if !errors.As(err, &e) {
@@ -67,9 +73,8 @@ func ErrorResult(err error) *mcp.CallToolResult {
 	}
 	body, _ := json.Marshal(e)
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(body))},
-		StructuredContent: e,
-		IsError:           true,
+		Content: []mcp.Content{mcp.NewTextContent(string(body))},
+		IsError: true,
 	}
 }
 
