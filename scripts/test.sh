@@ -29,6 +29,14 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 
+# go test's default of 10 minutes per package is too short for e2e on a
+# cold 2-core machine (it builds agentos and runs it hundreds of times, with
+# the long tests the run takes longer still): explicit limits, sized for
+# that machine, so a slow but healthy run is not killed. A test's own flags
+# (-timeout among them) come after these and win.
+timeout=15m
+e2e_timeout=40m
+
 # Built, not `go run`: go run adds its own "exit status 1" after the
 # closing count.
 tools=$(mktemp -d)
@@ -50,9 +58,9 @@ if [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1;
   #   a sync.Map of test hooks; the race detector tripled its CPU time.
   module=$(go list -m)
   plain=(e2e cmd/agentos upgrade)
-  "$tools/testsum" -race -count=1 ${args[@]+"${args[@]}"} \
+  "$tools/testsum" -race -count=1 -timeout="$timeout" ${args[@]+"${args[@]}"} \
     $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
-    --and -count=1 ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
+    --and -count=1 -timeout="$e2e_timeout" ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
-  "$tools/testsum" -count=1 ${args[@]+"${args[@]}"} ./...
+  "$tools/testsum" -count=1 -timeout="$e2e_timeout" ${args[@]+"${args[@]}"} ./...
 fi

@@ -1,9 +1,11 @@
 // Command testsum runs `go test -json` with the arguments it is given and
 // prints what a person reads of `go test`: a line per package, the output
 // of every failing test and of every failing package (build errors,
-// panics, timeouts), then one closing line:
+// panics, timeouts; of a goroutine dump only the first goroutine, the one
+// that panicked), then the skipped tests with the reason each gave (what
+// would enable it), and one closing line that names what failed:
 //
-//	N passed, N failed[, N skipped]
+//	N passed, N failed[ (pkg.TestA, pkg.TestB/sub, …)][, N skipped]
 //
 // It counts tests that run no subtests (a test with subtests is counted
 // through them), so each case counts once. A failure that no test owns — a
@@ -132,6 +134,8 @@ type summary struct {
 	w                       io.Writer
 	pkgs                    map[string]*pkg // packages that have not ended
 	passed, failed, skipped int
+	failedNames             []string // pkg.Test, in the order they ended
+	skippedNames            []string // pkg.Test: the reason it gave
 }
 
 func newSummary(w io.Writer) *summary { return &summary{w: w, pkgs: map[string]*pkg{}} }
@@ -178,11 +182,11 @@ func (s *summary) handle(e event) {
 			p.output = append(p.output, e.Output)
 		case "pass", "skip":
 			s.printSummaryLine(p)
-			s.count(p, false)
+			s.count(e.Package, p, false)
 			delete(s.pkgs, e.Package)
 		case "fail":
 			s.endFailedPackage(p)
-			s.count(p, true)
+			s.count(e.Package, p, true)
 			delete(s.pkgs, e.Package)
 		}
 		return
@@ -213,10 +217,30 @@ func (s *summary) handle(e event) {
 
 // printTest prints a failed test's output without the run/pause markers.
 func (s *summary) printTest(t *test) {
-	for _, line := range t.output {
-		if !strings.HasPrefix(line, "=== ") {
+	s.printLines(t.output, func(line string) bool { return !strings.HasPrefix(line, "=== ") })
+}
+
+// printLines prints the lines keep accepts, but of a goroutine dump (a
+// panic's or a timeout's) only the first goroutine: the one that panicked,
+// or the alarm of a timeout, whose "running tests" list above it names
+// what hung. The rest of a dump is hundreds of lines no one reads in a
+// summary; `go test` run directly shows it.
+func (s *summary) printLines(lines []string, keep func(string) bool) {
+	dump, left := 0, 0 // dump: 0 before a dump, 1 in its first goroutine, 2 after
+	for _, line := range lines {
+		if strings.HasPrefix(line, "goroutine ") && strings.Contains(line, " [") {
+			dump++
+		}
+		if dump >= 2 && !strings.HasPrefix(line, "FAIL") && !strings.HasPrefix(line, "exit status") {
+			left++
+			continue
+		}
+		if keep(line) {
 			fmt.Fprint(s.w, line)
 		}
+	}
+	if left > 0 {
+		fmt.Fprintf(s.w, "(%d more lines of the goroutine dump left out; run `go test` on the package to see them)\n", left)
 	}
 }
 
@@ -240,23 +264,22 @@ func (s *summary) endFailedPackage(p *pkg) {
 			s.printTest(t)
 		}
 	}
-	for _, line := range p.output {
-		if line != "PASS\n" && !strings.HasPrefix(line, "=== ") {
-			fmt.Fprint(s.w, line)
-		}
-	}
+	s.printLines(p.output, func(line string) bool { return line != "PASS\n" && !strings.HasPrefix(line, "=== ") })
 }
 
 // count adds an ended package's cases to the totals: tests without
 // subtests by their result, a test with subtests only when it failed with
 // none of them failing, and the package itself when it failed with no
 // test to blame.
-func (s *summary) count(p *pkg, failed bool) {
+func (s *summary) count(pkgPath string, p *pkg, failed bool) {
+	short := pkgPath[strings.LastIndex(pkgPath, "/")+1:]
 	blamed := 0
-	for name, t := range p.tests {
+	for _, name := range p.order {
+		t := p.tests[name]
 		if t.children {
 			if t.action == "fail" && !failedUnder(p, name) {
 				s.failed++
+				s.failedNames = append(s.failedNames, short+"."+name)
 				blamed++
 			}
 			continue
@@ -266,14 +289,32 @@ func (s *summary) count(p *pkg, failed bool) {
 			s.passed++
 		case "skip":
 			s.skipped++
+			s.skippedNames = append(s.skippedNames, short+"."+name+": "+skipReason(t))
 		case "fail":
 			s.failed++
+			s.failedNames = append(s.failedNames, short+"."+name)
 			blamed++
 		}
 	}
 	if failed && blamed == 0 {
 		s.failed++
+		s.failedNames = append(s.failedNames, pkgPath+" (the package)")
 	}
+}
+
+// skipReason is what a skipped test said when it skipped.
+func skipReason(t *test) string {
+	for _, line := range t.output {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "=== ") || strings.HasPrefix(line, "--- SKIP") {
+			continue
+		}
+		if _, msg, ok := strings.Cut(line, ": "); ok && strings.Contains(line[:len(line)-len(msg)], ".go:") {
+			return msg
+		}
+		return line
+	}
+	return "no reason given"
 }
 
 // failedUnder reports whether a subtest of the test named parent failed.
@@ -291,14 +332,26 @@ func failedUnder(p *pkg, parent string) bool {
 func (s *summary) finish(goTestFailed bool) int {
 	for name, p := range s.pkgs {
 		s.endFailedPackage(p)
-		s.count(p, true)
+		s.count(name, p, true)
 		fmt.Fprintf(s.w, "FAIL\t%s\t(no result)\n", name)
 	}
 	if goTestFailed && s.failed == 0 {
 		fmt.Fprintln(s.w, "go test failed with no failing test to show for it (see above)")
 		s.failed++
+		s.failedNames = append(s.failedNames, "go test")
+	}
+	slices.Sort(s.failedNames) // packages end in any order
+	slices.Sort(s.skippedNames)
+	if len(s.skippedNames) > 0 {
+		fmt.Fprintln(s.w, "Skipped, and why:")
+		for _, n := range s.skippedNames {
+			fmt.Fprintln(s.w, "  "+n)
+		}
 	}
 	line := fmt.Sprintf("%d passed, %d failed", s.passed, s.failed)
+	if len(s.failedNames) > 0 {
+		line += " (" + strings.Join(s.failedNames, ", ") + ")"
+	}
 	if s.skipped > 0 {
 		line += fmt.Sprintf(", %d skipped", s.skipped)
 	}

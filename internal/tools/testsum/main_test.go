@@ -72,7 +72,7 @@ func TestCountsEveryOutcome(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	// ok: 3 passed, 1 skipped; bad: 2 passed, 3 failed (F, G/bad, H);
 	// panics: 1 passed, 1 failed; exits and nobuild: 1 failed each.
-	if last := lines[len(lines)-1]; last != "6 passed, 6 failed, 1 skipped" {
+	if last := lines[len(lines)-1]; last != "6 passed, 6 failed (bad.TestF, bad.TestG/bad, bad.TestH, example.com/m/exits (the package), example.com/m/nobuild (the package), panics.TestP), 1 skipped" {
 		t.Errorf("closing line %q\n%s", last, got)
 	}
 	for _, want := range []string{
@@ -84,7 +84,10 @@ func TestCountsEveryOutcome(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
-	for _, unwanted := range []string{"=== RUN", "--- PASS", "not here"} {
+	if !strings.Contains(got, "Skipped, and why:\n  ok.TestB/three: not here\n") {
+		t.Errorf("the skipped test is not named with its reason:\n%s", got)
+	}
+	for _, unwanted := range []string{"=== RUN", "--- PASS"} {
 		if strings.Contains(got, unwanted) {
 			t.Errorf("output has %q:\n%s", unwanted, got)
 		}
@@ -110,7 +113,7 @@ func TestGoTestErrorIsAFailure(t *testing.T) {
 	if code := run([][]string{{"-nosuchflag", "."}}, t.TempDir(), &out, &errb); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	if !strings.HasSuffix(out.String(), "0 passed, 1 failed\n") {
+	if !strings.HasSuffix(out.String(), "0 passed, 1 failed (go test)\n") {
 		t.Errorf("output:\n%s", out.String())
 	}
 }
@@ -124,12 +127,37 @@ func TestRunsCountedTogether(t *testing.T) {
 	dir := outcomes(t)
 	var out, errb bytes.Buffer
 	code := run([][]string{{"-count=1", "./ok", "./none"}, {"-count=1", "./bad"}}, dir, &out, &errb)
-	if code != 1 || !strings.HasSuffix(out.String(), "\n5 passed, 3 failed, 1 skipped\n") {
+	if code != 1 || !strings.HasSuffix(out.String(), "\n5 passed, 3 failed (bad.TestF, bad.TestG/bad, bad.TestH), 1 skipped\n") {
 		t.Errorf("exit %d, output:\n%s", code, out.String())
 	}
 	for _, want := range []string{"ok  \texample.com/m/ok", "?   \texample.com/m/none", "FAIL\texample.com/m/bad"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// A timeout's goroutine dump is cut to its first goroutine; the test that
+// hung is still named.
+func TestTimeoutDumpIsCut(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a_test.go"), []byte(`package a
+import ("testing"; "time")
+func TestHangs(t *testing.T) {
+	for i := 0; i < 20; i++ { go func() { time.Sleep(time.Hour) }() }
+	time.Sleep(time.Hour)
+}
+`), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([][]string{{"-count=1", "-timeout=1s", "."}}, dir, &out, &errb); code != 1 {
+		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+	got := out.String()
+	if strings.Count(got, "goroutine ") > 2 || !strings.Contains(got, "lines of the goroutine dump left out") {
+		t.Errorf("the dump is not cut:\n%s", got)
+	}
+	if !strings.Contains(got, "TestHangs") || !strings.Contains(got, "test timed out") {
+		t.Errorf("the hung test is not named:\n%s", got)
 	}
 }
