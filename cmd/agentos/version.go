@@ -28,7 +28,11 @@ func newVersionCmd(s *streams) *cobra.Command {
 			}
 			fmt.Fprintf(s.Out, "agentos %s", info.Version)
 			if info.Commit != "" {
-				fmt.Fprintf(s.Out, " (%.12s)", info.Commit)
+				fmt.Fprintf(s.Out, " (%.12s", info.Commit)
+				if info.Modified {
+					fmt.Fprint(s.Out, ", with uncommitted changes")
+				}
+				fmt.Fprint(s.Out, ")")
 			}
 			fmt.Fprintf(s.Out, " %s %s/%s\n", info.GoVersion, runtime.GOOS, runtime.GOARCH)
 			return nil
