@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -127,7 +128,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 	defer flush()
 	root := newRootCmd(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -141,6 +142,10 @@ func run(ctx context.Context, args []string, s *streams) int {
 		return coded.code
 	}
 	if isUsageError(err) {
+		// cobra's argument errors say what was wrong, not how to call it.
+		if cmd != nil && !strings.Contains(err.Error(), "--help") {
+			fmt.Fprintf(s.Err, "Usage: %s\nSee '%s --help'.\n", cmd.UseLine(), cmd.CommandPath())
+		}
 		return exitUsage
 	}
 	return exitFailure

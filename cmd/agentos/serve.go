@@ -33,7 +33,7 @@ bridge to it, so every agent shares one server; when that server exits, one
 bridge takes over as the server (on the same port) and the others follow it.
 An http serve that finds one running exits with code 4, naming it.
 
-The project is --project-root, else $PROJECT_ROOT, else the nearest folder at or above
+The project is --project-root (or --dir), else $PROJECT_ROOT, else the nearest folder at or above
 the working directory that holds .agentos/. Logs go to stderr and
 .agentos/.cache/logs/server.log; stdout is reserved for the protocol.
 
@@ -96,6 +96,9 @@ the working directory that holds .agentos/. Logs go to stderr and
 	cmd.Flags().StringVar(&transport, "transport", "dual", "dual, stdio or http")
 	cmd.Flags().StringVar(&logLevel, "log-level", "INFO", "DEBUG, INFO, WARN or ERROR (default: logging.level from the config)")
 	cmd.Flags().StringVar(&root, "project-root", "", "project folder (default: $PROJECT_ROOT, else found from the working directory)")
+	// --dir, as every other command names the project folder; --project-root
+	// stays for the entries agentos has written into clients' configs.
+	cmd.Flags().StringVar(&root, "dir", "", "the same as --project-root")
 	cmd.RegisterFlagCompletionFunc("transport", fixedCompletion("dual", "stdio", "http"))
 	cmd.RegisterFlagCompletionFunc("log-level", fixedCompletion(config.LogLevels...))
 	return cmd

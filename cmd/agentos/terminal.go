@@ -36,16 +36,25 @@ func confirm(s *streams, question, done string) (bool, error) {
 }
 
 // confirmTyped asks the person to type word, for decisions that matter more
-// than a y/N (an approval). The caller checked there is a terminal; on any
-// other answer it says nothing was <done>.
+// than a y/N (an approval). The caller checked there is a terminal. A "y" or
+// "yes" is what a person answers out of habit, meaning to go on: they are
+// asked once more for the word rather than told, after the fact, that
+// nothing happened. Any other answer says nothing was <done>.
 func confirmTyped(s *streams, word, done string) (bool, error) {
+	in := bufio.NewReader(s.In)
 	fmt.Fprintf(s.Out, "Type %q to confirm, anything else to cancel: ", word)
-	answer, _ := bufio.NewReader(s.In).ReadString('\n')
-	if strings.TrimSpace(answer) != word {
-		fmt.Fprintf(s.Out, "Nothing was %s.\n", done)
-		return false, nil
+	for asked := 0; ; asked++ {
+		answer, _ := in.ReadString('\n')
+		switch a := strings.TrimSpace(answer); {
+		case a == word:
+			return true, nil
+		case asked == 0 && (strings.EqualFold(a, "y") || strings.EqualFold(a, "yes")):
+			fmt.Fprintf(s.Out, "Type the word %q itself to confirm, anything else to cancel: ", word)
+		default:
+			fmt.Fprintf(s.Out, "Nothing was %s.\n", done)
+			return false, nil
+		}
 	}
-	return true, nil
 }
 
 // escapeRE matches a terminal escape sequence: CSI (ESC [ or the C1 byte),

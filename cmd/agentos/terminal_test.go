@@ -23,7 +23,7 @@ func TestDevNullIsNotATerminal(t *testing.T) {
 
 // An approval needs the word typed out: y, yes or an empty line approve nothing.
 func TestConfirmTypedNeedsTheWord(t *testing.T) {
-	for answer, want := range map[string]bool{"approve\n": true, "  approve  \n": true, "y\n": false, "yes\n": false, "\n": false, "": false} {
+	for answer, want := range map[string]bool{"approve\n": true, "  approve  \n": true, "y\n": false, "yes\n": false, "yes\napprove\n": true, "yes\nyes\n": false, "\n": false, "": false} {
 		var out strings.Builder
 		s := &streams{In: strings.NewReader(answer), Out: &out}
 		ok, err := confirmTyped(s, "approve", "approved")
@@ -32,6 +32,9 @@ func TestConfirmTypedNeedsTheWord(t *testing.T) {
 		}
 		if !want && !strings.Contains(out.String(), "Nothing was approved") {
 			t.Errorf("%q: %s", answer, out.String())
+		}
+		if strings.HasPrefix(answer, "y") && !strings.Contains(out.String(), `Type the word "approve" itself`) {
+			t.Errorf("%q is not asked again: %s", answer, out.String())
 		}
 	}
 }

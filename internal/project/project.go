@@ -65,7 +65,7 @@ func (p Paths) IndexDir(n string) string { return p.join(".cache", "indexes", n)
 // must point at an installed project.
 func Find(flagValue string) (Paths, error) {
 	for _, candidate := range []struct{ value, source string }{
-		{flagValue, "--project-root"},
+		{flagValue, "--project-root or --dir"},
 		{os.Getenv(EnvRoot), EnvRoot},
 	} {
 		if candidate.value == "" {
