@@ -5,34 +5,27 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/agentos-dev/agentos/assets"
 )
 
 // Commands are the short prompts agentos gives clients that have slash
 // commands, so `/agentos-spec`, `/agentos-implement` and `/agentos-search`
 // start the workflows and searches as spec-kit and OpenSpec users expect.
+// Their text is assets/commands/, which the server also offers as MCP prompts.
 type command struct {
 	name        string // agentos-spec
 	description string
 	prompt      string // $ARGUMENTS is what the user typed after the command
 }
 
-var commands = []command{
-	{"agentos-spec", "Write a specification with the agentos spec workflow",
-		"Start the agentos spec workflow for this feature: $ARGUMENTS\n\n" +
-			"1. Call svc_workflow with action `start`, workflow_type `spec_creation_v1` and options {\"feature\": \"<short-kebab-name>\"}.\n" +
-			"2. Search the standards (svc_search_project, action `search_standards`) for the topics the feature touches.\n" +
-			"3. Work one phase at a time; call `get_phase` and follow its instructions, then `complete_phase`. Never skip or fake a gate.\n" +
-			"4. The last gate needs a person's approval: say so and stop there."},
-	{"agentos-implement", "Implement an approved spec with the agentos execution workflow",
-		"Implement the approved agentos spec: $ARGUMENTS\n\n" +
-			"1. Call svc_workflow with action `start`, workflow_type `spec_execution_v1` and options {\"spec\": \"<YYYY-MM-DD-name>\"} (the folder under .agentos/specs/).\n" +
-			"2. Take the tasks in order with `get_task`; search the standards and the code before writing; `complete_task` each one.\n" +
-			"3. Each phase ends at a gate the server checks (tests, coverage, acceptance criteria): fix causes, never the checks."},
-	{"agentos-search", "Search this project's standards and code with agentos",
-		"Search this project with agentos for: $ARGUMENTS\n\n" +
-			"Call svc_search_project with action `search_standards` and then `search_code` for the query; for a symbol, also `find_callers`. " +
-			"Answer with the paths and line numbers found, and say when the index is still building."},
-}
+var commands = func() []command {
+	var out []command
+	for _, c := range assets.Commands() {
+		out = append(out, command{"agentos-" + c.Name, c.Description, c.Text})
+	}
+	return out
+}()
 
 // commandMarker marks a command file as agentos's, so uninstall finds it.
 const commandMarker = "agentos:command"

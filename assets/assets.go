@@ -11,6 +11,7 @@
 //	templates/standards/<lang>/   the language standards, rendered at install
 //	rules/agent-rules.md          the behavioural rules given to agents
 //	workflows/<name>/             the built-in workflow definitions
+//	commands/<name>.md            the commands that start them: slash-command files and MCP prompts
 package assets
 
 import (
@@ -19,7 +20,7 @@ import (
 	"io/fs"
 )
 
-//go:embed config standards templates rules workflows
+//go:embed commands config standards templates rules workflows
 var files embed.FS
 
 // ConfigTemplate is the path, within the embedded tree, of the text/template
