@@ -3,83 +3,39 @@ package upgrade
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"syscall"
 	"time"
-
-	"github.com/gofrs/flock"
 
 	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/project"
+	"github.com/agentos-dev/agentos/internal/serverctl"
 	"github.com/agentos-dev/agentos/server"
 )
 
 // stoppedServer is the project's server lock, held while the upgrade
 // changes files so that no server starts on a half-written project, and
-// what was done to the server that was running.
+// what was done to the server that was running (serverctl.Stop).
 type stoppedServer struct {
-	fl        *flock.Flock
+	lock      *serverctl.Stopped
 	pid       int    // the server stopped, 0 when none ran
 	transport string // its transport
 	note      string
 }
 
-// stopServer takes the project's server lock. When a server holds it, the
-// server is asked to stop (SIGTERM: it finishes its requests, saves its
-// indexes and removes its state file; workflow sessions are on disk and stay
-// as they are) and awaited for up to timeout.
+// stopServer takes the project's server lock, stopping the server that
+// holds it and awaiting it for up to timeout (serverctl.Stop).
 func stopServer(ctx context.Context, p project.Paths, timeout time.Duration) (*stoppedServer, error) {
-	if timeout == 0 {
-		timeout = 15 * time.Second
-	}
-	if err := os.MkdirAll(p.Cache(), 0o755); err != nil {
+	s, err := serverctl.Stop(ctx, p, serverctl.Options{Timeout: timeout, Again: "run the upgrade again"})
+	if err != nil {
 		return nil, err
 	}
-	s := &stoppedServer{fl: flock.New(p.Lock()), note: "no server was running"}
-	ok, err := s.fl.TryLock()
-	if err != nil {
-		return nil, fmt.Errorf("server lock: %w", err)
-	}
-	if ok {
-		return s, nil
-	}
-	pr := server.ProbeProject(ctx, p)
-	if pr.PID <= 0 || pr.PID == os.Getpid() {
-		return nil, fmt.Errorf("a server holds %s but does not say its pid (%s); stop it and run the upgrade again", p.Rel(p.Lock()), pr.Reason)
-	}
-	s.pid, s.transport = pr.PID, pr.Transport
-	if pr.Transport == "" && pr.State != nil {
-		s.transport = pr.State.Transport
-	}
-	if process, err := os.FindProcess(pr.PID); err == nil {
-		if err := process.Signal(syscall.SIGTERM); err != nil {
-			process.Kill() // Windows has no SIGTERM
-		}
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(25 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if ok, err := s.fl.TryLock(); err == nil && ok {
-			s.note = fmt.Sprintf("stopped the running server (pid %d, %s)", s.pid, s.transport)
-			return s, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-deadline.C:
-			return nil, fmt.Errorf("the running server (pid %d) did not stop within %s; stop it (close its agent) and run the upgrade again", pr.PID, timeout)
-		case <-tick.C:
-		}
-	}
+	return &stoppedServer{lock: s, pid: s.PID, transport: s.Transport, note: s.Note}, nil
 }
 
 // release lets servers start again.
 func (s *stoppedServer) release() {
-	if s != nil && s.fl != nil {
-		s.fl.Unlock()
+	if s != nil {
+		s.lock.Release()
 	}
 }
 
