@@ -1,16 +1,12 @@
 package agentconfig
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server"
@@ -162,32 +158,8 @@ func Connect(ctx context.Context, p project.Paths, c Client, scope Scope, env En
 	return out, nil
 }
 
-// CheckEndpoint sends an MCP initialize request to url and checks that a
-// server answers it.
+// CheckEndpoint checks that the server at url answers an MCP handshake,
+// and ends the session it opened (server.CheckEndpoint).
 func CheckEndpoint(ctx context.Context, url, token string) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"agentos-connect","version":"1"}}}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewBufferString(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("HTTP %s", resp.Status)
-	}
-	if !strings.Contains(string(data), `"serverInfo"`) {
-		return fmt.Errorf("the answer is not an MCP initialize result")
-	}
-	return nil
+	return server.CheckEndpoint(ctx, url, token)
 }
