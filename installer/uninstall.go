@@ -116,6 +116,11 @@ func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
 			pl.Edits = append(pl.Edits, ch)
 		}
 	}
+	for i, ch := range pl.Edits {
+		if ch.Action == agentconfig.Updated {
+			pl.Edits[i].After = restoreEnding(ch.After, ch.Before, original(backups, ch.Path))
+		}
+	}
 	if opts.Purge {
 		pl.Remove = []string{p.AgentOS()}
 		return pl, nil
@@ -146,6 +151,24 @@ func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
 		return nil, err
 	}
 	return pl, nil
+}
+
+// restoreEnding gives after, a file with agentos's entry or block taken out,
+// the line breaks at its end that it had before install: taking out what
+// install appended leaves the blank line install put before it, or a line
+// break install added to a last line that had none. original is the file
+// before install (nil when install created it), before the file now.
+// When the rest of the file is what it was before install, the file is
+// that original byte for byte; otherwise it ends as it does now.
+func restoreEnding(after, before, original []byte) []byte {
+	body := bytes.TrimRight(after, "\r\n")
+	if len(body) == 0 {
+		return after
+	}
+	if original != nil && bytes.Equal(body, bytes.TrimRight(original, "\r\n")) {
+		return bytes.Clone(original)
+	}
+	return append(bytes.Clone(body), before[len(bytes.TrimRight(before, "\r\n")):]...)
 }
 
 func holdsKept(dir string, keep map[string]bool) bool {

@@ -76,3 +76,80 @@ func TestGoRunBinaryIsPinned(t *testing.T) {
 		t.Error("an ordinary temporary folder taken for a go run build")
 	}
 }
+
+// Uninstall leaves a file's end as it was before install, byte for byte:
+// install appends its entry or block after a blank line, and adds a line
+// break to a last line without one.
+func TestUninstallRestoresFileEndings(t *testing.T) {
+	t.Parallel()
+	endings := map[string]string{"none": "", "one newline": "\n", "two newlines": "\n\n", "CRLF": "\r\n"}
+	for name, end := range endings {
+		for _, scope := range []string{"project", "user"} {
+			t.Run(name+"/"+scope, func(t *testing.T) {
+				t.Parallel()
+				env := testEnv(t)
+				files := map[string]string{
+					".gitignore": "node_modules/" + end,
+					"AGENTS.md":  "# Notes" + end,
+					"CLAUDE.md":  "# Notes" + end,
+				}
+				codex := filepath.Join(env.Home, ".codex", "config.toml")
+				if scope == "project" {
+					files[".codex/config.toml"] = "model = \"o3\"" + end
+					files[".mcp.json"] = "{\"mcpServers\": {\"other\": {\"command\": \"x\"}}}" + end
+				} else {
+					writeTestFile(t, codex, "model = \"o3\""+end)
+				}
+				root, binary := newProject(t, files)
+				installWith(t, Options{Dir: root, BinaryPath: binary, Agents: []string{"claude-code", "codex"}, Scope: scope, Env: env})
+				if scope == "project" {
+					codex = filepath.Join(root, ".codex", "config.toml")
+				}
+				if !strings.Contains(readTestFile(t, codex), "agentos") {
+					t.Fatal("install wrote no entry into " + codex)
+				}
+				pl, err := PlanUninstall(UninstallOptions{Dir: root, Env: env, BackupDir: t.TempDir()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := pl.Apply(); err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]string{codex: "model = \"o3\"" + end}
+				for rel, content := range files {
+					want[filepath.Join(root, filepath.FromSlash(rel))] = content
+				}
+				for path, content := range want {
+					if got := readTestFile(t, path); got != content {
+						t.Errorf("%s after uninstall = %q, want %q", path, got, content)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestRestoreEnding(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name                    string
+		after, before, original string
+		want                    string
+	}{
+		{"as before install", "a\n\n", "a\n\n[x]\n", "a", "a"},
+		{"two newlines", "a\n\n", "a\n\n[x]\n", "a\n\n", "a\n\n"},
+		{"CRLF", "a\r\n\r\n", "a\r\n\r\n[x]\r\n", "a\r\n", "a\r\n"},
+		{"edited since: ends as now", "a\nb\n\n", "a\nb\n\n[x]\n", "a", "a\nb\n"},
+		{"no original: ends as now", "b\n\n", "[x]\n\nb\n", "", "b\n"},
+		{"middle taken out", "a\n}", "a\n[x]\n}", "a\n}", "a\n}"},
+		{"nothing left", "\n", "[x]\n", "", "\n"},
+	} {
+		var original []byte
+		if c.original != "" {
+			original = []byte(c.original)
+		}
+		if got := string(restoreEnding([]byte(c.after), []byte(c.before), original)); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
