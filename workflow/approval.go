@@ -351,6 +351,9 @@ func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Bind
 	if err := e.refuseWhileGate("approve", "", who.Actor, "an approval of spec "+spec+" by "+who.By+" via "+who.Via); err != nil {
 		return Threshold{}, err
 	}
+	if err := e.Executable(dir); err != nil {
+		return Threshold{}, err
+	}
 	b, files, err := e.specSnapshot(dir, true)
 	if err != nil {
 		return Threshold{}, err
@@ -364,6 +367,21 @@ func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Bind
 		return t, err
 	}
 	return t, e.writeApproval(&ApprovalRecord{Spec: spec, By: who.By, Via: who.Via, At: e.set.Now().UTC(), Note: note, Binding: b, CoverageThreshold: &t.Percent})
+}
+
+// Executable refuses a spec folder the execution workflow would refuse to
+// start on (no tasks.md, or one that does not parse into phases of numbered
+// tasks), naming what is missing: an approval of what cannot be executed
+// only moves the refusal to later, after a person has signed.
+func (e *Engine) Executable(dir string) error {
+	def, ok := e.rules.refresh().lib.Get("spec_execution_v1")
+	if !ok || def.PhasesFromTasks == nil {
+		return nil
+	}
+	if _, err := e.plan(def, map[string]string{"spec_dir": dir}); err != nil {
+		return refused("nothing was approved: %v; write the spec's tasks (the spec_creation_v1 workflow walks an agent through it), then approve it", err)
+	}
+	return nil
 }
 
 func (e *Engine) approvalPath(spec string) string {

@@ -217,3 +217,26 @@ func TestDescribeShowsHostileNamesQuoted(t *testing.T) {
 		}
 	}
 }
+
+// A spec folder the execution could not start on is not approved: the
+// refusal names what is missing, before a person has signed anything.
+func TestApproveSpecRefusesWhatCannotBeExecuted(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".agentos", "specs", "junk")
+	writeFile(t, filepath.Join(dir, "README.md"), "# junk\n")
+	e := engineAt(t, root, "go test ./...", nil)
+	if _, err := e.ApproveSpec("junk", person, "", nil); err == nil || !strings.Contains(err.Error(), "the spec needs a tasks.md") || !strings.Contains(err.Error(), "nothing was approved") {
+		t.Fatalf("a folder without tasks: %v", err)
+	}
+	writeFile(t, filepath.Join(dir, "tasks.md"), "# junk\n\nno tasks here\n")
+	if _, err := e.ApproveSpec("junk", person, "", nil); err == nil || !strings.Contains(err.Error(), "tasks.md") {
+		t.Fatalf("tasks that do not parse: %v", err)
+	}
+	if rec, _ := e.SpecApproval("junk"); rec != nil {
+		t.Errorf("an approval was recorded: %+v", rec)
+	}
+	writeFile(t, filepath.Join(dir, "tasks.md"), approvalTasks)
+	if _, err := e.ApproveSpec("junk", person, "", nil); err != nil {
+		t.Errorf("a spec with tasks: %v", err)
+	}
+}

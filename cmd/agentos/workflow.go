@@ -131,7 +131,9 @@ given, and the approval is then recorded as non-interactive.`,
 			var shown *workflow.Binding
 			if spec != "" {
 				if dir, err = workflow.SpecDir(spec); err == nil {
-					shown, err = e.BindingFor(dir)
+					if shown, err = e.BindingFor(dir); err == nil {
+						err = e.Executable(dir) // before the person reads and confirms
+					}
 				}
 			} else {
 				dir, shown, err = e.PendingApproval(args[0])
