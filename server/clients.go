@@ -2,12 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,7 +10,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/agentos-dev/agentos/internal/machinekey"
 	"github.com/agentos-dev/agentos/server/info"
 )
 
@@ -120,6 +114,7 @@ func (c *clients) hooks() *mcpserver.Hooks {
 		}
 		if s != nil && method != mcp.MethodInitialize { // AfterInitialize records a new one
 			c.touch(s.SessionID())
+			c.lendName(s)
 		}
 	})
 	h.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) {
@@ -153,8 +148,9 @@ func (c *clients) seenModern(s mcpserver.ClientSession, client *mcp.Implementati
 
 // touch notes a request of session id. An HTTP session this server never
 // saw initialize is one a former primary of the project issued (sessionIDs
-// accepted its signature): it counts, with the name it gave that server
-// unknown.
+// accepted its signature): it counts, under the name its id carries
+// (resume), or with the name it gave that server unknown when the id carries
+// none.
 func (c *clients) touch(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -167,8 +163,44 @@ func (c *clients) touch(id string) {
 	}
 }
 
-// resumedClient names a client whose session began with a former primary.
+// resumedClient names a client whose session began with a former primary
+// and whose id does not name it.
 const resumedClient = "unknown (its session began before the server restarted)"
+
+// resume records that the HTTP session id, issued by a former primary of
+// the project, belongs to client, as its signed id says (sessionIDs.Validate
+// verified it). A session this server has seen initialize keeps its record.
+func (c *clients) resume(id string, client mcp.Implementation) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, known := c.sessions[id]; known {
+		return
+	}
+	c.sessions[id] = &info.Client{Name: client.Name, Version: client.Version, Transport: "http", LastSeen: c.now()}
+}
+
+// lendName gives session s, when it does not know its client, the client
+// recorded for its id. mcp-go sets a session's client info at initialize
+// only, and serves each request of a session that began with a former
+// primary with a new session object (or the one its event stream opened)
+// that knows none: without the name, tools would take the caller for an
+// unknown agent (svc_workflow would refuse it the sessions it owns).
+func (c *clients) lendName(s mcpserver.ClientSession) {
+	withInfo, ok := s.(mcpserver.SessionWithClientInfo)
+	if !ok || withInfo.GetClientInfo().Name != "" {
+		return
+	}
+	c.mu.Lock()
+	rec, known := c.sessions[s.SessionID()]
+	var client mcp.Implementation
+	if known && rec.Name != resumedClient {
+		client = mcp.Implementation{Name: rec.Name, Version: rec.Version}
+	}
+	c.mu.Unlock()
+	if client.Name != "" {
+		withInfo.SetClientInfo(client)
+	}
+}
 
 func (c *clients) remove(id string) {
 	c.mu.Lock()
@@ -194,47 +226,4 @@ func (c *clients) list() []info.Client {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.Before(out[j].LastSeen) })
 	return out
-}
-
-// sessionIDs issues the HTTP transport's session ids and forgets a client
-// when it ends its session (DELETE, or mcp-go's sweep of idle sessions). An
-// id is signed with this machine's key for this project, so a server that
-// takes over as the project's primary accepts the sessions of the one before
-// it: an HTTP client carries on across a failover without a new handshake,
-// while an id from another project's server (or a made-up one) is refused.
-type sessionIDs struct {
-	key        *machinekey.Key
-	project    string // the project root, signed into every id
-	clients    *clients
-	terminated sync.Map // ids ended by DELETE or expiry
-}
-
-const sessionPrefix = "mcp-session-"
-
-func (m *sessionIDs) Generate() string {
-	nonce := make([]byte, 16)
-	rand.Read(nonce)
-	n := hex.EncodeToString(nonce)
-	return sessionPrefix + n + "." + m.mac(n)
-}
-
-func (m *sessionIDs) mac(nonce string) string {
-	return m.key.MAC([]byte("mcp session"), []byte(m.project), []byte(nonce))[:32]
-}
-
-func (m *sessionIDs) Validate(id string) (isTerminated bool, err error) {
-	nonce, mac, ok := strings.Cut(strings.TrimPrefix(id, sessionPrefix), ".")
-	if !strings.HasPrefix(id, sessionPrefix) || !ok || len(nonce) != 32 || !hmac.Equal([]byte(mac), []byte(m.mac(nonce))) {
-		return false, fmt.Errorf("unknown session id %q", id)
-	}
-	if _, ended := m.terminated.Load(id); ended {
-		return true, nil
-	}
-	return false, nil
-}
-
-func (m *sessionIDs) Terminate(id string) (isNotAllowed bool, err error) {
-	m.terminated.Store(id, true)
-	m.clients.remove(id)
-	return false, nil
 }

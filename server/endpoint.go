@@ -39,6 +39,12 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Write(batchRefusal)
 			return
 		}
+		// An initialize request's session id names its client (sessionIDs).
+		r, body, err = withInitializingClient(r, body)
+		if err != nil {
+			httpError(w, http.StatusBadRequest, "could not read the request body")
+			return
+		}
 		r.Body = io.NopCloser(body)
 	}
 	if id := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && id != "" && e.clients != nil {
