@@ -60,14 +60,20 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 	if err != nil {
 		return change{}, nil, 0, err
 	}
-	if len(opts.SourcePaths) > 0 {
-		detected.SourcePaths = opts.SourcePaths
-	}
 	if opts.Languages != nil {
 		detected.Languages = opts.Languages
 	}
+	// Detection decides the languages, not the folders: the index covers
+	// the whole project (.gitignore and the dependency and build folders
+	// left out by the scanner), so a folder added later is indexed when it
+	// appears. A person narrows it with --source-paths or in the file.
+	written := detected
+	written.SourcePaths = []string{"."}
+	if len(opts.SourcePaths) > 0 {
+		written.SourcePaths = opts.SourcePaths
+	}
 	test := testcmd.For(p.Root)
-	data, err := renderConfig(detected, test)
+	data, err := renderConfig(written, test)
 	if err != nil {
 		return change{}, nil, 0, err
 	}
@@ -86,7 +92,7 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 		return change{}, nil, 0, fmt.Errorf("install: %w", err)
 	}
 	step.Action = Created
-	step.Detail = describeDetection(detected) + describeTest(ctx, p.Root, test) + describeSandbox()
+	step.Detail = describeDetection(detected) + describeIndex(written.SourcePaths) + describeTest(ctx, p.Root, test) + describeSandbox()
 	return change{step: step, apply: func() error {
 		if err := ports.Claim(ctx, p.Root, port); err != nil {
 			return fmt.Errorf("install: record the server's port: %w", err)
@@ -257,4 +263,12 @@ func settingList(settings []trust.Setting) string {
 		parts[i] = set.Key + " " + strconv.Quote(set.Value)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// describeIndex says what the code index covers.
+func describeIndex(paths []string) string {
+	if len(paths) == 1 && paths[0] == "." {
+		return " The code index covers the whole project but what .gitignore leaves out and dependency and build folders, so new folders are indexed as they appear; code.source_paths narrows it."
+	}
+	return " The code index covers " + strings.Join(paths, ", ") + " (code.source_paths)."
 }

@@ -37,7 +37,7 @@ func TestFreshInstall(t *testing.T) {
 				".github/tool/tool.py":  "print()\n",
 				"internal/store/x.json": "{}",
 			},
-			wantPaths: []string{"cmd", "internal"},
+			wantPaths: []string{"."}, // detection decides languages; the index covers the project
 			wantLangs: []string{"go"},
 		},
 		{
@@ -59,7 +59,7 @@ func TestFreshInstall(t *testing.T) {
 				"notes.log":                 "",
 				"web/src/ignored.generated": "",
 			},
-			wantPaths: []string{"app", "web"},
+			wantPaths: []string{"."},
 			wantLangs: []string{"typescript", "python"},
 		},
 		{

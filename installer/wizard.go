@@ -109,7 +109,7 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 		if err != nil {
 			return nil, err
 		}
-		q.paths, q.langs, q.cover = strings.Join(d.SourcePaths, ", "), strings.Join(d.Languages, ", "), "80"
+		q.paths, q.langs, q.cover = ".", strings.Join(d.Languages, ", "), "80" // the whole project, as install writes it
 		q.pages = append(q.pages, page{fields: func() []huh.Field {
 			return []huh.Field{
 				huh.NewInput().Title(q.withDefault("Source folders to index (comma-separated)", q.paths)).Value(&q.paths),

@@ -6,8 +6,8 @@
 // default), and neither it nor a folder above it is excluded: by the built-in
 // list (node_modules, vendor, dist, build, target, .venv and other tool and
 // hidden folders), by a .gitignore file at any level from the repository root
-// down (nested files apply to their own folder, as git applies them), or by
-// .git/info/exclude. Symbolic links are never followed: not when walking,
+// (the project root outside a repository) down (nested files apply to their
+// own folder, as git applies them), or by .git/info/exclude. Symbolic links are never followed: not when walking,
 // not in a configured path, not when a file is read. Every file is opened
 // through the project's path policy (internal/pathpolicy), the same check
 // svc_filesystem reads through, so an index never holds a file outside the
@@ -92,7 +92,12 @@ func New(opt Options) (*Scanner, error) {
 	}
 	s := &Scanner{opt: opt, root: root, patterns: map[string][]gitignore.Pattern{}}
 	if opt.Gitignore {
-		s.repo = findRepo(root)
+		// Outside a git repository the project's own .gitignore files
+		// still say what is not source: a person who wrote one expects it
+		// kept, git or not.
+		if s.repo = findRepo(root); s.repo == "" {
+			s.repo = root
+		}
 		if s.repo != "" {
 			s.exclude = readPatterns(filepath.Join(s.repo, ".git", "info", "exclude"), nil)
 		}

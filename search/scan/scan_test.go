@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -182,5 +183,38 @@ func TestReadFollowsNoLink(t *testing.T) {
 		if files, err := s.Walk(); !errors.Is(err, ErrNotFollowed) {
 			t.Errorf("walk of %s: %v %v, want ErrNotFollowed", p, paths(files), err)
 		}
+	}
+}
+
+// A project that is not a git repository still has its .gitignore honoured.
+func TestGitignoreOutsideARepository(t *testing.T) {
+	root := t.TempDir()
+	for name, content := range map[string]string{
+		".gitignore":       "generated/\n*.tmp.go\n",
+		"a.go":             "package a\n",
+		"b.tmp.go":         "package a\n",
+		"generated/gen.go": "package generated\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	s, err := New(Options{Root: root, Paths: []string{"."}, Gitignore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := s.Walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	if !slices.Equal(got, []string{"a.go"}) {
+		t.Errorf("walked %v", got)
+	}
+	if ok, _ := s.Accept("generated/gen.go"); ok {
+		t.Error("a file in an ignored folder is accepted")
 	}
 }
