@@ -74,7 +74,7 @@ Agents: ` + agentIDs() + `
 	f.StringVar(&opts.For, "for", "", `agent and IDE as you would say it: "Cline in Cursor"`)
 	f.StringSliceVar(&opts.Secondary, "secondary", nil, "agents that share the primary's server over HTTP (repeat or comma-separate)")
 	f.StringVar(&opts.Scope, "scope", "", "where the primary entry goes: project, local (Claude Code) or user")
-	f.StringSliceVar(&opts.SourcePaths, "source-paths", nil, "folders to index in a new config (default: detected)")
+	f.StringSliceVar(&opts.SourcePaths, "source-paths", nil, "folders to index in a new config (default: the whole project, .gitignore honoured)")
 	f.StringSliceVar(&opts.Languages, "languages", nil, "languages of a new config (default: detected)")
 	f.Float64Var(&opts.CoverageThreshold, "coverage-threshold", 0, "a new config's workflow.coverage_threshold (default 80)")
 	f.BoolVar(&opts.Trust, "trust", false, "record this folder as trusted in the trust file of each agent that needs it (Codex, Gemini CLI, Qwen Code, Copilot CLI)")
