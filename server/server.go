@@ -289,18 +289,32 @@ func (s *server) browserState() info.Subsystem {
 // serve runs the transports until ctx ends or stdin closes, then shuts down
 // and removes the state file.
 func (s *server) serve(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	var wg sync.WaitGroup
 	stopHTTP := func() {}
+	watched := installed(s.opts.Project)
 	// Order matters: cancel ends the stdio loop, stopHTTP removes the state
 	// file and closes the listener, and only then is every goroutine awaited.
 	defer func() {
-		cancel()
+		cancel(nil)
 		stopHTTP()
 		wg.Wait()
 		s.browser.Close() // kills every browser process it started
 		s.search.Close()  // stops the watcher and builds, saves the indexes
+		if watched && !installed(s.opts.Project) {
+			// The indexes just saved must not bring back what the
+			// uninstall removed; .agentos/ goes too when that empties it.
+			os.RemoveAll(s.opts.Project.Cache())
+			os.Remove(s.opts.Project.AgentOS())
+		}
 	}()
+	if s.bridged && !watched {
+		s.log.Info("not taking over: agentos was uninstalled from the project")
+		return nil
+	}
+	if watched {
+		wg.Go(func() { s.watchInstall(ctx, cancel) })
+	}
 	// The indexes load or build in the background; searches answer meanwhile.
 	s.search.Start(ctx)
 	done := make(chan error, 2) // one slot per transport
@@ -337,6 +351,37 @@ func (s *server) serve(ctx context.Context) error {
 		return nil
 	case err := <-done:
 		return err
+	}
+}
+
+// installed reports whether the project still holds agentos's install:
+// every uninstall removes .agentos/config/ (--purge, .agentos/ whole).
+func installed(p project.Paths) bool {
+	fi, err := os.Stat(p.ConfigDir())
+	return err == nil && fi.IsDir()
+}
+
+// installPoll is how often a server checks that its project is installed.
+const installPoll = time.Second
+
+// errUninstalled is why a server stops when its project's install goes.
+var errUninstalled = errors.New("agentos was uninstalled from the project (.agentos/config/ is gone)")
+
+// watchInstall stops the server (cancel) once the project's install is
+// gone, rather than write its indexes and state into the project again.
+func (s *server) watchInstall(ctx context.Context, cancel context.CancelCauseFunc) {
+	tick := time.NewTicker(installPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if !installed(s.opts.Project) {
+				cancel(errUninstalled)
+				return
+			}
+		}
 	}
 }
 
