@@ -277,9 +277,13 @@ func mustRel(base, path string) string {
 }
 
 // copyTree copies a file or folder, skipping the pinned binary and the
-// cache: both are rebuilt by install and would only bloat the backup.
+// cache: both are rebuilt by install and would only bloat the backup. What
+// goes while it copies (the state file of a server that stops) is skipped.
 func copyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
