@@ -262,7 +262,7 @@ func agentTargets(p project.Paths, agents Agents, opts Options, env agentconfig.
 // the wizard asks about before it plans, since without opts.Replace the
 // plan refuses them.
 func Takeovers(opts Options) ([]agentconfig.Takeover, error) {
-	p, err := resolveProject(opts.Dir)
+	p, err := installRoot(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,10 @@ type Options struct {
 	// configured client that reads a project's config only in a trusted
 	// folder (Codex, Gemini CLI, Qwen Code, Copilot CLI).
 	Trust bool
+	// Force installs into a folder that does not look like a project: the
+	// home folder, the file system's root, or a folder of files with no
+	// project marker (see checkRoot).
+	Force bool
 	// Replace lets the install take a client's single user-level entry
 	// (Cline's: one for all projects) from another project that still
 	// exists. Without it such an install fails with an
@@ -94,7 +98,7 @@ type change struct {
 // step. When it returns an error caused by the project's existing files, it
 // has written nothing.
 func Install(ctx context.Context, opts Options) (*Report, error) {
-	p, err := resolveProject(opts.Dir)
+	p, err := installRoot(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +132,7 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 // Preview plans the install and reports every step it would take, with the
 // before and after content of the files it would change, writing nothing.
 func Preview(ctx context.Context, opts Options) (*Report, error) {
-	p, err := resolveProject(opts.Dir)
+	p, err := installRoot(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -199,32 +203,84 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 // nearest folder at or above it that holds .agentos/, else the working
 // directory itself (a first install).
 func resolveProject(dir string) (project.Paths, error) {
+	p, _, err := findProject(dir)
+	return p, err
+}
+
+// installRoot is the folder an install with opts goes into: resolveProject's,
+// checked to be a folder a project may be installed in (checkRoot) unless
+// opts.Force.
+func installRoot(opts Options) (project.Paths, error) {
+	p, foundFrom, err := findProject(opts.Dir)
+	if err != nil || opts.Force {
+		return p, err
+	}
+	return p, checkRoot(p, foundFrom)
+}
+
+// findProject is resolveProject, also returning the working directory when
+// the project was found above it ("" otherwise).
+func findProject(dir string) (p project.Paths, foundFrom string, err error) {
 	if dir == "" {
 		dir = "."
 		if wd, err := os.Getwd(); err == nil {
 			for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
 				if fi, err := os.Stat(filepath.Join(d, project.Dir)); err == nil && fi.IsDir() {
 					dir = d
+					if d != wd {
+						foundFrom = wd
+					}
 					break
 				}
 			}
 		}
 	}
-	p, err := project.At(dir)
+	p, err = project.At(dir)
 	if err != nil {
-		return project.Paths{}, fmt.Errorf("install: %w", err)
+		return project.Paths{}, "", fmt.Errorf("install: %w", err)
 	}
 	fi, err := os.Stat(p.Root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return project.Paths{}, fmt.Errorf("install: project folder %s does not exist", p.Root)
+		return project.Paths{}, "", fmt.Errorf("install: project folder %s does not exist", p.Root)
 	}
 	if err != nil {
-		return project.Paths{}, fmt.Errorf("install: %w", err)
+		return project.Paths{}, "", fmt.Errorf("install: %w", err)
 	}
 	if !fi.IsDir() {
-		return project.Paths{}, fmt.Errorf("install: %s is not a folder", p.Root)
+		return project.Paths{}, "", fmt.Errorf("install: %s is not a folder", p.Root)
 	}
-	return p, nil
+	return p, foundFrom, nil
+}
+
+// checkRoot refuses the folders an install there is almost always a slip:
+// the home folder and the file system's root, where every folder below
+// would then find that install as its project (as `install` in
+// ~/src/newproj found an accidental one in ~ and said "up to date"). Any
+// other folder may be a project, an empty one a new project: a project
+// need not hold a marker agentos knows. --force installs anyway.
+func checkRoot(p project.Paths, foundFrom string) error {
+	home, _ := os.UserHomeDir()
+	where := ""
+	switch {
+	case home != "" && project.SameFolder(p.Root, home):
+		where = "your home folder"
+	case filepath.Dir(p.Root) == p.Root:
+		where = "the root of the file system"
+	}
+	if foundFrom != "" {
+		if where == "" {
+			return nil // a subfolder of a project: the project is meant, as git finds its repository
+		}
+		return fmt.Errorf("install: the agentos found from %s is installed in %s, %s, which is rarely meant: to install into this folder, pass --dir %s; to update the one in %s, pass --dir %s (and `agentos uninstall --dir %s` removes it)",
+			foundFrom, p.Root, where, foundFrom, p.Root, p.Root, p.Root)
+	}
+	if p.Installed() {
+		return nil // already chosen once
+	}
+	if where != "" {
+		return fmt.Errorf("install: %s is %s, not a project: every folder below it would find this install as its project; install into the project's own folder (--dir), or pass --force if this really is one", p.Root, where)
+	}
+	return nil
 }
 
 // checkWritable fails early with a plain message when the project folder

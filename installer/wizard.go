@@ -100,7 +100,7 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 	if len(opts.Secondary) == 0 {
 		q.pages = append(q.pages, page{fields: func() []huh.Field { return []huh.Field{secondaryField(&q.primary, &q.picked)} }})
 	}
-	p, err := resolveProject(opts.Dir)
+	p, err := installRoot(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 
 func newInstallCmd(s *streams) *cobra.Command {
 	var opts installer.Options
-	var asJSON bool
+	var asJSON, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "install",
 		Short: "Install agentos into a project and configure your agents",
@@ -44,14 +44,35 @@ Agents: ` + agentIDs() + `
   agentos install --agent claude-code --scope local --yes   keep the entry out of .mcp.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !opts.Yes {
-				if isTerminal(s.InFile) && isTerminal(s.OutFile) {
-					return runInstallWizard(cmd, s, opts)
-				}
-				return withCode(exitUsage, fmt.Errorf("not a terminal, so there is no one to ask: pass --yes (with --agent NAME or --for \"Cline in Cursor\") to install"))
+			interactive := !opts.Yes && !dryRun && isTerminal(s.InFile) && isTerminal(s.OutFile)
+			if interactive {
+				return runInstallWizard(cmd, s, opts)
 			}
 			if _, err := installer.ResolveAgents(opts); err != nil {
 				return withCode(exitUsage, err)
+			}
+			if dryRun || !opts.Yes {
+				// The plan, with the diff of every file it changes, as
+				// upgrade and uninstall show theirs.
+				pl, err := installer.Preview(cmd.Context(), opts)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					enc := json.NewEncoder(s.Out)
+					enc.SetIndent("", "  ")
+					if err := enc.Encode(pl); err != nil {
+						return err
+					}
+				} else if !pl.Changed {
+					fmt.Fprintf(s.Out, "agentos is up to date in %s; an install would change nothing.\n", pl.Root)
+				} else {
+					installer.PrintPlan(s.Out, pl)
+				}
+				if dryRun {
+					return nil
+				}
+				return withCode(exitUsage, fmt.Errorf("nothing was installed: there is no terminal to ask in; run again with --yes to carry out this plan"))
 			}
 			report, err := installer.Install(cmd.Context(), opts)
 			if err != nil {
@@ -81,6 +102,8 @@ Agents: ` + agentIDs() + `
 	f.BoolVar(&opts.Replace, "replace", false, "point an agent's one user-level entry (Cline, Windsurf, Goose, Claude Desktop, --scope user) at this project even when it serves another project")
 	f.BoolVar(&opts.NoPin, "no-pin", false, "do not copy this binary into .agentos/bin/; the agents run it where it is")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&dryRun, "dry-run", false, "print the plan and the diff of every file it would change, and change nothing")
+	f.BoolVar(&opts.Force, "force", false, "install into the home folder or the file system's root (refused without it: every folder below would find that install)")
 	cmd.MarkFlagsMutuallyExclusive("for", "agent")
 	return cmd
 }
