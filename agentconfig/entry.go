@@ -234,6 +234,10 @@ type Env struct {
 	XDGConfig string // $XDG_CONFIG_HOME, else ~/.config
 	CodexHome string // $CODEX_HOME, else ~/.codex
 	ClineDir  string // $CLINE_DATA_DIR, else ~/.cline/data
+	// QwenApprovals is Qwen Code's approvals file:
+	// $QWEN_CODE_MCP_APPROVALS_PATH, else mcpApprovals.json in $QWEN_HOME;
+	// "" for ~/.qwen/mcpApprovals.json.
+	QwenApprovals string
 }
 
 // SystemEnv reads Env from the running process.
@@ -243,6 +247,12 @@ func SystemEnv() Env {
 	e.XDGConfig = os.Getenv("XDG_CONFIG_HOME")
 	e.CodexHome = os.Getenv("CODEX_HOME")
 	e.ClineDir = os.Getenv("CLINE_DATA_DIR")
+	e.QwenApprovals = os.Getenv("QWEN_CODE_MCP_APPROVALS_PATH")
+	if dir := os.Getenv("QWEN_HOME"); e.QwenApprovals == "" && dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			e.QwenApprovals = filepath.Join(abs, "mcpApprovals.json")
+		}
+	}
 	return e.withDefaults()
 }
 

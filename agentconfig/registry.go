@@ -45,6 +45,46 @@ type Shape struct {
 	URLKey       string         // "url" unless set ("serverUrl", "httpUrl", "uri")
 	HTTPExtra    map[string]any // fixed extra fields of an HTTP entry
 	NameField    bool           // the entry repeats its name in a "name" field (Goose, Continue)
+	// HTTPRead lists every spelling of an HTTP entry the client's current
+	// version reads as streamable HTTP, in the order it looks for them, so
+	// that doctor passes an entry the client accepts even when agentos
+	// writes another form (Gemini CLI's deprecated httpUrl, Codex's ignored
+	// type). nil: the client reads only the form agentos writes.
+	HTTPRead []HTTPForm
+}
+
+// HTTPForm is one spelling of an HTTP entry that a client reads as
+// streamable HTTP, the only transport agentos serves.
+type HTTPForm struct {
+	URLKey string // the key that holds the URL
+	// Type is the value the type key (Shape.HTTPTypeKey) must hold; "" means
+	// no type key at all, unless AnyType is set.
+	Type    string
+	AnyType bool // the client ignores the type key beside this URL key
+	// Old says why this is not the form agentos writes ("deprecated …"); ""
+	// for the form it writes. Doctor passes an old form and says so.
+	Old string
+}
+
+// httpForms is what doctor accepts as c's HTTP entry: Shape.HTTPRead, or
+// the one form agentos writes.
+func (s Shape) httpForms() []HTTPForm {
+	if s.HTTPRead != nil {
+		return s.HTTPRead
+	}
+	return []HTTPForm{{URLKey: s.urlKey(), Type: s.HTTPType}}
+}
+
+// describe spells f the way a person reads it in a config file.
+func (f HTTPForm) describe(typeKey string) string {
+	switch {
+	case f.AnyType:
+		return f.URLKey
+	case f.Type != "":
+		return fmt.Sprintf("%s with %s %q", f.URLKey, typeKey, f.Type)
+	default:
+		return f.URLKey + " without " + typeKey
+	}
 }
 
 // RulesFile is one instruction file a client reads.
@@ -97,6 +137,9 @@ type Client struct {
 	// entry, before the client uses a project server it has not seen (Qwen
 	// Code binds the approval to the entry's content); "" when none.
 	Approve string
+	// Approvals is where the client records the approvals Approve makes, so
+	// that doctor can tell a pending server; nil when it has none.
+	Approvals *Approvals
 	// Unverified lists the facts of this row that come from third-party
 	// material only.
 	Unverified []string
@@ -142,7 +185,13 @@ var clients = []Client{
 	{
 		ID: "claude-code", Name: "Claude Code", Aliases: []string{"claude", "claude code", "cc"},
 		Format: JSON, ProjectFile: ".mcp.json", UserFile: same("~/.claude.json"), Key: []string{"mcpServers"},
-		Shape:      Shape{StdioType: "stdio", HTTP: true, HTTPType: "http"},
+		// Claude Code 2.1.330 reads type http, and streamable-http as its
+		// alias; a url without a type, or another type, it skips with a
+		// warning, and type sse is SSE (checked with `claude mcp list`).
+		Shape: Shape{StdioType: "stdio", HTTP: true, HTTPType: "http", HTTPRead: []HTTPForm{
+			{URLKey: "url", Type: "http"},
+			{URLKey: "url", Type: "streamable-http", Old: "an alias Claude Code 2.1.330 reads as http"},
+		}},
 		LocalScope: true,
 		Rules:      []RulesFile{{Path: "CLAUDE.md", Shared: true}},
 		Note:       "no per-server auto-approve; project servers are approved in .claude/settings*.json",
@@ -231,15 +280,28 @@ var clients = []Client{
 	{
 		ID: "codex", Name: "Codex CLI", Aliases: []string{"codex", "codex cli", "openai codex"},
 		Format: TOML, ProjectFile: ".codex/config.toml", UserFile: same("$CODEX_HOME/config.toml"), Key: []string{"mcp_servers"},
-		Shape: Shape{HTTP: true},
+		// Codex 0.169 infers the transport from url and ignores a type key
+		// (`codex mcp add --url` writes none; `codex mcp get --json` reports
+		// streamable_http whatever type says).
+		Shape: Shape{HTTP: true, HTTPRead: []HTTPForm{{URLKey: "url", AnyType: true}}},
 		Rules: []RulesFile{agentsMD},
 		Trust: &Trust{File: "$CODEX_HOME/config.toml", Format: TOML, Style: TrustTable, ProjectOnly: true},
-		Note:  "project config is read in trusted projects only; no type key (transport inferred)",
+		Note:  "project config is read in trusted projects only; no type key written (Codex infers the transport and ignores one)",
 	},
 	{
 		ID: "gemini", Name: "Gemini CLI", Aliases: []string{"gemini", "gemini cli"},
 		Format: JSONC, ProjectFile: ".gemini/settings.json", UserFile: same("~/.gemini/settings.json"), Key: []string{"mcpServers"},
-		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
+		// Gemini CLI 0.61 (createUrlTransport) reads httpUrl first, which it
+		// calls deprecated ("Please migrate to 'url' with 'type: \"http\"'"),
+		// then url with type http, then url alone (streamable HTTP with an SSE
+		// fallback); url with type sse is SSE, which agentos does not serve.
+		// `gemini mcp add --transport http` writes url with type http.
+		Shape: Shape{Approval: map[string]any{"trust": true}, HTTP: true, HTTPType: "http",
+			HTTPRead: []HTTPForm{
+				{URLKey: "httpUrl", AnyType: true, Old: "deprecated in Gemini CLI 0.61, which still reads it"},
+				{URLKey: "url", Type: "http"},
+				{URLKey: "url", Old: "read as streamable HTTP with an SSE fallback"},
+			}},
 		Rules: []RulesFile{{Path: "GEMINI.md", Shared: true}},
 		Trust: &Trust{File: "~/.gemini/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.gemini/settings.json", SwitchOn: true},
 		Note:  "trust: true skips confirmation for every tool of the server; project settings are read in trusted folders only",
@@ -247,11 +309,15 @@ var clients = []Client{
 	{
 		ID: "qwen", Name: "Qwen Code", Aliases: []string{"qwen", "qwen code", "qwen-code", "qwen cli"},
 		Format: JSONC, ProjectFile: ".qwen/settings.json", UserFile: same("~/.qwen/settings.json"), Key: []string{"mcpServers"},
-		Shape:   Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl"},
-		Rules:   []RulesFile{{Path: "QWEN.md", Shared: true}},
-		Trust:   &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
-		Approve: "qwen mcp approve " + ServerName,
-		Note:    "Gemini CLI's settings shape; a new project server waits for `qwen mcp approve agentos`; with folder trust turned on, project settings are read in trusted folders only",
+		// Qwen Code 0.24 reads httpUrl as streamable HTTP, ignoring a type
+		// key in settings files, and url as SSE (createTransport), which
+		// agentos does not serve; `qwen mcp add --transport http` writes httpUrl.
+		Shape:     Shape{Approval: map[string]any{"trust": true}, HTTP: true, URLKey: "httpUrl", HTTPRead: []HTTPForm{{URLKey: "httpUrl", AnyType: true}}},
+		Rules:     []RulesFile{{Path: "QWEN.md", Shared: true}},
+		Trust:     &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
+		Approve:   "qwen mcp approve " + ServerName,
+		Approvals: &Approvals{File: "~/.qwen/mcpApprovals.json", Hash: qwenConfigHash},
+		Note:      "Gemini CLI's settings shape, but HTTP is httpUrl (url is SSE); a new or changed project server waits for `qwen mcp approve agentos`; with folder trust turned on, project settings are read in trusted folders only",
 	},
 	{
 		ID: "amazonq", Name: "Amazon Q Developer", Aliases: []string{"amazon q", "amazonq", "q", "q developer"},

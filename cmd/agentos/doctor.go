@@ -21,14 +21,17 @@ there and is this agentos's build; the primary server runs in dual mode and its 
 indexes have not failed; and every client
 config on this machine that holds an agentos entry parses and has an absolute command
 path, the project root, the right port, the /mcp path, 127.0.0.1 rather than localhost
-and the client's own transport spelling. It also checks the test command the workflow
+and a transport spelling the client's current version reads as streamable HTTP (an older
+spelling it still reads is a note). It also checks the test command the workflow
 gates run: a project with tests needs one, and the default's runner must be installed with
 what writes its reports (pytest-cov, @vitest/coverage-v8, jest-junit). It prints ✓ or ✗ per check, with the fix.
 
 A server that is not running yet is a note (•), not a failure: the primary agent starts it.
-A stale state file, a server in stdio-only mode, an entry pointing at another port than the
-running server's, a folder a client does not trust, and an entry whose binary is missing
-are failures, each printed with its fix.
+A stale state file, a server in stdio-only mode (the fix names the client whose entry
+launched it), an entry pointing at another port than the running server's, a folder a
+client does not trust, a project server Qwen Code shows as pending approval, a stdio entry
+in a client that speaks HTTP or one with no primary to bridge to, and an entry whose
+binary is missing are failures, each printed with its fix.
 
 Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is found.`,
 		Args: cobra.NoArgs,
