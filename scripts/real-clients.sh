@@ -25,13 +25,22 @@
 # project server is approved with `qwen mcp approve agentos`.
 #
 # The checks, in order:
+#   0. `agentos doctor` agrees with Qwen Code on its approval: it fails while
+#      `qwen mcp list` shows the new server as "Pending approval", passes once
+#      it is approved, and fails again when the entry changes (Qwen Code binds
+#      the approval to the entry's content);
 #   1. each primary alone starts the server from its entry: Connected;
 #   2. with a primary server running (started from the same entry), the HTTP
-#      secondaries connect to it and Codex lists it;
+#      secondaries connect to it and Codex lists it, also with a type key
+#      (which Codex ignores and doctor accepts);
 #   3. two primaries and a secondary at once, on one server instance: while
 #      the server runs, Claude Code and Gemini CLI connect too (their own
 #      `serve --transport dual` becomes a bridge to it) and opencode still
-#      does, and the server is still the same process.
+#      does, and the server is still the same process;
+#   4. Gemini CLI's HTTP entry as agentos writes it (url with type http)
+#      connects, and so does each older form doctor passes with a note
+#      (httpUrl, url without type), while the one doctor fails (type sse)
+#      does not.
 # Each check prints PASS or FAIL; the exit status is 1 when any fails.
 set -euo pipefail
 
@@ -85,7 +94,6 @@ printf 'package main\n\nfunc main() {}\n' >"$proj/main.go"
 if command -v git >/dev/null 2>&1; then git -C "$proj" init -q .; fi # as a real project is (Codex looks for its root)
 "$work/agentos" install --dir "$proj" --agent claude-code --agent gemini \
   --secondary opencode --secondary qwen --secondary codex --trust --yes >"$work/install.txt"
-(cd "$proj" && qwen mcp approve agentos >/dev/null)
 
 failed=0
 pass() { echo "PASS $1"; }
@@ -93,6 +101,15 @@ fail() {
   echo "FAIL $1"
   [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 15 | sed 's/^/    /'
   failed=1
+}
+
+# doctor: agentos doctor's report for the project (it exits 1 when a check fails).
+doctor() { "$work/agentos" doctor --dir "$proj" 2>&1 || true; }
+
+# edit FILE JS: rewrite the JSON settings FILE with the JavaScript statement
+# JS, which changes `s` (the parsed file) in place.
+edit() {
+  node -e 'const fs = require("fs"); const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); '"$2"'; fs.writeFileSync(process.argv[1], JSON.stringify(s, null, 2) + "\n")' "$1"
 }
 
 # list CLIENT: the client's MCP server list, in the project, without colours.
@@ -120,6 +137,35 @@ check() { # check CLIENT WHAT
 }
 
 echo "real clients: $(claude --version 2>/dev/null | head -n 1) | gemini $(gemini --version 2>/dev/null) | $(codex --version 2>/dev/null) | opencode $(opencode --version 2>/dev/null) | qwen $(qwen --version 2>/dev/null)"
+
+# 0. Qwen Code's approval, as Qwen Code and doctor each see it.
+# approval WHAT WANT: Qwen Code lists agentos as pending (WANT=pending) or not
+# (WANT=approved), and doctor's Qwen Code approval check says the same.
+approval() {
+  local out doc
+  out=$(list qwen)
+  doc=$(doctor)
+  if [ "$2" = pending ]; then
+    if [[ $out == *"Pending approval"* ]] && grep -q '^✗ Qwen Code approval: .*Pending approval' <<<"$doc"; then
+      pass "qwen: $1: pending in Qwen Code and in doctor"
+    else
+      fail "qwen: $1: pending in Qwen Code and in doctor" "$out"$'\n'"$(grep -A1 'Qwen Code' <<<"$doc")"
+    fi
+  elif [[ $out != *"Pending approval"* && $out != *"Rejected"* ]] && grep -q '^✓ Qwen Code approval' <<<"$doc"; then
+    pass "qwen: $1: approved in Qwen Code and in doctor"
+  else
+    fail "qwen: $1: approved in Qwen Code and in doctor" "$out"$'\n'"$(grep -A1 'Qwen Code' <<<"$doc")"
+  fi
+}
+approval "new project server" pending
+(cd "$proj" && qwen mcp approve agentos >/dev/null)
+approval "after qwen mcp approve" approved
+# A changed entry voids the approval; the entry as approved has it again.
+cp "$proj/.qwen/settings.json" "$work/qwen-settings.json"
+edit "$proj/.qwen/settings.json" 's.mcpServers.agentos.timeout = 30000'
+approval "entry changed since the approval" pending
+cp "$work/qwen-settings.json" "$proj/.qwen/settings.json"
+approval "entry as approved again" approved
 
 # 1. Each primary alone launches the server from its entry.
 check claude "primary, launches the server alone"
@@ -151,6 +197,18 @@ if printf '%s\n' "$out" | grep -q "agentos *${url}.*enabled"; then
 else
   fail "codex: lists the HTTP secondary entry" "$out"
 fi
+# Codex ignores a type key beside url; doctor accepts it too.
+cp "$proj/.codex/config.toml" "$work/codex-config.toml"
+sed -i 's/^\[mcp_servers\.agentos\]$/&\ntype = "http"/' "$proj/.codex/config.toml"
+out=$(list codex)
+doc=$(doctor)
+if grep -q '^type = "http"$' "$proj/.codex/config.toml" && printf '%s\n' "$out" | grep -q "agentos *${url}.*enabled" &&
+  grep -q '^✓ Codex CLI (.codex/config.toml): HTTP entry' <<<"$doc"; then
+  pass "codex: type = \"http\" beside url is listed, and doctor passes it"
+else
+  fail "codex: type = \"http\" beside url is listed, and doctor passes it" "$out"$'\n'"$(grep 'Codex' <<<"$doc")"
+fi
+cp "$work/codex-config.toml" "$proj/.codex/config.toml"
 
 # 3. Two primaries and a secondary at once, all on one server instance:
 # Claude Code's and Gemini CLI's own `serve --transport dual` bridge to the
@@ -164,6 +222,34 @@ if [ "$now" = "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
 else
   fail "one server instance throughout: the state file names pid ${now:-none}, not $server_pid"
 fi
+
+# 4. Gemini CLI's HTTP entry: the form agentos writes, and the forms doctor
+# passes or fails, each as Gemini CLI's own `mcp list` sees it.
+"$work/agentos" connect --dir "$proj" --agent gemini >/dev/null
+gemini_form() { # gemini_form WHAT WANT MARK: Gemini connects (WANT=yes) or not, and doctor marks the entry MARK
+  local out doc
+  out=$(list gemini)
+  doc=$(doctor)
+  local verdict=no
+  connected gemini "$out" && verdict=yes
+  if [ "$verdict" = "$2" ] && grep -q "^$3 Gemini CLI (.gemini/settings.json)" <<<"$doc"; then
+    pass "gemini: $1: connected=$2, doctor $3"
+  else
+    fail "gemini: $1: connected=$2, doctor $3" "$out"$'\n'"$(grep -A1 'Gemini CLI (' <<<"$doc")"
+  fi
+}
+if grep -q '"type": "http"' "$proj/.gemini/settings.json" && ! grep -q '"httpUrl"' "$proj/.gemini/settings.json"; then
+  pass "gemini: agentos connect writes url with type http"
+else
+  fail "gemini: agentos connect writes url with type http" "$(cat "$proj/.gemini/settings.json")"
+fi
+gemini_form "url with type http, as written" yes ✓
+edit "$proj/.gemini/settings.json" 'const e = s.mcpServers.agentos; e.httpUrl = e.url; delete e.url; delete e.type'
+gemini_form "httpUrl (deprecated)" yes •
+edit "$proj/.gemini/settings.json" 'const e = s.mcpServers.agentos; e.url = e.httpUrl; delete e.httpUrl'
+gemini_form "url without type" yes •
+edit "$proj/.gemini/settings.json" 's.mcpServers.agentos.type = "sse"'
+gemini_form "url with type sse" no ✗
 
 if [ "$failed" = 0 ]; then echo "real clients: all checks passed"; else echo "real clients: some checks failed"; fi
 exit "$failed"
