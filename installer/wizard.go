@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,8 +114,8 @@ func newQuestions(ctx context.Context, opts Options) (*questions, error) {
 		q.paths, q.langs, q.cover = ".", strings.Join(d.Languages, ", "), "80" // the whole project, as install writes it
 		q.pages = append(q.pages, page{fields: func() []huh.Field {
 			return []huh.Field{
-				huh.NewInput().Title(q.withDefault("Source folders to index (comma-separated)", q.paths)).Value(&q.paths),
-				huh.NewInput().Title(q.withDefault("Languages (comma-separated; none for none)", q.langs)).Value(&q.langs),
+				huh.NewInput().Title(q.withDefault("Source folders to index (comma-separated)", q.paths)).Value(&q.paths).Validate(existingFolders(p.Root)),
+				huh.NewInput().Title(q.withDefault("Languages (comma-separated; none for none)", q.langs)).Value(&q.langs).Validate(knownLanguages),
 				huh.NewInput().Title(q.withDefault("Coverage threshold for implementation gates, in percent", q.cover)).Value(&q.cover).Validate(validThreshold),
 			}
 		}})
@@ -189,6 +191,47 @@ func (q *questions) primaryName() string {
 	return q.primary
 }
 
+// existingFolders checks the wizard's source folders: each must be a
+// folder inside the project (empty: the default).
+func existingFolders(root string) func(string) error {
+	return func(s string) error {
+		for _, f := range splitList(s) {
+			rel := filepath.FromSlash(f)
+			if !filepath.IsLocal(rel) && rel != "." {
+				return fmt.Errorf("%s is not a folder inside the project", f)
+			}
+			if fi, err := os.Stat(filepath.Join(root, rel)); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%s is not a folder of the project", f)
+			}
+		}
+		return nil
+	}
+}
+
+// knownLanguages checks the wizard's languages against those agentos
+// detects and indexes ("none" for none).
+func knownLanguages(s string) error {
+	langs := splitList(s)
+	if len(langs) == 1 && strings.EqualFold(langs[0], "none") {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, l := range languageByExt {
+		known[l] = true
+	}
+	for _, l := range langs {
+		if !known[strings.ToLower(l)] {
+			names := make([]string, 0, len(known))
+			for n := range known {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			return fmt.Errorf("agentos knows no language %q; it knows %s (or none)", l, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
 func validThreshold(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return nil // the default
@@ -250,7 +293,8 @@ func Wizard(ctx context.Context, opts Options, wio WizardIO) (Options, error) {
 	run := func(fields ...huh.Field) error {
 		form := huh.NewForm(huh.NewGroup(fields...)).WithKeyMap(wizardKeys()).WithInput(in).WithOutput(wio.Out).WithAccessible(wio.Accessible).WithShowHelp(!wio.Accessible)
 		if err := form.RunWithContext(ctx); err != nil {
-			if errors.Is(err, huh.ErrUserAborted) {
+			// Ctrl-C (the form's own, or the signal that cancels ctx).
+			if errors.Is(err, huh.ErrUserAborted) || errors.Is(err, context.Canceled) {
 				return ErrAborted
 			}
 			return err

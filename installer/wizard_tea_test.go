@@ -215,3 +215,59 @@ func TestAgentListKeys(t *testing.T) {
 		t.Error("the help still offers x, which the filter box types")
 	}
 }
+
+// Esc goes back a step, keeping the answers; a folder that does not exist
+// is refused where it is typed (TestWizardValidators has the rules); Ctrl-C
+// cancels with nothing written.
+func TestWizardGoesBackAndValidates(t *testing.T) {
+	t.Parallel()
+	root, binary := newProject(t, map[string]string{"main.go": "package main\n"})
+	m, err := newWizardModel(context.Background(), Options{Dir: root, BinaryPath: binary, Env: homeFor(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 60))
+	enter := tea.KeyMsg{Type: tea.KeyEnter}
+	esc := tea.KeyMsg{Type: tea.KeyEsc}
+	wait := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(teaDeadline), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	wait("Which agent launches")
+	tm.Send(enter)
+	wait("Other agents that share")
+	tm.Send(esc) // back to the first question
+	wait("Which agent launches")
+	tm.Send(enter)
+	wait("Other agents that share")
+	tm.Send(enter)
+	wait("Source folders to index")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(", nowhere")})
+	tm.Send(enter)
+	wait("nowhere is not a folder of the project") // and the form stays on it
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(teaDeadline)).(*wizardModel)
+	if final.err != ErrAborted {
+		t.Errorf("Ctrl-C ended with %v", final.err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".agentos")); !os.IsNotExist(err) {
+		t.Error("a cancelled wizard wrote .agentos/")
+	}
+}
+
+func TestWizardValidators(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, "src"), 0o755)
+	check := existingFolders(root)
+	for in, ok := range map[string]bool{".": true, "src": true, "src, .": true, "missing": false, "../x": false, "/etc": false, "": true} {
+		if err := check(in); (err == nil) != ok {
+			t.Errorf("folders %q: %v", in, err)
+		}
+	}
+	for in, ok := range map[string]bool{"go, python": true, "none": true, "Go": true, "cobol": false, "go, cobol": false, "": true} {
+		if err := knownLanguages(in); (err == nil) != ok {
+			t.Errorf("languages %q: %v", in, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package installer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -69,7 +70,8 @@ const (
 type wizardModel struct {
 	ctx      context.Context
 	q        *questions
-	page     int // the next page of q.pages to show
+	page     int   // the next page of q.pages to show
+	shown    []int // the pages shown so far, in order: Esc goes back through them
 	form     *huh.Form
 	phase    wizardPhase
 	opts     Options
@@ -109,9 +111,26 @@ func (m *wizardModel) nextPage() tea.Cmd {
 		if pg.hide != nil && pg.hide() {
 			continue
 		}
+		m.shown = append(m.shown, m.page-1)
 		return m.show(huh.NewForm(huh.NewGroup(pg.fields()...)))
 	}
 	return m.showPlan()
+}
+
+// back shows the page before the one on screen (from the plan: the last
+// page), keeping the answers given; false when there is none.
+func (m *wizardModel) back() (tea.Cmd, bool) {
+	keep := len(m.shown) - 1 // on a page: the page itself goes
+	if m.phase == phaseConfirm {
+		keep = len(m.shown)
+	}
+	if keep < 1 {
+		return nil, false
+	}
+	m.page = m.shown[keep-1]
+	m.shown = m.shown[:keep-1]
+	m.phase = phaseAsk
+	return m.nextPage(), true
 }
 
 func (m *wizardModel) show(form *huh.Form) tea.Cmd {
@@ -195,10 +214,21 @@ func (m *wizardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, m.fail(ErrAborted)
 		}
+		if msg.Type == tea.KeyEsc && (m.phase == phaseAsk || m.phase == phaseConfirm) {
+			if cmd, ok := m.back(); ok {
+				return m, cmd
+			}
+			return m, nil // the first page: nowhere to go back to
+		}
 	case progressMsg:
 		m.progress = Progress(msg)
 		return m, m.wait()
 	case doneMsg:
+		if errors.Is(msg.err, context.Canceled) {
+			// Ctrl-C from outside the program (the signal): Install put
+			// back whatever it had written.
+			msg.err = ErrAborted
+		}
 		m.report, m.err, m.phase = msg.report, msg.err, phaseDone
 		return m, tea.Quit
 	}
@@ -228,9 +258,11 @@ func (m *wizardModel) View() string {
 	case phaseAsk:
 		b.WriteString("agentos install\n\n")
 		b.WriteString(m.form.View())
+		b.WriteString("\n\nesc: back a step · ctrl+c: cancel (nothing is written)")
 	case phaseConfirm:
 		b.WriteString(wrapText(m.plan, m.width) + "\n")
 		b.WriteString(m.form.View())
+		b.WriteString("\n\nesc: back to the questions · ctrl+c: cancel (nothing is written)")
 	case phaseApply:
 		writeProgress(&b, m.progress, m.width)
 	case phaseDone:
