@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"time"
@@ -32,7 +33,10 @@ func Dial(ctx context.Context, url, token, name, version string, handshake time.
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPBasicClient(hc))
+	// What goes wrong is returned; the transport's own log (a DELETE that
+	// finds the server gone) is not for the command's output.
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPBasicClient(hc),
+		transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		return nil, err
 	}
