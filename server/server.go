@@ -355,10 +355,14 @@ func (s *server) serve(ctx context.Context) error {
 }
 
 // installed reports whether the project still holds agentos's install:
-// every uninstall removes .agentos/config/ (--purge, .agentos/ whole).
+// every uninstall removes .agentos/config/ (--purge, .agentos/ whole). A
+// folder that cannot be looked at just now is taken to be there.
 func installed(p project.Paths) bool {
 	fi, err := os.Stat(p.ConfigDir())
-	return err == nil && fi.IsDir()
+	if err != nil {
+		return !errors.Is(err, os.ErrNotExist)
+	}
+	return fi.IsDir()
 }
 
 // installPoll is how often a server checks that its project is installed.
