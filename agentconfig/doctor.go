@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/shellquote"
 	"io"
 	"io/fs"
 	"net/url"
@@ -58,7 +59,7 @@ func Diagnose(ctx context.Context, p project.Paths, env Env) []Check {
 			Fix: "restart your primary agent (its server rewrites the file), or delete " + p.StateFile() + " if no agentos server runs for this project"})
 	case !pr.Running:
 		add(Check{Name: "server", OK: true, Note: true, Detail: "not running yet; your primary agent starts it when it opens the project (or run `" +
-			PinnedBinary(p) + " serve --transport dual --project-root " + p.Root + "`)"})
+			shellquote.Command(PinnedBinary(p), "serve", "--transport", "dual", "--dir", p.Root) + "`)"})
 	case pr.Transport != "dual" && pr.Transport != "http":
 		add(Check{Name: "server", Detail: "running over " + pr.Transport + " only, so other agents cannot connect",
 			Fix: "stop the server (pid " + strconv.Itoa(pr.PID) + "), which was started with `agentos serve --transport stdio`, and restart your primary agent, which launches `serve --transport dual`"})

@@ -1,6 +1,7 @@
 package testcmd
 
 import (
+	"github.com/agentos-dev/agentos/internal/shellquote"
 	"regexp"
 	"strings"
 
@@ -29,7 +30,7 @@ func Narrow(command string, tests []gates.TestCase) (string, bool) {
 		if names == nil || !allMatch(names, goTestName) {
 			return command, false
 		}
-		arg = "-run " + shellQuote("^(?:"+strings.Join(names, "|")+")$")
+		arg = "-run " + shellquote.POSIX("^(?:"+strings.Join(names, "|")+")$")
 		pkgs := uniq(tests, func(tc gates.TestCase) string { return tc.Package })
 		if pkgs != nil && allMatch(pkgs, importPath) && len(everyPackage.FindAllStringIndex(command, -1)) == 1 {
 			command = everyPackage.ReplaceAllString(command, "${1}"+strings.Join(pkgs, " ")+"${2}")
@@ -39,7 +40,7 @@ func Narrow(command string, tests []gates.TestCase) (string, bool) {
 		if names == nil || !allMatch(names, pyName) {
 			return command, false
 		}
-		arg = "-k " + shellQuote(strings.Join(names, " or "))
+		arg = "-k " + shellquote.POSIX(strings.Join(names, " or "))
 	case strings.Contains(command, "vitest"):
 		// Vitest's JUnit classname is the test file, relative to the root.
 		files := uniq(tests, func(tc gates.TestCase) string { return firstOf(tc.File, tc.Package) })
@@ -106,6 +107,3 @@ func firstOf(a, b string) string {
 	}
 	return b
 }
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
