@@ -12,10 +12,12 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
@@ -319,11 +321,49 @@ func checkBinary(p project.Paths) Check {
 		a, errA := fileHash(exe)
 		b, errB := fileHash(bin)
 		if errA == nil && errB == nil && !bytes.Equal(a, b) {
-			return Check{Name: "binary", Detail: "the pinned binary is a different build from this agentos " + buildinfo.Get().Version + ", so the installed assets may not match it",
-				Fix: "run `agentos install --yes` with the agentos you mean to use"}
+			return otherBuild(p, bin)
 		}
 	}
 	return Check{Name: "binary", OK: true, Detail: p.Rel(bin) + " matches this agentos " + buildinfo.Get().Version}
+}
+
+// otherBuild judges a pinned binary whose bytes differ from this one's: a
+// build of the same source (go run and go install of one clone differ in
+// bytes only) passes; two development builds that cannot be told apart get
+// a note; another version or commit fails, as the project's assets may not
+// match it.
+func otherBuild(p project.Paths, bin string) Check {
+	this := buildinfo.Get()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "version", "--json").Output()
+	var pinned buildinfo.Info
+	if err == nil {
+		err = json.Unmarshal(out, &pinned)
+	}
+	fix := "run `agentos install --yes` with the agentos you mean to use"
+	switch {
+	case err != nil:
+		return Check{Name: "binary", Detail: p.Rel(bin) + " does not say its version (" + err.Error() + ")", Fix: fix}
+	case buildinfo.SameSource(this, pinned):
+		return Check{Name: "binary", OK: true, Detail: p.Rel(bin) + " is another build of this agentos " + describeBuild(this)}
+	case this.Version == "dev" && pinned.Version == "dev" && (this.Commit == "" || pinned.Commit == "" || this.Modified || pinned.Modified):
+		return Check{Name: "binary", OK: true, Note: true, Detail: p.Rel(bin) + " is another development build (" + describeBuild(pinned) + ") than this one (" + describeBuild(this) + "); if agentos changed since the install, " + fix[4:]}
+	}
+	return Check{Name: "binary", Detail: p.Rel(bin) + " is agentos " + describeBuild(pinned) + ", this is " + describeBuild(this) + ", so the installed assets may not match it", Fix: fix}
+}
+
+// describeBuild is a build's version and, for a development build, its commit.
+func describeBuild(i buildinfo.Info) string {
+	s := i.Version
+	if i.Commit != "" {
+		s += fmt.Sprintf(" (%.12s", i.Commit)
+		if i.Modified {
+			s += ", with uncommitted changes"
+		}
+		s += ")"
+	}
+	return s
 }
 
 func fileHash(path string) ([]byte, error) {

@@ -373,3 +373,33 @@ func TestQwenConfigHashMatchesQwenCode(t *testing.T) {
 // qwenConfigHashWant is the hash Qwen Code 0.24.4 recorded for the second
 // entry of TestQwenConfigHashMatchesQwenCode, run with HOME=/tmp/qw/home.
 const qwenConfigHashWant = "95bcc2ec7fe1ef1f5ab284d8fb1d0c58f51eaa83ffaa30cb41c23c267e31ba8f"
+
+// A pinned binary of other bytes is judged by what it says it is: another
+// release fails, another development build of unknown commit is a note.
+func TestPinnedBinaryOfAnotherBuild(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands in for the pinned binary")
+	}
+	root := t.TempDir()
+	p := project.Paths{Root: root}
+	bin := filepath.Join(root, "agentos")
+	for says, want := range map[string]string{
+		`{"name":"agentos","version":"v9.9.9"}`: "fail",
+		`{"name":"agentos","version":"dev"}`:    "note",
+		`not json`:                              "fail",
+	} {
+		if err := os.WriteFile(bin, []byte("#!/bin/sh\necho '"+says+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		c := otherBuild(p, bin)
+		got := "fail"
+		if c.OK && c.Note {
+			got = "note"
+		} else if c.OK {
+			got = "pass"
+		}
+		if got != want {
+			t.Errorf("a pinned binary saying %s: %s (%+v), want %s", says, got, c, want)
+		}
+	}
+}
