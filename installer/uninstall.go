@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/manifest"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -33,10 +35,14 @@ type UninstallOptions struct {
 
 // UninstallPlan is everything uninstall will do, computed before any of it.
 type UninstallPlan struct {
-	Root      string
-	Edits     []agentconfig.Change // client configs, rules files, .gitignore
-	Remove    []string             // absolute paths under .agentos/ to delete
-	Keep      []string             // project-relative paths kept
+	Root   string
+	Edits  []agentconfig.Change // client configs, rules files, .gitignore
+	Remove []string             // absolute paths under .agentos/ to delete
+	Keep   []string             // project-relative paths kept
+	// Edited are the files agentos installed under .agentos/ that the
+	// project changed since (a universal standard made its own), which
+	// the removal deletes: shown by name, kept in the backup.
+	Edited    []string
 	BackupDir string
 	env       agentconfig.Env
 }
@@ -150,7 +156,30 @@ func PlanUninstall(opts UninstallOptions) (*UninstallPlan, error) {
 	if err := walk(p.AgentOS()); err != nil {
 		return nil, err
 	}
+	pl.Edited = editedSince(p, pl.Remove)
 	return pl, nil
+}
+
+// editedSince lists the files under the removed paths whose content is no
+// longer what install wrote (the manifest's sums).
+func editedSince(p project.Paths, removed []string) []string {
+	m, found, err := manifest.Load(p)
+	if err != nil || !found {
+		return nil
+	}
+	var out []string
+	for rel, e := range m.Files {
+		abs := filepath.Join(p.Root, filepath.FromSlash(rel))
+		under := slices.ContainsFunc(removed, func(r string) bool { return abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) })
+		if !under || strings.HasPrefix(rel, ".agentos/bin/") {
+			continue
+		}
+		if data, err := os.ReadFile(abs); err == nil && manifest.Sum(data) != e.SHA256 {
+			out = append(out, rel)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // restoreEnding gives after, a file with agentos's entry or block taken out,
@@ -226,6 +255,9 @@ func (pl *UninstallPlan) Print(w io.Writer) {
 		rel, _ := filepath.Rel(pl.Root, path)
 		fmt.Fprintf(w, "  delete %s\n", filepath.ToSlash(rel))
 	}
+	if len(pl.Edited) > 0 {
+		fmt.Fprintf(w, "  of them, edited since install (the backup keeps them): %s\n", strings.Join(pl.Edited, ", "))
+	}
 	for _, k := range pl.Keep {
 		fmt.Fprintf(w, "  keep   %s (--purge deletes it)\n", k)
 	}
@@ -252,6 +284,9 @@ func (pl *UninstallPlan) Apply() error {
 		ch.UserOwned = false // saved above, with the rest
 		if _, err := agentconfig.Apply(ch, agentconfig.Backups{}); err != nil {
 			return fmt.Errorf("uninstall: %w", err)
+		}
+		if ch.Action == agentconfig.Removed {
+			removeEmptyParents(pl.Root, filepath.Dir(ch.Path))
 		}
 	}
 	for _, path := range pl.Remove {
@@ -311,6 +346,23 @@ func copyTree(src, dst string) error {
 		}
 		return writeFile(target, data, 0o600)
 	})
+}
+
+// removeEmptyParents removes dir and the folders above it, up to the
+// project root, while they are empty: the folders install made for the
+// files uninstall just deleted (.claude/commands/, .claude/skills/agentos/).
+// A folder with anything left in it stays, and so does every folder above.
+func removeEmptyParents(root, dir string) {
+	for {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || rel == "." || !filepath.IsLocal(rel) {
+			return
+		}
+		if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) { // not empty, or not ours to remove
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
 }
 
 // removeAll is os.RemoveAll that tries again for a moment when a folder

@@ -2,7 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/shellquote"
+	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +43,9 @@ Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is
 			p, err := project.Find(dir)
 			if err != nil {
 				return withCode(exitProject, err)
+			}
+			if uninstalled(p) {
+				return withCode(exitProject, fmt.Errorf("agentos is not installed in %s: its .agentos/ holds only what uninstall keeps (specs, development standards); `agentos install --dir %s` sets it up again", p.Root, shellquote.Arg(p.Root)))
 			}
 			checks := agentconfig.Diagnose(cmd.Context(), p, agentconfig.SystemEnv())
 			if c, ok := testCommandCheck(cmd.Context(), p); ok {
@@ -97,4 +104,13 @@ Exit status: 0 when every check passes, 1 when any fails, 3 when no .agentos/ is
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
+}
+
+// uninstalled reports whether the project's .agentos/ is what uninstall
+// leaves: no config and no pinned binary. Its clients' entries are gone
+// too, so checking them would only tell a person to fix what was removed.
+func uninstalled(p project.Paths) bool {
+	_, errCfg := os.Stat(p.Config())
+	_, errBin := os.Stat(p.Bin())
+	return errors.Is(errCfg, fs.ErrNotExist) && errors.Is(errBin, fs.ErrNotExist)
 }
