@@ -49,8 +49,8 @@ func ownTransport(t *testing.T) transport.StreamableHTTPCOption {
 	return transport.WithHTTPBasicClient(&http.Client{Transport: own})
 }
 
-// The server advertises its own capabilities only: tools, and resources
-// one may subscribe to. Elicitation is a client's capability.
+// The server advertises its own capabilities only: tools, resources one
+// may subscribe to, and prompts. Elicitation is a client's capability.
 func TestOnlyServerCapabilitiesAdvertised(t *testing.T) {
 	t.Parallel()
 	p, cfg := testProject(t)
@@ -61,13 +61,73 @@ func TestOnlyServerCapabilitiesAdvertised(t *testing.T) {
 	json.Unmarshal(data, &caps)
 	for name := range caps {
 		switch name {
-		case "tools", "resources":
+		case "tools", "resources", "prompts":
 		default:
 			t.Errorf("capability %q advertised: %s", name, data)
 		}
 	}
 	if res.Capabilities.Resources == nil || !res.Capabilities.Resources.Subscribe {
 		t.Errorf("resources/subscribe is served but not advertised: %s", data)
+	}
+	if res.Capabilities.Prompts == nil {
+		t.Errorf("prompts are served but not advertised: %s", data)
+	}
+}
+
+// The workflows' commands are prompts: listed with their argument, and
+// answered with the command's text and the argument in place; an unknown
+// prompt, a missing argument and an over-long value are refused.
+func TestPromptsOverHTTP(t *testing.T) {
+	t.Parallel()
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	c, _ := httpSession(t, r.status.URL, "prompts")
+	ctx := context.Background()
+	list, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range list.Prompts {
+		names = append(names, p.Name)
+		if p.Description == "" || len(p.Arguments) != 1 || !p.Arguments[0].Required {
+			t.Errorf("%s: %+v", p.Name, p)
+		}
+	}
+	if slices.Sort(names); !slices.Equal(names, []string{"implement", "search", "spec"}) { // mcp-go lists by name
+		t.Fatalf("prompts/list = %v", names)
+	}
+	get := func(name string, args map[string]string) (*mcp.GetPromptResult, error) {
+		req := mcp.GetPromptRequest{}
+		req.Params.Name, req.Params.Arguments = name, args
+		return c.GetPrompt(ctx, req)
+	}
+	res, err := get("spec", map[string]string{"feature": "CSV export of invoices"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Messages) != 1 || res.Messages[0].Role != mcp.RoleUser {
+		t.Fatalf("messages = %+v", res.Messages)
+	}
+	text, _ := res.Messages[0].Content.(mcp.TextContent)
+	if !strings.HasPrefix(text.Text, "Start the agentos spec workflow for this feature: CSV export of invoices\n\n1. Call svc_workflow") ||
+		!strings.Contains(text.Text, "spec_creation_v1") || strings.Contains(text.Text, "$ARGUMENTS") {
+		t.Errorf("prompts/get spec = %q", text.Text)
+	}
+	for _, tc := range []struct {
+		name string
+		args map[string]string
+		want string
+	}{
+		{"deploy", map[string]string{"feature": "x"}, "not found"},
+		{"spec", nil, "needs the argument feature"},
+		{"search", map[string]string{"query": strings.Repeat("q", 5000)}, "too long"},
+		{strings.Repeat("n", 200), nil, "too long"},
+	} {
+		res, err := get(tc.name, tc.args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+			t.Errorf("prompts/get %.20s: %v, %+v; want an error with %q", tc.name, err, res, tc.want)
+		}
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server/browser"
 	"github.com/agentos-dev/agentos/server/info"
+	"github.com/agentos-dev/agentos/server/prompts"
 	"github.com/agentos-dev/agentos/server/searchtool"
 	"github.com/agentos-dev/agentos/server/state"
 	"github.com/agentos-dev/agentos/server/toolkit"
@@ -202,11 +203,13 @@ func newServer(opts Options) (*server, error) {
 		// approval's elicitation is the client's capability, asked for
 		// only where the client declared it.
 		mcpserver.WithResourceCapabilities(true, false),
+		mcpserver.WithPromptCapabilities(false), // the workflows' commands (prompts.Register)
 		mcpserver.WithRecovery(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(instructions),
 	)
 	resources.Register(s.mcp, engine)
+	prompts.Register(s.mcp)
 	s.search = searchtool.New(searchtool.Options{Project: opts.Project, Config: opts.Config, Logger: opts.Logger})
 	tools, err := s.tools()
 	if err != nil {
@@ -415,7 +418,7 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, done chan<- 
 
 	streamable := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath(state.EndpointPath),
-		mcpserver.WithSessionIdManager(&sessionIDs{key: s.sessionKey, project: s.opts.Project.Root, clients: s.clients}),
+		mcpserver.WithSessionIdManagerResolver(&sessionIDs{key: s.sessionKey, project: s.opts.Project.Root, clients: s.clients}),
 		mcpserver.WithHeartbeatInterval(30*time.Second),
 		mcpserver.WithSessionIdleTTL(2*time.Hour),
 		mcpserver.WithStreamableHTTPLogger(s.log),
