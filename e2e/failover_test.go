@@ -94,7 +94,8 @@ func instanceOf(t testing.TB, c *client.Client) (string, int) {
 // three IDE windows would) and two more connect over HTTP: all five reach
 // one server. When its process is killed, one of the others takes over on
 // the same port, every agent still answers (the killed one's IDE would
-// relaunch it), and a workflow session started before is still there.
+// relaunch it), a workflow session started before is still there, and the
+// HTTP client that started one still owns it.
 func TestEveryAgentCanBeAPrimary(t *testing.T) {
 	t.Parallel()
 	root := newProject(t)
@@ -128,6 +129,9 @@ func TestEveryAgentCanBeAPrimary(t *testing.T) {
 		t.Fatalf("the server (pid %d) is none of the agents' processes", firstPID)
 	}
 	session := mustWF(t, agents[0].c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "failover"}}).Session.ID
+	// An HTTP client names itself only at initialize, as opencode does; it
+	// keeps its session id across the failover and still owns this one.
+	httpSession := mustWF(t, https[0], map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "failover-http"}}).Session.ID
 
 	if err := agents[primary].cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -150,6 +154,9 @@ func TestEveryAgentCanBeAPrimary(t *testing.T) {
 	}
 	if out, errText := wf(t, https[0], map[string]any{"action": "get_state", "session_id": session}); errText != "" || out.Session.ID != session {
 		t.Errorf("workflow session %s started before the kill is gone: %s", session, errText)
+	}
+	if _, errText := wf(t, https[0], map[string]any{"action": "pause", "session_id": httpSession}); errText != "" {
+		t.Errorf("after the kill the HTTP client that started workflow session %s may not change it: %s", httpSession, errText)
 	}
 	// The killed agent's IDE relaunches it: it joins the new primary.
 	again := launchAgent(t, root, "ide-relaunched")
