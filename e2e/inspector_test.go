@@ -86,3 +86,32 @@ func TestInspectorStrictSchemas(t *testing.T) {
 		t.Errorf("tools/list lacks svc_workflow:\n%s", stdout.String())
 	}
 }
+
+// TestInspectorPrompts: a real client lists the workflows' commands as
+// prompts and gets one with its argument in place.
+func TestInspectorPrompts(t *testing.T) {
+	t.Parallel()
+	root := newProject(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	run := func(args ...string) string {
+		cmd := inspector(t, ctx, append([]string{"--cli"}, append(args, "--transport", "stdio",
+			"--", binary, "serve", "--transport", "stdio", "--project-root", root, "--log-level", "ERROR")...)...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("inspector %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	list := run("--method", "prompts/list")
+	for _, name := range []string{"spec", "implement", "search"} {
+		if !strings.Contains(list, `"name": "`+name+`"`) {
+			t.Errorf("prompts/list through the inspector lacks %s:\n%s", name, list)
+		}
+	}
+	got := run("--method", "prompts/get", "--prompt-name", "search", "--prompt-args", "query=retry policy")
+	if !strings.Contains(got, "Search this project with agentos for: retry policy") || strings.Contains(got, "$ARGUMENTS") {
+		t.Errorf("prompts/get search through the inspector:\n%s", got)
+	}
+}
