@@ -4,8 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"unicode/utf8"
+	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
 // maxNameBytes is the longest method, tool or prompt name a request may
@@ -42,7 +41,7 @@ func refuseLongNames(_ context.Context, _ any, message any) error {
 		return nil // not for us to judge: mcp-go answers a malformed request
 	}
 	if len(m.Method) > maxNameBytes {
-		return fmt.Errorf("method %s is too long (%d bytes; methods are at most %d)", shorten(m.Method), len(m.Method), maxNameBytes)
+		return fmt.Errorf("method %s is too long (%d bytes; methods are at most %d)", toolkit.Quoted(m.Method, shownBytes), len(m.Method), maxNameBytes)
 	}
 	var what string
 	var value json.RawMessage
@@ -65,18 +64,5 @@ func refuseLongNames(_ context.Context, _ any, message any) error {
 	if what == "tool name" {
 		hint = "; tools/list names the tools"
 	}
-	return fmt.Errorf("%s %s is too long (%d bytes; at most %d)%s", what, shorten(s), len(s), limit, hint)
-}
-
-// shorten quotes the first shownBytes of s, cut at a character boundary,
-// followed by an ellipsis.
-func shorten(s string) string {
-	if len(s) <= shownBytes {
-		return strconv.Quote(s)
-	}
-	cut := shownBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
+	return fmt.Errorf("%s %s is too long (%d bytes; at most %d)%s", what, toolkit.Quoted(s, shownBytes), len(s), limit, hint)
 }

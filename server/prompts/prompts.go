@@ -8,6 +8,7 @@ package prompts
 import (
 	"context"
 	"fmt"
+	"github.com/agentos-dev/agentos/server/toolkit"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,7 +77,7 @@ func (r *Registry) handle(_ context.Context, req mcp.GetPromptRequest) (*mcp.Get
 // stays as typed.
 func (r *Registry) Get(name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	if len(name) > MaxNameBytes || !utf8.ValidString(name) {
-		return nil, fmt.Errorf("prompt name %s is too long or not UTF-8 (at most %d bytes); prompts/list names the prompts", shorten(name), MaxNameBytes)
+		return nil, fmt.Errorf("prompt name %s is too long or not UTF-8 (at most %d bytes); prompts/list names the prompts", toolkit.Quoted(name, shownBytes), MaxNameBytes)
 	}
 	i := slices.IndexFunc(r.commands, func(c assets.Command) bool { return c.Name == name })
 	if i < 0 {
@@ -88,7 +89,7 @@ func (r *Registry) Get(name string, args map[string]string) (*mcp.GetPromptResul
 	}
 	for k := range args {
 		if k != c.Argument.Name {
-			return nil, fmt.Errorf("prompt %s takes one argument, %s, not %s", c.Name, c.Argument.Name, shorten(k))
+			return nil, fmt.Errorf("prompt %s takes one argument, %s, not %s", c.Name, c.Argument.Name, toolkit.Quoted(k, shownBytes))
 		}
 	}
 	value, err := checkValue(c, args[c.Argument.Name])
@@ -128,16 +129,4 @@ func (r *Registry) names() []string {
 		out = append(out, c.Name)
 	}
 	return out
-}
-
-// shorten quotes the first shownBytes of s, cut at a character boundary.
-func shorten(s string) string {
-	if len(s) <= shownBytes {
-		return strconv.Quote(s)
-	}
-	cut := shownBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
 }

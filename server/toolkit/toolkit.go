@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -146,4 +148,18 @@ func jsonKind(goKind string) string {
 		return "value of the documented type"
 	}
 	return goKind
+}
+
+// Quoted is s quoted, every byte visible, and cut to its first max bytes
+// at a character boundary (with an ellipsis): how an error names a value a
+// client sent that is too long or otherwise refused.
+func Quoted(s string, max int) string {
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
 }
