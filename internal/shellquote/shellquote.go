@@ -13,7 +13,8 @@ import (
 const safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,"
 
 // POSIX is s as one word for sh: unchanged when every byte is safe,
-// otherwise in single quotes, each ' written as '\”.
+// otherwise in single quotes, each single quote in it written as a quote
+// that closes, an escaped one, and a quote that reopens.
 func POSIX(s string) string {
 	if s != "" && strings.Trim(s, safe) == "" {
 		return s
