@@ -45,6 +45,7 @@ func hold(root string) int {
 		return 1
 	}
 	fl := flock.New(p.Lock())
+	fmt.Println("waiting")
 	if err := fl.Lock(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -88,6 +89,10 @@ func startHolder(t *testing.T, p project.Paths, wait bool, env ...string) *exec.
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
+	line := make([]byte, len("waiting\n"))
+	if _, err := io.ReadFull(out, line); err != nil || string(line) != "waiting\n" {
+		t.Fatalf("the stand-in server did not start: %q %v", line, err)
+	}
 	if !wait {
 		buf := make([]byte, len("holding"))
 		if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "holding" {
@@ -142,7 +147,7 @@ func TestStopSuccessors(t *testing.T) {
 	first := startHolder(t, p, false)
 	startHolder(t, p, true)
 	startHolder(t, p, true)
-	time.Sleep(100 * time.Millisecond) // both wait for the lock
+	waitBlocked(t, p.Lock(), 2)
 	s, err := Stop(context.Background(), p, Options{Timeout: 10 * time.Second, Successors: true})
 	if err != nil {
 		t.Fatal(err)
