@@ -52,6 +52,14 @@
     notice.className = good ? "notice good" : "notice";
   }
 
+  // who shows an audit line's actor by its client's name; the MCP session id
+  // it may carry ("claude-code (mcp-session-…)", 100+ characters that pushed
+  // the table past the window) is kept for the tooltip.
+  function who(actor) {
+    const m = /^(.*) \((mcp-session-[^)]*)\)$/.exec(actor || "");
+    return m ? h("span", { title: actor }, m[1]) : (actor || "");
+  }
+
   function when(t) {
     if (!t) return "";
     const d = new Date(t);
@@ -420,7 +428,7 @@
     left.append(h("h3", {}, "Gate evidence"), ...gatesView(s, v.criteria || {}));
     const right = h("div", {}, h("h3", {}, "History"),
       h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who", "What", "Result"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, a.actor), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
+        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, who(a.actor)), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
     cols.append(left, right);
     wrap.append(cols);
     return wrap;
