@@ -48,7 +48,7 @@ func planConfig(ctx context.Context, p project.Paths, opts Options) (change, *De
 		// A config install did not write (a cloned repository's) is not
 		// trusted by installing: what in it runs code or sends data waits
 		// for `agentos trust`, and the plan says so.
-		if st, _ := trust.Check(p.Root, cfg); !st.Trusted {
+		if st := trust.Check(p.Root, cfg); !st.Trusted {
 			step.Detail = "Not trusted on this machine yet: " + settingList(st.Settings) + ". agentos uses its defaults for them until you run `agentos trust`, which shows them."
 		}
 		return change{step: step}, nil, 0, nil

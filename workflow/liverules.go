@@ -119,10 +119,7 @@ func (l *liveRules) refresh() *ruleSet {
 		// The old settings stay for reads; progress is refused until the file is fixed.
 		next.err = fmt.Errorf("the workflow settings cannot be read: %w; fix .agentos/config/mcp.yaml", err)
 	} else {
-		st, err := trust.Check(l.files.Root, cfg)
-		if err != nil {
-			st.Trusted, st.RecordErr = false, err
-		}
+		st := trust.Check(l.files.Root, cfg)
 		if !st.Trusted {
 			cfg = trust.Apply(cfg)
 		}

@@ -19,10 +19,7 @@ func trustCheck(p project.Paths) (agentconfig.Check, bool) {
 	if err != nil {
 		return agentconfig.Check{}, false // the config check says why
 	}
-	st, err := trust.Check(p.Root, cfg)
-	if err != nil {
-		st.Trusted, st.RecordErr = false, err
-	}
+	st := trust.Check(p.Root, cfg)
 	if len(st.Settings) == 0 {
 		return agentconfig.Check{}, false
 	}

@@ -107,9 +107,9 @@ func trustSettings(cmd *cobra.Command, s *streams, p project.Paths, yes bool) er
 	if err != nil {
 		return withCode(exitProject, fmt.Errorf("invalid configuration: %w", err))
 	}
-	st, err := trust.Check(p.Root, cfg)
-	if err != nil {
-		fmt.Fprintf(s.Err, "agentos: %v; it is written anew.\n", err)
+	st := trust.Check(p.Root, cfg)
+	if st.RecordErr != nil {
+		fmt.Fprintf(s.Err, "agentos: %v; it is written anew.\n", st.RecordErr)
 	}
 	if len(st.Settings) == 0 {
 		fmt.Fprintln(s.Out, "The project's settings ask for nothing beyond agentos's defaults.")

@@ -139,23 +139,23 @@ func (s State) Pending() []Setting {
 	return s.Settings
 }
 
-// Check tells whether the settings cfg asks for at root are trusted.
-func Check(root string, cfg config.Config) (State, error) {
+// Check tells whether the settings cfg asks for at root are trusted. A
+// record that cannot be read trusts nothing, and RecordErr says why.
+func Check(root string, cfg config.Config) State {
 	st := State{Settings: Settings(root, cfg)}
 	if len(st.Settings) == 0 {
 		st.Trusted = true
-		return st, nil
+		return st
 	}
 	path, err := Path()
-	if err != nil {
-		return st, err
+	if err == nil {
+		var r record
+		if r, err = read(path); err == nil {
+			st.Trusted = slices.Contains(r.Projects[root], Digest(st.Settings))
+		}
 	}
-	r, err := read(path)
-	if err != nil {
-		return st, err
-	}
-	st.Trusted = slices.Contains(r.Projects[root], Digest(st.Settings))
-	return st, nil
+	st.RecordErr = err
+	return st
 }
 
 // Load reads the project's config and returns the configuration to act on:
@@ -168,10 +168,7 @@ func Load(p project.Paths) (config.Config, State, error) {
 	if err != nil {
 		return cfg, State{Trusted: true}, err
 	}
-	st, err := Check(p.Root, cfg)
-	if err != nil {
-		st.Trusted, st.RecordErr = false, err
-	}
+	st := Check(p.Root, cfg)
 	if !st.Trusted {
 		cfg = Apply(cfg)
 	}
@@ -226,13 +223,16 @@ func read(path string) (record, error) {
 		return r, fmt.Errorf("read %s: %w", path, err)
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return r, fmt.Errorf("%s is not a record of trusted settings (%v); delete it to trust again", path, err)
+		return r, fmt.Errorf("%s is not a record of trusted settings (%v): %w", path, err, errNotRecord)
 	}
 	if r.Projects == nil {
 		r.Projects = map[string][]string{}
 	}
 	return r, nil
 }
+
+// errNotRecord marks a trusted.json that is not JSON of a record.
+var errNotRecord = errors.New("not a record")
 
 // update changes the record under a lock, so two `agentos trust` runs at
 // once keep both.
@@ -252,6 +252,10 @@ func update(ctx context.Context, change func(*record)) error {
 	}
 	defer lock.Unlock()
 	r, err := read(path)
+	if errors.Is(err, errNotRecord) {
+		// Written anew: what it trusted is asked again, the safe way round.
+		r, err = record{Version: 1, Projects: map[string][]string{}}, nil
+	}
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func TestRecordTrustsExactlyTheseValues(t *testing.T) {
 	}
 	// Another folder with the same file is not trusted.
 	other := t.TempDir()
-	if st, _ := Check(other, raw); st.Trusted {
+	if st := Check(other, raw); st.Trusted {
 		t.Error("trust of one folder holds for another")
 	}
 	if info, err := os.Stat(filepath.Join(os.Getenv("AGENTOS_CONFIG_HOME"), "trusted.json")); err != nil || info.Mode().Perm() != 0o600 {
@@ -118,6 +118,13 @@ func TestAnUnreadableRecordTrustsNothing(t *testing.T) {
 	cfg, st, err := Load(p)
 	if err != nil || st.RecordErr == nil || st.Trusted || cfg.Server.Auth != config.AuthUser {
 		t.Errorf("an unreadable record: %q %+v %v", cfg.Server.Auth, st, err)
+	}
+	// Trusting writes it anew.
+	if err := Record(context.Background(), root, cfg0(t, p)); err != nil {
+		t.Fatal(err)
+	}
+	if _, st, _ := Load(p); !st.Trusted || st.RecordErr != nil {
+		t.Errorf("after trusting again: %+v", st)
 	}
 }
 
@@ -138,4 +145,13 @@ func TestSettingsListCommandsWorkflowsAdd(t *testing.T) {
 	if hidden := (State{Settings: got}).UntrustedWorkflows(); !hidden["mine_v1/workflow.yaml"] || len(hidden) != 1 {
 		t.Errorf("hidden: %v", hidden)
 	}
+}
+
+func cfg0(t *testing.T, p project.Paths) config.Config {
+	t.Helper()
+	cfg, err := config.Load(p.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
