@@ -264,7 +264,10 @@ refusal() { # refusal CLIENT API OUTPUT: the client sent agentos's refusal back 
 # selects Gemini CLI 0.61.0's "gateway" auth, which its non-interactive run
 # then refuses ("Invalid auth method selected."). A named model skips its
 # model router, which would first ask the model for JSON and retry for
-# minutes on the stand-in's plain answer.
+# minutes on the stand-in's plain answer. Gemini CLI 0.61.0 also fills in a
+# result without structured content from its first text item when that parses
+# as JSON (McpComplianceTransport), and checks it against the output schema,
+# errors included: an error whose first text is the JSON envelope fails here.
 mkdir -p "$HOME/.gemini"
 [ -f "$HOME/.gemini/settings.json" ] || echo '{}' >"$HOME/.gemini/settings.json"
 edit "$HOME/.gemini/settings.json" 's.security = { ...s.security, auth: { ...s.security?.auth, selectedType: "gemini-api-key" } }'
