@@ -28,7 +28,7 @@ func TestCorruptSessionStateE2E(t *testing.T) {
 
 	res := call(t, c, "svc_workflow", map[string]any{"action": "get_state", "session_id": bad}, nil)
 	var te toolErr
-	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &te)
+	json.Unmarshal([]byte(res.Content[len(res.Content)-1].(mcp.TextContent).Text), &te)
 	if !res.IsError || te.Code != "BUSINESS_LOGIC_ERROR" || !strings.Contains(te.Message, file) || te.Details["file"] != file {
 		t.Fatalf("get_state of a damaged session: %+v", te)
 	}

@@ -321,7 +321,7 @@ func fsCall(t *testing.T, c *client.Client, args map[string]any) (code, msg stri
 		Message string `json:"message"`
 	}
 	if len(res.Content) > 0 {
-		if tc, isText := res.Content[0].(mcp.TextContent); isText {
+		if tc, isText := res.Content[len(res.Content)-1].(mcp.TextContent); isText {
 			json.Unmarshal([]byte(tc.Text), &body)
 		}
 	}

@@ -131,7 +131,7 @@ func searchCall(t *testing.T, c *client.Client, args map[string]any) (searchOut,
 	res := call(t, c, tool, args, &out)
 	if res.IsError {
 		var te toolErr
-		json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &te)
+		json.Unmarshal([]byte(res.Content[len(res.Content)-1].(mcp.TextContent).Text), &te)
 		return out, &te
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,9 +69,13 @@ func TestEveryAnswerFitsItsToolsSchema(t *testing.T) {
 		if !bad.IsError || bad.StructuredContent != nil {
 			t.Errorf("%s: an error result carries structured content: %+v", tool.Name, bad.StructuredContent)
 		}
-		var env toolkit.Error
-		if text := textOf(bad); json.Unmarshal([]byte(text), &env) != nil || env.Code == "" || env.Message == "" {
-			t.Errorf("%s: the error's text is not its envelope: %s", tool.Name, text)
+		// Gemini CLI turns a first text that parses as JSON into structured
+		// content: the first line is plain, the envelope follows.
+		if first := textOf(bad); json.Valid([]byte(first)) {
+			t.Errorf("%s: the error's first text is JSON: %s", tool.Name, first)
+		}
+		if env, ok := toolkit.Envelope(bad); !ok || env.Message == "" || !strings.HasPrefix(textOf(bad), env.Code+": "+env.Message) {
+			t.Errorf("%s: the error carries no envelope, or its first line is not it: %+v", tool.Name, bad.Content)
 		}
 		args, ok := succeeds[tool.Name]
 		if !ok {

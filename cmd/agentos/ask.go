@@ -110,9 +110,11 @@ func (r *running) search(ctx context.Context, args map[string]any) (searchtool.O
 	if err != nil {
 		return searchtool.Output{}, &unreachableError{err}
 	}
+	// An answer is one text, the JSON; an error is a plain line and then
+	// its JSON envelope (toolkit.ErrorResult): the last text is the JSON.
 	var body []byte
-	if len(res.Content) > 0 {
-		if t, ok := res.Content[0].(mcp.TextContent); ok {
+	if n := len(res.Content); n > 0 {
+		if t, ok := res.Content[n-1].(mcp.TextContent); ok {
 			body = []byte(t.Text)
 		}
 	}

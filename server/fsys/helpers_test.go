@@ -121,8 +121,7 @@ func (f *fixture) fail(t *testing.T, args map[string]any, code string) toolkit.E
 	if !res.IsError {
 		t.Fatalf("call %v succeeded, want %s: %s", args, code, textOf(res))
 	}
-	var e toolkit.Error
-	decode(t, json.RawMessage(textOf(res)), &e) // an error's envelope is its text
+	e, _ := toolkit.Envelope(res)
 	if e.Code != code {
 		t.Fatalf("call %v: code %s, want %s (message: %s)", args, e.Code, code, e.Message)
 	}

@@ -215,7 +215,7 @@ func (e *env) call(t *testing.T, tool string, args map[string]any) (Output, *too
 	if err != nil {
 		t.Fatalf("%s %v: %v", tool, args, err)
 	}
-	text := res.Content[0].(mcp.TextContent).Text
+	text := res.Content[len(res.Content)-1].(mcp.TextContent).Text
 	if res.IsError {
 		var te toolkit.Error
 		if err := json.Unmarshal([]byte(text), &te); err != nil {

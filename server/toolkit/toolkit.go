@@ -59,8 +59,8 @@ func Validation(field, format string, args ...any) *Error {
 	return &Error{Code: CodeValidation, Message: fmt.Sprintf(format, args...), Details: map[string]string{"field": field}}
 }
 
-// ErrorResult turns err into an isError tool result whose text is the
-// envelope (error_code, message, details). It carries no structured
+// ErrorResult turns err into an isError tool result whose text is
+// "CODE: message" and then the envelope (error_code, message, details). It carries no structured
 // content: every tool declares an outputSchema for its answers, which an
 // error envelope does not fit, and clients built on the MCP SDKs (Gemini
 // CLI, opencode) validate structured content even on errors, replacing the
@@ -75,9 +75,25 @@ func ErrorResult(err error) *mcp.CallToolResult {
 	}
 	body, _ := json.Marshal(e)
 	return &mcp.CallToolResult{
-		Content: []mcp.Content{mcp.NewTextContent(string(body))},
+		// A plain line first: Gemini CLI (0.61) turns a result whose first
+		// text parses as JSON into structured content, errors included, and
+		// then validates it against the output schema, which the envelope
+		// does not fit. The envelope follows for clients that parse it.
+		Content: []mcp.Content{mcp.NewTextContent(e.Code + ": " + e.Message), mcp.NewTextContent(string(body))},
 		IsError: true,
 	}
+}
+
+// Envelope returns the error envelope of an isError result (its JSON
+// text), for clients and tests that read the code and details.
+func Envelope(res *mcp.CallToolResult) (Error, bool) {
+	var e Error
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok && json.Unmarshal([]byte(t.Text), &e) == nil && e.Code != "" {
+			return e, true
+		}
+	}
+	return Error{}, false
 }
 
 // Result returns a successful result carrying v as structured content and as

@@ -15,7 +15,7 @@ func TestErrorResult(t *testing.T) {
 	if !res.IsError {
 		t.Fatal("not an error")
 	}
-	text := res.Content[0].(mcp.TextContent).Text
+	text := res.Content[len(res.Content)-1].(mcp.TextContent).Text
 	var body map[string]any
 	if err := json.Unmarshal([]byte(text), &body); err != nil {
 		t.Fatal(err)
@@ -25,7 +25,7 @@ func TestErrorResult(t *testing.T) {
 	}
 	// Internal errors never leak their text.
 	res = ErrorResult(errors.New("open /secret/thing: permission denied"))
-	if text := res.Content[0].(mcp.TextContent).Text; strings.Contains(text, "secret") || !strings.Contains(text, "INTERNAL_ERROR") {
+	if text := res.Content[len(res.Content)-1].(mcp.TextContent).Text; strings.Contains(text, "secret") || !strings.Contains(text, "INTERNAL_ERROR") {
 		t.Errorf("internal error leaked: %s", text)
 	}
 }
@@ -55,7 +55,7 @@ func TestHandlerBindsAndWraps(t *testing.T) {
 	if res := call(map[string]any{"n": -1}); !res.IsError {
 		t.Error("validation error lost")
 	}
-	if res := call(map[string]any{"n": "four"}); !res.IsError || !strings.Contains(res.Content[0].(mcp.TextContent).Text, "VALIDATION_ERROR") {
+	if res := call(map[string]any{"n": "four"}); !res.IsError || !strings.Contains(res.Content[len(res.Content)-1].(mcp.TextContent).Text, "VALIDATION_ERROR") {
 		t.Errorf("bad argument type: %+v", res)
 	}
 }
@@ -69,7 +69,7 @@ func TestBindErrorNamesTheField(t *testing.T) {
 	req.Params.Arguments = map[string]any{"phase": "two"}
 	res, _ := h(context.Background(), req)
 	var body Error
-	json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &body)
+	json.Unmarshal([]byte(res.Content[len(res.Content)-1].(mcp.TextContent).Text), &body)
 	if body.Code != CodeValidation || body.Details.(map[string]any)["field"] != "phase" || !strings.Contains(body.Message, "number") {
 		t.Errorf("body = %+v", body)
 	}

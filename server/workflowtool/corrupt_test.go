@@ -40,7 +40,7 @@ func TestUnreadableSession(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				text := res.Content[0].(mcp.TextContent).Text
+				text := res.Content[len(res.Content)-1].(mcp.TextContent).Text
 				if res.IsError {
 					var te toolkit.Error
 					json.Unmarshal([]byte(text), &te)

@@ -74,9 +74,9 @@ func TestBadInputNamesTheField(t *testing.T) {
 			Code    string            `json:"error_code"`
 			Details map[string]string `json:"details"`
 		}
-		json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &body)
+		json.Unmarshal([]byte(res.Content[len(res.Content)-1].(mcp.TextContent).Text), &body)
 		if !res.IsError || body.Code != "VALIDATION_ERROR" || body.Details["field"] != tc.field {
-			t.Errorf("%v: %s", tc.args, res.Content[0].(mcp.TextContent).Text[:min(200, len(res.Content[0].(mcp.TextContent).Text))])
+			t.Errorf("%v: %s", tc.args, res.Content[len(res.Content)-1].(mcp.TextContent).Text[:min(200, len(res.Content[len(res.Content)-1].(mcp.TextContent).Text))])
 		}
 	}
 }
