@@ -131,7 +131,7 @@ func TestApprovalRefusedWhileAGateRuns(t *testing.T) {
 		if g.errText != "" || g.out.Gate == nil || !g.out.Gate.Passed {
 			t.Fatalf("the gate: %s %+v", g.errText, g.out.Gate)
 		}
-	case <-time.After(2 * time.Minute):
+	case <-time.After(callDeadline):
 		t.Fatal("the gate did not end")
 	}
 
