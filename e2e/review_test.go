@@ -165,7 +165,9 @@ func reviewBrowser(t *testing.T) context.Context {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	// A deadline for a hung browser: the page's tests run gates between
+	// their looks at the page, each up to callDeadline on a cold machine.
+	ctx, cancel := context.WithTimeout(ctx, 3*callDeadline)
 	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
 	return ctx
 }

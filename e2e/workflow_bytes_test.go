@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,12 +14,15 @@ import (
 
 // answerBytes counts what a tool answer costs an agent whose client passes
 // both to the model: the text content plus the structured content, as JSON.
+// What varies with the machine's speed and not with the answer's design —
+// a duration's digits, a timestamp's fraction of a second — is counted at a
+// fixed width, so a loaded machine does not push the run over its budget.
 func answerBytes(t *testing.T, res *mcp.CallToolResult) int {
 	t.Helper()
 	n := 0
 	for _, c := range res.Content {
 		if tc, ok := c.(mcp.TextContent); ok {
-			n += len(tc.Text)
+			n += len(steady(tc.Text))
 		}
 	}
 	if res.StructuredContent != nil {
@@ -26,9 +30,21 @@ func answerBytes(t *testing.T, res *mcp.CallToolResult) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n += len(data)
+		n += len(steady(string(data)))
 	}
 	return n
+}
+
+var (
+	durationRE = regexp.MustCompile(`"duration_ms":\d+`)
+	fractionRE = regexp.MustCompile(`(T\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+)
+
+// steady writes every duration with 4 digits and every timestamp with a
+// 6-digit fraction of a second.
+func steady(s string) string {
+	s = durationRE.ReplaceAllString(s, `"duration_ms":1000`)
+	return fractionRE.ReplaceAllString(s, "${1}.000000${3}")
 }
 
 // byteMeter runs svc_workflow calls and adds up their answers' bytes by action.
