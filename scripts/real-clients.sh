@@ -58,9 +58,9 @@ cache=${AGENTOS_CLIENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agentos-clients}
 
 # The versions checked; docs/agents.md names the same.
 clients=(
-  "@anthropic-ai/claude-code@2.1.330"
+  "@anthropic-ai/claude-code@2.1.332"
   "@google/gemini-cli@0.61.0"
-  "@openai/codex@0.169.0"
+  "@openai/codex@0.171.0"
   "opencode-ai@1.18.33"
   "@qwen-code/qwen-code@0.24.4"
 )
