@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -22,14 +23,7 @@ const workflowKeyPrefix = "workflows/"
 // command check to any gate, which runs as the test command does. Every
 // `run` key anywhere in the file counts, so no shape of the file hides one.
 func workflowCommands(p project.Paths) []Setting {
-	known := map[string]bool{}
-	if builtin, err := assets.Sub(assets.Workflows); err == nil {
-		for _, runs := range runsIn(builtin) {
-			for _, r := range runs {
-				known[r] = true
-			}
-		}
-	}
+	known := builtinRuns()
 	var out []Setting
 	byFile := runsIn(os.DirFS(p.Workflows()))
 	files := make([]string, 0, len(byFile))
@@ -46,6 +40,21 @@ func workflowCommands(p project.Paths) []Setting {
 	}
 	return out
 }
+
+// builtinRuns are the commands the built-in definitions run, read once:
+// they are compiled in, and Check runs on every look at the settings (the
+// review page polls it).
+var builtinRuns = sync.OnceValue(func() map[string]bool {
+	known := map[string]bool{}
+	if builtin, err := assets.Sub(assets.Workflows); err == nil {
+		for _, runs := range runsIn(builtin) {
+			for _, r := range runs {
+				known[r] = true
+			}
+		}
+	}
+	return known
+})
 
 // runsIn maps each <name>/workflow.yaml of root to the `run` values in it.
 func runsIn(root fs.FS) map[string][]string {
