@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentos-dev/agentos/internal/shellquote"
 	"io"
 	"io/fs"
 	"net/url"
@@ -266,7 +267,7 @@ func openBeneath(root, rel string) (*os.File, fs.FileInfo, error) {
 }
 
 // shellQuote quotes s for /bin/sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+func shellQuote(s string) string { return shellquote.POSIX(s) }
 
 // probeExecutable puts a clone of this binary (a copy where there are no
 // clones) where the probe may run it: agentos usually runs from the
