@@ -28,6 +28,10 @@ type Approvals struct {
 	// that an entry changed since (a port agentos connect rewrote) is
 	// pending again.
 	Hash func(entry map[string]any) string
+	// Bypass, when set, names the client setting in force for a session
+	// started at root that starts project servers without approval ("" when
+	// none is), and the file that sets it.
+	Bypass func(c Client, root string, env Env) (setting, file string, err error)
 }
 
 // The states of an approval, as the client records them, and the two ways

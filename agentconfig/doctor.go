@@ -244,7 +244,8 @@ func bridgeCheck(check Check, c Client, launches, running bool) Check {
 // connect after the port moved) is pending again. Qwen Code has no setting
 // that approves a project server ahead of time (trust: true on the entry
 // only spares the confirmation of each tool call), so the fix is the
-// person's own approval.
+// person's own approval. A setting the person chose that skips approvals
+// altogether (Qwen Code's yolo mode) makes a missing approval a note.
 func approvalCheck(c Client, root string, env Env, e map[string]any) Check {
 	name := c.Name + " approval"
 	file := Display(c.ApprovalPath(env), "", env.Home)
@@ -255,6 +256,17 @@ func approvalCheck(c Client, root string, env Env, e map[string]any) Check {
 		return Check{Name: name, Detail: err.Error(), Fix: "fix the file at the line named; " + c.Name + " cannot read it either, so it approves nothing"}
 	case state == Approved:
 		return Check{Name: name, OK: true, Detail: c.Name + " approved this entry (" + file + ")"}
+	case c.Approvals.Bypass != nil:
+		setting, where, err := c.Approvals.Bypass(c, root, env)
+		if err != nil {
+			return Check{Name: name, Detail: err.Error(), Fix: "fix the file at the line named; " + c.Name + " cannot read it either"}
+		}
+		if setting != "" {
+			return Check{Name: name, OK: true, Note: true, Detail: c.Name + " has not approved this entry (its MCP list shows \"Pending approval\"), but " + setting + " in " +
+				Display(where, root, env.Home) + " has it start project servers without asking; approve it (`" + c.Approve + "`) to keep it when that setting changes"}
+		}
+	}
+	switch {
 	case state == Rejected:
 		return Check{Name: name, Detail: c.Name + " records this entry as rejected (" + file + "), so it does not start it", Fix: how}
 	case state == PendingChanged:

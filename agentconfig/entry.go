@@ -238,6 +238,10 @@ type Env struct {
 	// $QWEN_CODE_MCP_APPROVALS_PATH, else mcpApprovals.json in $QWEN_HOME;
 	// "" for ~/.qwen/mcpApprovals.json.
 	QwenApprovals string
+	// QwenSystem is Qwen Code's system settings file, which overrides
+	// every other: $QWEN_CODE_SYSTEM_SETTINGS_PATH, else the OS's
+	// (/etc/qwen-code/settings.json on Linux).
+	QwenSystem string
 }
 
 // SystemEnv reads Env from the running process.
@@ -248,6 +252,7 @@ func SystemEnv() Env {
 	e.CodexHome = os.Getenv("CODEX_HOME")
 	e.ClineDir = os.Getenv("CLINE_DATA_DIR")
 	e.QwenApprovals = os.Getenv("QWEN_CODE_MCP_APPROVALS_PATH")
+	e.QwenSystem = os.Getenv("QWEN_CODE_SYSTEM_SETTINGS_PATH")
 	if dir := os.Getenv("QWEN_HOME"); e.QwenApprovals == "" && dir != "" {
 		if abs, err := filepath.Abs(dir); err == nil {
 			e.QwenApprovals = filepath.Join(abs, "mcpApprovals.json")
@@ -259,7 +264,8 @@ func SystemEnv() Env {
 // HomeEnv is an Env rooted at home on this GOOS, ignoring the process's
 // variables; tests use it to keep user files inside a temporary folder.
 func HomeEnv(home string) Env {
-	return Env{GOOS: runtime.GOOS, Home: home, AppData: filepath.Join(home, "AppData", "Roaming")}.withDefaults()
+	return Env{GOOS: runtime.GOOS, Home: home, AppData: filepath.Join(home, "AppData", "Roaming"),
+		QwenSystem: filepath.Join(home, "qwen-system", "settings.json")}.withDefaults()
 }
 
 func (e Env) withDefaults() Env {
@@ -274,6 +280,16 @@ func (e Env) withDefaults() Env {
 	}
 	if e.AppData == "" && e.Home != "" {
 		e.AppData = filepath.Join(e.Home, "AppData", "Roaming")
+	}
+	if e.QwenSystem == "" {
+		switch e.GOOS {
+		case "darwin":
+			e.QwenSystem = "/Library/Application Support/QwenCode/settings.json"
+		case "windows":
+			e.QwenSystem = `C:\ProgramData\qwen-code\settings.json`
+		default:
+			e.QwenSystem = "/etc/qwen-code/settings.json"
+		}
 	}
 	return e
 }

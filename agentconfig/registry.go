@@ -316,7 +316,7 @@ var clients = []Client{
 		Rules:     []RulesFile{{Path: "QWEN.md", Shared: true}},
 		Trust:     &Trust{File: "~/.qwen/trustedFolders.json", Format: JSON, Style: TrustMap, ProjectOnly: true, Switch: "~/.qwen/settings.json"},
 		Approve:   "qwen mcp approve " + ServerName,
-		Approvals: &Approvals{File: "~/.qwen/mcpApprovals.json", Hash: qwenConfigHash},
+		Approvals: &Approvals{File: "~/.qwen/mcpApprovals.json", Hash: qwenConfigHash, Bypass: qwenYolo},
 		Note:      "Gemini CLI's settings shape, but HTTP is httpUrl (url is SSE); a new or changed project server waits for `qwen mcp approve agentos`; with folder trust turned on, project settings are read in trusted folders only",
 	},
 	{

@@ -314,6 +314,32 @@ func TestDoctorQwenApproval(t *testing.T) {
 		t.Errorf("rejected: %+v", got)
 	}
 
+	// Yolo mode starts every project server, approved or not: the user's
+	// setting, the workspace's over it, the system's over both.
+	userSettings := filepath.Join(env.Home, ".qwen", "settings.json")
+	writeTestFile(t, userSettings, "{\n  // mine\n  \"tools\": {\"approvalMode\": \"yolo\"}\n}\n")
+	if got := approval(); !got.OK || !got.Note || !strings.Contains(got.Detail, `tools.approvalMode "yolo" in ~/.qwen/settings.json`) ||
+		!strings.Contains(got.Detail, "qwen mcp approve agentos") {
+		t.Errorf("yolo in the user's settings: %+v", got)
+	}
+	project := mustRead(t, filepath.Join(root, ".qwen", "settings.json"))
+	writeTestFile(t, filepath.Join(root, ".qwen", "settings.json"), strings.Replace(string(project), "{", `{"tools": {"approvalMode": "default"},`, 1))
+	if got := approval(); got.OK || !strings.Contains(got.Detail, "rejected") {
+		t.Errorf("the workspace's default mode over the user's yolo: %+v", got)
+	}
+	writeTestFile(t, env.QwenSystem, `{"tools": {"approvalMode": "yolo"}}`)
+	if got := approval(); !got.OK || !strings.Contains(got.Detail, "qwen-system/settings.json") {
+		t.Errorf("the system's yolo over the workspace: %+v", got)
+	}
+	writeTestFile(t, env.QwenSystem, `{"tools": {"approvalMode": "yolo"`)
+	if got := approval(); got.OK || !strings.Contains(got.Detail, "qwen-system/settings.json") {
+		t.Errorf("a broken system settings file: %+v", got)
+	}
+	if err := os.Remove(env.QwenSystem); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(root, ".qwen", "settings.json"), string(project))
+
 	// An entry in Qwen Code's user settings is not gated: no approval check.
 	if err := os.RemoveAll(filepath.Join(root, ".qwen")); err != nil {
 		t.Fatal(err)
