@@ -54,10 +54,13 @@ func TestMain(m *testing.M) {
 // docs/development.md lists the long tests and why each is long.
 func long(t *testing.T) {
 	t.Helper()
-	if os.Getenv("AGENTOS_LONG") == "" {
+	if !longRun() {
 		t.Skip("a long test: scripts/test.sh --long runs it")
 	}
 }
+
+// longRun reports whether the long tests were asked for.
+func longRun() bool { return os.Getenv("AGENTOS_LONG") != "" }
 
 // Ports: each portRange call takes a block of its own, so that tests, in
 // this process or in another test run on the machine, never meet on a

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 )
@@ -23,12 +24,19 @@ import (
 // the file), then what refuses it — the failed check of that type whose
 // message holds every want, or, when check is "", complete_phase's refusal
 // holding every want. undo writes the project back for the next cheat.
+//
+// Each cheat a gate has to run the tests to refuse costs the runner's runs
+// (seconds of CPU for Jest): the fast run (scripts/test.sh without --long)
+// plays only those marked fast, one or two of each way of refusing per
+// runner; cheats refused before any test runs it always plays, and the
+// long run, which CI runs, plays them all.
 type runnerCheat struct {
 	name  string
 	files []string // path, content, path, content …
 	check string
 	want  []string
 	undo  []string
+	fast  bool
 }
 
 // playCheats plays each cheat in turn on the execution session id.
@@ -46,7 +54,11 @@ func playCheats(t *testing.T, c *client.Client, id string, cheats []runnerCheat)
 		}
 	}
 	for _, ch := range cheats {
+		if ch.check != "" && !ch.fast && !longRun() {
+			continue
+		}
 		put(ch.files)
+		began := time.Now()
 		out, errText := wf(t, c, map[string]any{"action": "complete_phase", "session_id": id})
 		var msg string
 		switch {
@@ -77,7 +89,25 @@ func playCheats(t *testing.T, c *client.Client, id string, cheats []runnerCheat)
 			}
 		}
 		put(ch.undo)
+		t.Logf("%s: %.1fs", ch.name, time.Since(began).Seconds())
 	}
+}
+
+// markFast marks the named cheats as played by the fast run too.
+func markFast(t *testing.T, cheats []runnerCheat, names ...string) []runnerCheat {
+	t.Helper()
+	for _, n := range names {
+		found := false
+		for i := range cheats {
+			if cheats[i].name == n {
+				cheats[i].fast, found = true, true
+			}
+		}
+		if !found {
+			t.Fatalf("no cheat is named %q", n)
+		}
+	}
+	return cheats
 }
 
 // harnessChanged is what complete_phase says when the test harness changed.
@@ -148,7 +178,7 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 	const wrong = "    assert greet(\"ann\") == \"hi, ann\"\n"
 	forgedJUnit := `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="1" failures="0" errors="0" skipped="0">` +
 		`<testcase classname="test_greet" name="test_greet" file="test_greet.py" time="0.001"/></testsuite></testsuites>`
-	playCheats(t, c, id, []runnerCheat{
+	playCheats(t, c, id, markFast(t, []runnerCheat{
 		{name: "a test that asserts nothing",
 			files: []string{"test_greet.py", head + ids + "def test_greet():\n    greet(\"ann\")\n    greet(\"\")\n"},
 			check: "acceptance_criteria", want: []string{"named only by tests that check nothing", "test_greet (test_greet.py:6)"}},
@@ -195,7 +225,7 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 			files: []string{"shout.py", "def shout(s):\n    return s\n", "test_shout.py", "from shout import shout\n\n\ndef test_shout():\n    shout(\"hi\")\n"},
 			check: "command", want: []string{"test_shout.test_shout passes now only as the session changed it", "assert 'hi' == 'HI'"},
 			undo: []string{"shout.py", pyShout, "test_shout.py", pyShoutTest}},
-	})
+	}, "a test that asserts nothing", "xfail", "# pragma: no cover on the branch no test runs", "breaking earlier code and rewriting its test to check nothing"))
 
 	passHonestly(t, c, id, "test_greet.py", pyHonestTest)
 }
@@ -311,7 +341,7 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 	t.Parallel()
 	c, id := tsExecution(t, modules, vitestPackage, vitestTSConfig, vitestImports)
 	const head = vitestImports + "import { greet } from \"./greet\";\n\n"
-	playCheats(t, c, id, append(tsCheats(head, vitestPackage, "vitest run"),
+	playCheats(t, c, id, markFast(t, append(tsCheats(head, vitestPackage, "vitest run"),
 		runnerCheat{name: "it.fails",
 			files: []string{tsTest, head + tsCalls + tsIDs + "it.fails(\"greets\", () => {\n" + tsWrong + "});\n"},
 			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "greets (src/greet.test.ts:10"}},
@@ -334,7 +364,7 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
 			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
-	))
+	), "a test that asserts nothing", "deleting an earlier test", "/* v8 ignore next */ on the branch no test runs", "vi.mock of the module under test"))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
 
@@ -406,6 +436,7 @@ func TestJestCheatsAreRefused(t *testing.T) {
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
 			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
 	}
-	playCheats(t, c, id, append(tsCheats(head, jestPackage, "jest"), jestCheats...))
+	playCheats(t, c, id, markFast(t, append(tsCheats(head, jestPackage, "jest"), jestCheats...),
+		"xit", "/* istanbul ignore next */ on the branch no test runs", "a test that sets every coverage counter to 1"))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
