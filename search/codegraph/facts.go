@@ -91,6 +91,10 @@ type Ref struct {
 	// passed (http.HandleFunc("/", serveHome)), stored or returned. It
 	// resolves only to a function or method, never by name alone.
 	Value bool
+	// Get marks a read of a property (this.size, this.store.size, x.size
+	// with x's class known) that is a call when the property is a getter:
+	// it resolves only to a getter of that class, never by name.
+	Get bool
 }
 
 // FileFacts are the symbols, imports and call sites of one file.
@@ -110,6 +114,9 @@ type FileFacts struct {
 	// package (s.db.Get() in handlers.go, the struct in server.go) is
 	// resolved against them.
 	Fields []Field
+	// Bindings are the names a TypeScript, JavaScript or Python file
+	// imports and exports.
+	Bindings []Binding
 }
 
 // Field is a Go struct's field of a named type. A file's are sorted by
@@ -877,9 +884,13 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		at = off
 		return int32(line)
 	}
-	for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
+	re := reCallSite
+	if lang == "typescript" || lang == "javascript" {
+		re = reCallSiteTS
+	}
+	for _, m := range re.FindAllStringSubmatchIndex(body, 500) {
 		name := body[m[6]:m[7]]
-		if notCalls[name] {
+		if notCalls[name] || len(m) > 9 && m[8] >= 0 && !typeArgs(body[m[8]:m[9]]) {
 			continue
 		}
 		r := Ref{From: from, Name: name, Line: lineOf(m[0])}
@@ -899,9 +910,14 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 			} else {
 				r.Loose = true
 				r.Recv = recv // a module, class or variable: a hint only
+				if lang == "python" {
+					r.Recv = dottedBefore(body[:m[2]]) + recv // pkg.util.format(): the module path
+				}
 			}
 		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
 			r.Recv, r.Super = s.Recv, true // super().m()
+		} else if class, ok := newBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
+			r.Recv = class // new Service(…).run()
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {
@@ -912,6 +928,9 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 			r.Loose = true
 		}
 		ff.Calls = append(ff.Calls, r)
+	}
+	if lang == "typescript" || lang == "javascript" {
+		ff.propertyReads(from, s, body, lineOf, locals)
 	}
 	// Functions passed as arguments: this.m and self.m, methods of the
 	// enclosing class; a bare name, a function of the same file (a
@@ -1021,6 +1040,12 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 	}
 	code := newLineText(chunk.CodeOnly(p, lang, src))
 	ff.Fields = classFields(lang, cs, code)
+	switch lang {
+	case "typescript", "javascript":
+		ff.Bindings = tsBindings(string(src))
+	case "python":
+		ff.Bindings = pyBindings(code.text)
+	}
 	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	// Top-level statements call too: a test's describe and it callbacks, a
 	// script's main().
@@ -1166,8 +1191,10 @@ func classFields(lang string, cs []chunk.Chunk, code lineText) []Field {
 			}
 		case !isMember:
 		case (c.Kind == chunk.Var || c.Kind == chunk.Const) && (lang == "typescript" || lang == "javascript"):
-			if m := reTSField.FindStringSubmatch(text); m != nil {
-				add(class, m[1], m[2]+m[3])
+			if name, t, ok := tsIndexedField(c.Signature); ok {
+				out = append(out, Field{Struct: class, Name: name, Type: t})
+			} else if m := reTSField.FindStringSubmatch(text); m != nil {
+				add(class, m[1], constrained(typeParams(cs, c.Symbol[:k]), m[2])+m[3])
 			}
 		case c.Kind == chunk.Method:
 			if lang == "typescript" && strings.HasSuffix(c.Symbol, ".constructor") {
@@ -1301,6 +1328,9 @@ func paramClasses(lang, signature string) map[string]string {
 			typ = reTypeName.FindString(rePyOptional.ReplaceAllString(strings.TrimSpace(t), ""))
 		}
 		typ = typ[strings.LastIndexByte(typ, '.')+1:]
+		if lang == "typescript" {
+			typ = constrained(sigTypeParams(signature), typ) // x: T with <T extends Store>
+		}
 		if !reIdent.MatchString(name) || selfNames[name] || typ == "" || !unicode.IsUpper(rune(typ[0])) {
 			continue
 		}

@@ -31,6 +31,7 @@ package codegraph
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -92,7 +93,8 @@ type derived struct {
 	// as big take four times as long to resolve.
 	byName    map[string][2]int32 // name -> [start, end) in named
 	named     []int32
-	byFile    map[string]int32    // file -> its first symbol; a file's symbols are consecutive
+	byFile    map[string]int32 // file -> its first symbol; a file's symbols are consecutive
+	files     map[string]*FileFacts
 	packages  map[string][]string // package path -> imports
 	importers map[string][]string
 	pkgNames  map[string][]string // short name -> package paths
@@ -194,7 +196,7 @@ func (g *Graph) get() *derived {
 		n += len(f.Symbols)
 	}
 	sort.Strings(paths)
-	d := &derived{syms: make([]sym, 0, n), byName: map[string][2]int32{}, byFile: map[string]int32{},
+	d := &derived{syms: make([]sym, 0, n), byName: map[string][2]int32{}, byFile: map[string]int32{}, files: maps.Clone(g.files),
 		packages: map[string][]string{}, importers: map[string][]string{}, pkgNames: map[string][]string{}}
 	for _, p := range paths {
 		f := g.files[p]
@@ -362,7 +364,16 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		i, ok := d.one(cands, want, method)
 		return i, true, ok
 	}
-	// Other languages: by name, nearest first.
+	// Other languages: through what the file imports or defines, else by
+	// name, nearest first.
+	if r.Get {
+		return d.resolveGet(f, r)
+	}
+	if r.Loose && !r.Value && !r.Embeds {
+		if i, ok := d.resolveImported(f, r); ok {
+			return i, false, true
+		}
+	}
 	member := r.Recv != "" // x.m(), this.m(), f().m(): never a variable's call
 	if strings.HasPrefix(r.Recv, resultOf) {
 		// c.m() with c = connect(): the method of the class connect's
@@ -380,7 +391,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	if class, field, ok := strings.Cut(r.Recv, fieldOf); ok {
 		// this.db.get(): the method of db's class when the code states it,
 		// else by name with db as a hint, as for any x.get().
-		if t, ok := d.classField(f, class, field); ok {
+		if t, ok := d.fieldClass(f, class, field); ok {
 			if strings.HasPrefix(t, resultOf) { // self.conn = connect()
 				t, ok = d.classReturnedBy(f, t)
 			}
