@@ -16,7 +16,12 @@
 //
 // A target's callers are the call hierarchy's incoming calls (a call site
 // each: "path" and "line" of the call); a getter's are the reads of the
-// property the references find (a read of obj.prop runs the getter).
+// property the references find (a read of obj.prop runs the getter). Of
+// those, only the calls whose name the checker resolves to the target
+// itself count: the call hierarchy also lists calls of an interface's
+// method, or a base class's, that the target implements or overrides
+// (map.get() of any Map for a class implementing Map), which are calls
+// through dispatch, not of the target.
 // "line" of a target is the line of its name, the first overload's for an
 // overloaded function, as the chunker gives a symbol's declaration line.
 import fs from 'node:fs'
@@ -118,11 +123,34 @@ for (const relPath of files) {
   visit(sf.statements, '')
 }
 
+// symbolAt returns the symbol the identifier at pos names, through an
+// import's alias to what it imports.
+const symbolAt = (sf, pos) => {
+  let found
+  const visit = (n) => {
+    if (pos < n.getStart(sf) || pos >= n.end) return
+    if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) found = n
+    n.forEachChild(visit)
+  }
+  visit(sf)
+  let sym = found && checker.getSymbolAtLocation(found)
+  if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym)
+  return sym
+}
+
 const calls = []
 targets.forEach((t, i) => {
   const file = abs(t.path)
+  const self = symbolAt(program.getSourceFile(file), t.pos)
   const seen = new Set()
-  const note = (f, line) => {
+  const note = (f, line, pos) => {
+    // Only a call the compiler resolves to the target itself: not one of
+    // an interface's method or a base's that the target implements or
+    // overrides, which the call hierarchy lists too.
+    // (A class's member seen through a subclass is another symbol object
+    // with the same declaration.)
+    const sym = symbolAt(program.getSourceFile(f), pos)
+    if (!sym || !self || !(sym.declarations || []).some((d) => (self.declarations || []).includes(d))) return
     const k = f + ':' + line
     if (!seen.has(k)) {
       seen.add(k)
@@ -135,7 +163,7 @@ targets.forEach((t, i) => {
         if (ref.isDefinition || ref.isWriteAccess) continue
         const sf = program.getSourceFile(ref.fileName)
         if (!sf) continue
-        note(ref.fileName, sf.getLineAndCharacterOfPosition(ref.textSpan.start).line + 1)
+        note(ref.fileName, sf.getLineAndCharacterOfPosition(ref.textSpan.start).line + 1, ref.textSpan.start)
       }
     }
     return
@@ -149,7 +177,7 @@ targets.forEach((t, i) => {
   for (const c of incoming) {
     const sf = program.getSourceFile(c.from.file)
     if (!sf) continue
-    for (const span of c.fromSpans) note(c.from.file, sf.getLineAndCharacterOfPosition(span.start).line + 1)
+    for (const span of c.fromSpans) note(c.from.file, sf.getLineAndCharacterOfPosition(span.start).line + 1, span.start)
   }
 })
 calls.sort((a, b) => a.to - b.to || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))

@@ -148,6 +148,7 @@ func measureRef(t *testing.T, g *Graph, ref callRef) refAgreement {
 		return s.Path + ":" + s.Qualified()
 	}
 	want := map[[2]int32]bool{}
+	lines := map[[2]int32]int{} // a reference call's line for each pair
 	for _, c := range ref.Calls {
 		to := callee[c.To]
 		if to < 0 {
@@ -162,6 +163,7 @@ func measureRef(t *testing.T, g *Graph, ref callRef) refAgreement {
 			continue // a recursive call: the graph keeps no link to itself
 		}
 		want[[2]int32{from, to}] = true
+		lines[[2]int32{from, to}] = c.Line
 	}
 	a.ref = len(want)
 	got := map[[2]int32]bool{}
@@ -189,7 +191,7 @@ func measureRef(t *testing.T, g *Graph, ref callRef) refAgreement {
 	}
 	for pair := range want {
 		if !got[pair] {
-			a.missed = append(a.missed, fmt.Sprintf("%s -> %s", name(pair[0]), name(pair[1])))
+			a.missed = append(a.missed, fmt.Sprintf("%s -> %s (line %d)", name(pair[0]), name(pair[1]), lines[pair]))
 		}
 	}
 	slices.Sort(a.missed)

@@ -890,8 +890,11 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 	}
 	for _, m := range re.FindAllStringSubmatchIndex(body, 500) {
 		name := body[m[6]:m[7]]
-		if notCalls[name] || len(m) > 9 && m[8] >= 0 && !typeArgs(body[m[8]:m[9]]) {
-			continue
+		if notCalls[name] && m[2] < 0 && !onExpression(body[:m[6]]) || len(m) > 9 && m[8] >= 0 && !typeArgs(body[m[8]:m[9]]) {
+			continue // a keyword, but for a method so named (this.delete(k))
+		}
+		if name == s.Name && strings.TrimSpace(body[:m[0]]) == "" && bodyLine == int(s.Line) {
+			continue // a one-line declaration's own name: reportObserved(): boolean
 		}
 		r := Ref{From: from, Name: name, Line: lineOf(m[0])}
 		if m[2] >= 0 {
@@ -918,6 +921,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 			r.Recv, r.Super = s.Recv, true // super().m()
 		} else if class, ok := newBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
 			r.Recv = class // new Service(…).run()
+		} else if fn, ok := calledBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
+			r.Recv = resultOf + fn // getAdm(x).get_(): the method of the class getAdm returns
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {
@@ -1071,7 +1076,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		if c.Kind == chunk.Func || c.Kind == chunk.Method {
 			s.Result = returnedClass(lang, c.Signature)
 		}
-		if i := strings.LastIndex(c.Symbol, "."); i >= 0 {
+		if i := memberDot(c.Symbol); i >= 0 {
 			s.Recv, s.Name = c.Symbol[:i], c.Symbol[i+1:]
 			if j := strings.LastIndex(s.Recv, "."); j >= 0 {
 				s.Recv = s.Recv[j+1:]

@@ -526,7 +526,10 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 // its signature says (Def.Result), the function found nearest f.
 func (d *derived) classReturnedBy(f *FileFacts, standIn string) (string, bool) {
 	fn := strings.TrimPrefix(standIn, resultOf)
-	i, ok := d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" })
+	i, ok := d.resolveImported(f, Ref{Name: fn, Loose: true})
+	if !ok {
+		i, ok = d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" })
+	}
 	if !ok || d.syms[i].def().Result == "" {
 		return "", false
 	}

@@ -278,3 +278,66 @@ func newBefore(code string) (string, bool) {
 	}
 	return "", false
 }
+
+// memberDot returns where a chunk's symbol splits into its class and its
+// member's name ("Class.method", "NS.Class.[Symbol.iterator]"): the last
+// dot outside a computed name's brackets; -1 for a top-level name.
+func memberDot(symbol string) int {
+	depth := 0
+	for i := len(symbol) - 1; i >= 0; i-- {
+		switch symbol[i] {
+		case ']':
+			depth++
+		case '[':
+			depth--
+		case '.':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// reCalledTail matches the end of "name(" where name is a function called
+// on its own (not a method: no dot before it).
+var reCalledTail = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:<[^<>()]*>)?\s*$`)
+
+// calledBefore returns the function whose result a method is called on:
+// getAdm(x).get_() gives getAdm.
+func calledBefore(code string) (string, bool) {
+	before := strings.TrimRight(code, " \t\n")
+	if !strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?.") {
+		return "", false
+	}
+	before = strings.TrimRight(before[:len(before)-1], " \t\n")
+	if !strings.HasSuffix(before, ")") {
+		return "", false
+	}
+	depth := 0
+	for i := len(before) - 1; i >= 0; i-- {
+		switch before[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				m := reCalledTail.FindStringSubmatchIndex(before[:i])
+				if m == nil {
+					return "", false
+				}
+				name := before[m[2]:m[3]]
+				prev := strings.TrimRight(before[:m[2]], " \t\n")
+				if notCalls[name] || strings.HasSuffix(prev, "new") && (len(prev) == 3 || !isWordByte(prev[len(prev)-4])) {
+					return "", false // new Foo(…).m() is newBefore's
+				}
+				return name, true
+			}
+		}
+	}
+	return "", false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

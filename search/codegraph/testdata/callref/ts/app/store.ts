@@ -23,3 +23,27 @@ export class Cache {
     return 0
   }
 }
+
+export function openStore(): Store {
+  return new Store()
+}
+
+export class Registry {
+  private names = new Set<string>()
+
+  delete(name: string): boolean {
+    return this.names.delete(name)
+  }
+
+  clear(): void {
+    for (const n of this.names) this.delete(n)
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.values()
+  }
+
+  values(): Iterator<string> {
+    return this.names.values()
+  }
+}
