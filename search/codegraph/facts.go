@@ -908,6 +908,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 				r.Recv = s.Recv // the enclosing class's (or a base's) method
 			} else if recv == "super" && s.Recv != "" {
 				r.Recv, r.Super = s.Recv, true
+			} else if class, ok := localField(body[:m[2]], locals); ok && (lang == "typescript" || lang == "javascript") {
+				r.Recv, r.Loose = class+fieldOf+recv, true // c.req.header() with c: Context
 			} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
 				r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
 			} else {
@@ -1202,6 +1204,9 @@ func classFields(lang string, cs []chunk.Chunk, code lineText) []Field {
 				add(class, m[1], constrained(typeParams(cs, c.Symbol[:k]), m[2])+m[3])
 			}
 		case c.Kind == chunk.Method:
+			if t := getterClass(lang, c.Signature); t != "" {
+				add(class, c.Symbol[k+1:], t) // get req(): HonoRequest: c.req.header() is HonoRequest's
+			}
 			if lang == "typescript" && strings.HasSuffix(c.Symbol, ".constructor") {
 				for _, m := range reTSParamField.FindAllStringSubmatch(c.Signature, -1) {
 					add(class, m[1], m[2])

@@ -624,8 +624,12 @@ func (d *derived) baseMethod(f *FileFacts, class, name string, depth int) (int32
 }
 
 // class returns the class (a type) named name as seen from file f: the one
-// in f, else the nearest only one (see nearest).
+// f imports under that name, else the one in f, else the nearest only one
+// (see nearest).
 func (d *derived) class(f *FileFacts, name string) (int32, bool) {
+	if i, ok := d.importedClass(f, name); ok {
+		return i, true
+	}
 	if i, ok := d.one(d.withNameIn(name, f.Package), isType, func(s sym) bool { return s.f == f }); ok {
 		return i, true
 	}

@@ -54,9 +54,8 @@ var (
 func tsBindings(src string) []Binding {
 	var out []Binding
 	for _, m := range reTSImportFrom.FindAllStringSubmatch(src, -1) {
-		if m[1] != "" {
-			continue // types are not called
-		}
+		// import type { Context }: not called, but the class of a
+		// parameter typed with it.
 		mod, clause := m[3], strings.TrimSpace(m[2])
 		if strings.Contains(clause, "\n\n") || strings.Contains(clause, "import") {
 			continue // not one import statement
@@ -122,15 +121,14 @@ func tsBindings(src string) []Binding {
 	return out
 }
 
-// specifiers splits "{ a, b as c, type D }" into {name, local} pairs,
-// leaving out types.
+// specifiers splits "{ a, b as c, type D }" into {name, local} pairs.
 func specifiers(clause string) [][2]string {
 	clause = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(clause), "{"), "}")
 	var out [][2]string
 	for _, s := range strings.Split(clause, ",") {
 		f := strings.Fields(s)
-		if len(f) > 0 && f[0] == "type" && len(f) != 3 {
-			continue // import { type X }
+		if len(f) > 1 && f[0] == "type" {
+			f = f[1:] // import { type X }: a class, as import type is
 		}
 		switch {
 		case len(f) == 1 && reName.MatchString(f[0]):
@@ -250,12 +248,12 @@ const maxExportDepth = 8
 // module (export { x } from, export * from), or, for Python, a submodule's
 // namespace (from . import util). ns is set when name is a module rather
 // than a symbol.
-func (d *derived) exported(f *FileFacts, name string, depth int) (sym int32, ns *FileFacts, ok bool) {
+func (d *derived) exported(f *FileFacts, name string, want func(*Def) bool, depth int) (sym int32, ns *FileFacts, ok bool) {
 	if depth > maxExportDepth {
 		return 0, nil, false
 	}
 	if name != "default" {
-		if i, ok := d.topLevel(f, name); ok {
+		if i, ok := d.topLevel(f, name, want); ok {
 			return i, nil, true
 		}
 	}
@@ -266,22 +264,22 @@ func (d *derived) exported(f *FileFacts, name string, depth int) (sym int32, ns 
 		switch {
 		case b.Export && b.Module == "": // export { helper as h }, export default helper
 			if b.Name != name {
-				return d.exported(f, b.Name, depth+1)
+				return d.exported(f, b.Name, want, depth+1)
 			}
 		case b.Module != "":
 			// export { x } from './a', or import { x } from './a' passed on.
-			return d.follow(f, b, depth+1)
+			return d.follow(f, b, want, depth+1)
 		}
 	}
 	if name == "default" {
-		if i, ok := d.topLevel(f, "default"); ok {
+		if i, ok := d.topLevel(f, "default", want); ok {
 			return i, nil, true
 		}
 	}
 	for _, b := range f.Bindings {
 		if b.Export && b.Local == "" && b.Name == "*" && name != "default" { // export * from './ops'
 			if to, ok := d.moduleFile(f, b.Module); ok {
-				if i, ns, ok := d.exported(to, name, depth+1); ok {
+				if i, ns, ok := d.exported(to, name, want, depth+1); ok {
 					return i, ns, true
 				}
 			}
@@ -296,7 +294,7 @@ func (d *derived) exported(f *FileFacts, name string, depth int) (sym int32, ns 
 }
 
 // follow resolves a binding of file f to the symbol, or module, it names.
-func (d *derived) follow(f *FileFacts, b Binding, depth int) (int32, *FileFacts, bool) {
+func (d *derived) follow(f *FileFacts, b Binding, want func(*Def) bool, depth int) (int32, *FileFacts, bool) {
 	to, ok := d.moduleFile(f, b.Module)
 	if !ok {
 		if f.Language == "python" && b.Name != "*" { // from pkg import sub: a submodule
@@ -309,12 +307,13 @@ func (d *derived) follow(f *FileFacts, b Binding, depth int) (int32, *FileFacts,
 	if b.Name == "*" {
 		return 0, to, true
 	}
-	return d.exported(to, b.Name, depth)
+	return d.exported(to, b.Name, want, depth)
 }
 
-// topLevel returns file f's only top-level definition named name that is
-// not a type (a function, or a variable that may hold one).
-func (d *derived) topLevel(f *FileFacts, name string) (int32, bool) {
+// topLevel returns file f's only top-level definition named name that
+// want accepts (a function or a variable that may hold one, for a call; a
+// class, for a type): a file may declare a type and a constant of one name.
+func (d *derived) topLevel(f *FileFacts, name string, want func(*Def) bool) (int32, bool) {
 	base, ok := d.byFile[f.Path]
 	if !ok {
 		return 0, false
@@ -322,7 +321,7 @@ func (d *derived) topLevel(f *FileFacts, name string) (int32, bool) {
 	found := int32(-1)
 	for k := range f.Symbols {
 		s := &f.Symbols[k]
-		if s.Name != name || s.Recv != "" || s.Kind == "type" || s.Kind == "module" {
+		if s.Name != name || s.Recv != "" || !want(s) {
 			continue
 		}
 		if found >= 0 {
@@ -351,13 +350,13 @@ func (f *FileFacts) binding(local string) (Binding, bool) {
 // names nothing the project holds (a package's function): it is then
 // matched by name, loosely, as any call.
 func (d *derived) resolveImported(f *FileFacts, r Ref) (int32, bool) {
-	want := func(i int32) bool { return isCallable(d.syms[i].def()) || isVariable(d.syms[i].def()) }
+	want := func(s *Def) bool { return isCallable(s) || isVariable(s) }
 	if r.Recv == "" {
 		if b, bound := f.binding(r.Name); bound {
-			i, ns, ok := d.follow(f, b, 0)
-			return i, ok && ns == nil && want(i)
+			i, ns, ok := d.follow(f, b, want, 0)
+			return i, ok && ns == nil
 		}
-		if i, ok := d.topLevel(f, r.Name); ok && isCallable(d.syms[i].def()) {
+		if i, ok := d.topLevel(f, r.Name, want); ok && isCallable(d.syms[i].def()) {
 			return i, true
 		}
 		return 0, false
@@ -367,7 +366,7 @@ func (d *derived) resolveImported(f *FileFacts, r Ref) (int32, bool) {
 	// a.b.f()).
 	var mod *FileFacts
 	if b, bound := f.binding(r.Recv); bound {
-		_, ns, ok := d.follow(f, b, 0)
+		_, ns, ok := d.follow(f, b, want, 0)
 		if !ok || ns == nil {
 			return 0, false
 		}
@@ -385,6 +384,21 @@ func (d *derived) resolveImported(f *FileFacts, r Ref) (int32, bool) {
 	} else {
 		return 0, false
 	}
-	i, ns, ok := d.exported(mod, r.Name, 0)
-	return i, ok && ns == nil && want(i)
+	i, ns, ok := d.exported(mod, r.Name, want, 0)
+	return i, ok && ns == nil
+}
+
+// importedClass returns the type a file imports under name (import type {
+// Context } from './context'): a parameter typed Context is of that class,
+// whatever other classes of that name the project has.
+func (d *derived) importedClass(f *FileFacts, name string) (int32, bool) {
+	b, ok := f.binding(name)
+	if !ok || b.Name == "*" {
+		return 0, false
+	}
+	i, ns, ok := d.follow(f, b, isType, 0)
+	if !ok || ns != nil {
+		return 0, false
+	}
+	return i, true
 }

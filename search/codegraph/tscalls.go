@@ -9,16 +9,18 @@ import (
 )
 
 // reCallSiteTS is reCallSite for TypeScript and JavaScript, where a call
-// may pass type arguments (f<T>(x), this.get<Row[]>(q)); its groups are
+// may pass type arguments (f<T>(x), this.get<Row[]>(q), useRef<() =>
+// void>(null)) and a method may be private (this.#dispatch()); its groups are
 // reCallSite's and the type arguments. They follow the name with no space
 // between, as code is written: a < b > (c) compares.
-var reCallSiteTS = regexp.MustCompile(`(?:([A-Za-z_$][\w$]*)\s*(\.)\s*)?([A-Za-z_$][\w$]*)(?:<((?:[^<>()]|<(?:[^<>()]|<[^<>()]*>)*>)*)>)?\s*\(`)
+var reCallSiteTS = regexp.MustCompile(`(?:([A-Za-z_$][\w$]*)\s*(\.)\s*)?(#?[A-Za-z_$][\w$]*)(?:<((?:=>|[^<>()]|\([^()]*\)|<(?:=>|[^<>()]|\([^()]*\)|<[^<>()]*>)*>)*)>)?\s*\(`)
 
 // typeArgs reports whether the text between a call's angle brackets can
 // be type arguments rather than the operands of comparisons (a<b && c>(d)).
 func typeArgs(s string) bool {
+	s = strings.ReplaceAll(s, "=>", "")
 	return strings.TrimSpace(s) != "" && !strings.Contains(s, "||") && !strings.Contains(s, "&&") &&
-		!strings.ContainsAny(s, ";=+-*/%!") || strings.Contains(s, "=>")
+		!strings.ContainsAny(s, "=+-*/%!")
 }
 
 // dottedBefore returns the dotted path of names right before a receiver
@@ -62,19 +64,26 @@ func (ff *FileFacts) propertyReads(from int32, s *Def, body string, lineOf func(
 		if before := strings.TrimRight(body[:m[0]], " \t\n"); strings.HasSuffix(before, ".") || strings.HasSuffix(before, "#") {
 			continue // a property of a property
 		}
-		if reWrite.MatchString(body[m[1]:]) {
+		base, name := body[m[2]:m[3]], body[m[6]:m[7]]
+		class := s.Recv // this
+		if base != "this" {
+			class = locals[base]
+		}
+		if class == "" || strings.HasPrefix(class, resultOf) {
 			continue
 		}
-		base, name := body[m[2]:m[3]], body[m[6]:m[7]]
 		var recv string
-		switch {
-		case base == "this" && s.Recv != "" && m[4] >= 0:
-			recv = s.Recv + fieldOf + body[m[4]:m[5]]
-		case base == "this" && s.Recv != "":
-			recv = s.Recv
-		case base != "this" && m[4] < 0 && locals[base] != "":
-			recv = locals[base]
-		default:
+		if m[4] >= 0 { // this.a.b, x.a.b: a is read too
+			field := body[m[4]:m[5]]
+			if key := class + "." + field; !seen[key] {
+				seen[key] = true
+				ff.Calls = append(ff.Calls, Ref{From: from, Line: lineOf(m[0]), Name: field, Recv: class, Get: true})
+			}
+			recv = class + fieldOf + field
+		} else {
+			recv = class
+		}
+		if reWrite.MatchString(body[m[1]:]) {
 			continue
 		}
 		if key := recv + "." + name; !seen[key] {
@@ -340,4 +349,29 @@ func calledBefore(code string) (string, bool) {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// reLocalDot matches a variable and a dot right before a member's name:
+// the "c." of c.req.header().
+var reLocalDot = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*\.\s*$`)
+
+// localField returns the class of the variable a field is read through
+// (c.req.header() with c: Context gives Context), when locals knows it.
+func localField(before string, locals map[string]string) (string, bool) {
+	m := reLocalDot.FindStringSubmatch(before)
+	if m == nil || m[1] == "this" {
+		return "", false
+	}
+	class := locals[m[1]]
+	return class, class != "" && !strings.HasPrefix(class, resultOf)
+}
+
+// getterClass returns the class a TypeScript getter's signature says it
+// returns (get req(): HonoRequest<P>), "" for none: reading it gives an
+// object of that class, as a field of that type does.
+func getterClass(lang, signature string) string {
+	if lang != "typescript" || !reGetterSig.MatchString(signature) {
+		return ""
+	}
+	return returnedClass(lang, signature)
 }
