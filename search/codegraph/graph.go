@@ -15,11 +15,23 @@
 // fields of structs declared in other files and function values are not
 // seen exactly. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
-// enclosing class's method, else its base class's; any other "name(" in a
-// definition's body, a variable's initialiser or the file's top-level
-// statements (one symbol, "<module>") is a call to a definition of that name
-// in the same file, else the same folder, else the only one in the project;
-// these edges are loose. Comments and the text of strings are not read.
+// enclosing class's method, else its base class's. In TypeScript,
+// JavaScript and Python a call of a name the file imports goes, exactly,
+// to the function the module it names defines or passes on (named,
+// default and namespace imports, re-exports and barrel files, relative
+// paths with or without extension or naming a folder's index; Python's
+// absolute, relative and dotted module paths), and a call of the file's own
+// top-level function to it (modules.go); a call through a field, a
+// parameter or a local whose class the code states goes to that class's
+// method, following an indexed access type, a type parameter's constraint
+// or a getter's declared class, and a read of a getter is a call of it
+// (tscalls.go). Any other "name(" in a definition's body, a variable's
+// initialiser or the file's top-level statements (one symbol, "<module>")
+// is a call to a definition of that name in the same file, else the same
+// folder, else the only one in the project; these edges are loose, as is
+// a call of a name imported from a package the project does not hold.
+// Comments and the text of strings are not read. Types are not inferred:
+// a callback's parameter whose class only its position says is unknown.
 //
 // Symbols are named plainly ("Parse"), qualified by package or receiver
 // ("render.Page", "Cache.Evict", "store.Cache.Evict", "example.com/app/render.Page"),
