@@ -37,8 +37,10 @@ import (
 // and CommonJS's require(…) declarations are imports. 12: a Go call through a
 // chain of fields (s.cfg.Store.Get()) records the whole chain. 13: outside
 // Go, a call on a parameter whose class the signature states goes to the
-// class's method.
-const formatVersion = 13
+// class's method. 14: TypeScript, JavaScript and Python files' imports and
+// exports (FileFacts.Bindings), reads of properties that may be getters,
+// calls with type arguments.
+const formatVersion = 14
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a
@@ -404,5 +406,9 @@ func internFacts(f *codegraph.FileFacts, in interner) {
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		fl.Struct, fl.Name, fl.Type = in.s(fl.Struct), in.s(fl.Name), in.s(fl.Type)
+	}
+	for i := range f.Bindings {
+		b := &f.Bindings[i]
+		b.Local, b.Module, b.Name = in.s(b.Local), in.s(b.Module), in.s(b.Name)
 	}
 }

@@ -522,9 +522,9 @@ export class Repo {
 			"class Repo:\n    def __init__(self):\n        self.conn = connect()\n\n    def load(self):\n        return self.conn.get(1)\n",
 	})
 	wantCalls(t, g, map[string]string{
-		"useBoth":  "db.openDb(loose) db.Database.get db.connect(loose) db.Conn.get",
-		"use_db":   "db.open_db(loose) db.Database.get",
-		"use_conn": "db.connect(loose) db.Conn.get",
+		"useBoth":  "db.openDb db.Database.get db.connect db.Conn.get",
+		"use_db":   "db.open_db db.Database.get",
+		"use_conn": "db.connect db.Conn.get",
 		// Fields set from such a call.
 		"src/use.ts:Repo.load": "db.Database.get",
 		"app/use.py:Repo.load": "db.Conn.get",

@@ -91,6 +91,10 @@ type Ref struct {
 	// passed (http.HandleFunc("/", serveHome)), stored or returned. It
 	// resolves only to a function or method, never by name alone.
 	Value bool
+	// Get marks a read of a property (this.size, this.store.size, x.size
+	// with x's class known) that is a call when the property is a getter:
+	// it resolves only to a getter of that class, never by name.
+	Get bool
 }
 
 // FileFacts are the symbols, imports and call sites of one file.
@@ -110,6 +114,9 @@ type FileFacts struct {
 	// package (s.db.Get() in handlers.go, the struct in server.go) is
 	// resolved against them.
 	Fields []Field
+	// Bindings are the names a TypeScript, JavaScript or Python file
+	// imports and exports.
+	Bindings []Binding
 }
 
 // Field is a Go struct's field of a named type. A file's are sorted by
@@ -877,10 +884,17 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		at = off
 		return int32(line)
 	}
-	for _, m := range reCallSite.FindAllStringSubmatchIndex(body, 500) {
+	re := reCallSite
+	if lang == "typescript" || lang == "javascript" {
+		re = reCallSiteTS
+	}
+	for _, m := range re.FindAllStringSubmatchIndex(body, 500) {
 		name := body[m[6]:m[7]]
-		if notCalls[name] {
-			continue
+		if notCalls[name] && m[2] < 0 && !onExpression(body[:m[6]]) || len(m) > 9 && m[8] >= 0 && !typeArgs(body[m[8]:m[9]]) {
+			continue // a keyword, but for a method so named (this.delete(k))
+		}
+		if name == s.Name && strings.TrimSpace(body[:m[0]]) == "" && bodyLine == int(s.Line) {
+			continue // a one-line declaration's own name: reportObserved(): boolean
 		}
 		r := Ref{From: from, Name: name, Line: lineOf(m[0])}
 		if m[2] >= 0 {
@@ -894,14 +908,23 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 				r.Recv = s.Recv // the enclosing class's (or a base's) method
 			} else if recv == "super" && s.Recv != "" {
 				r.Recv, r.Super = s.Recv, true
+			} else if class, ok := localField(body[:m[2]], locals); ok && (lang == "typescript" || lang == "javascript") {
+				r.Recv, r.Loose = class+fieldOf+recv, true // c.req.header() with c: Context
 			} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
 				r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
 			} else {
 				r.Loose = true
 				r.Recv = recv // a module, class or variable: a hint only
+				if lang == "python" {
+					r.Recv = dottedBefore(body[:m[2]]) + recv // pkg.util.format(): the module path
+				}
 			}
 		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
 			r.Recv, r.Super = s.Recv, true // super().m()
+		} else if class, ok := newBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
+			r.Recv = class // new Service(…).run()
+		} else if fn, ok := calledBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
+			r.Recv = resultOf + fn // getAdm(x).get_(): the method of the class getAdm returns
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {
@@ -912,6 +935,9 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 			r.Loose = true
 		}
 		ff.Calls = append(ff.Calls, r)
+	}
+	if lang == "typescript" || lang == "javascript" {
+		ff.propertyReads(from, s, body, lineOf, locals)
 	}
 	// Functions passed as arguments: this.m and self.m, methods of the
 	// enclosing class; a bare name, a function of the same file (a
@@ -1021,6 +1047,12 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 	}
 	code := newLineText(chunk.CodeOnly(p, lang, src))
 	ff.Fields = classFields(lang, cs, code)
+	switch lang {
+	case "typescript", "javascript":
+		ff.Bindings = tsBindings(string(src))
+	case "python":
+		ff.Bindings = pyBindings(code.text)
+	}
 	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
 	// Top-level statements call too: a test's describe and it callbacks, a
 	// script's main().
@@ -1046,7 +1078,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		if c.Kind == chunk.Func || c.Kind == chunk.Method {
 			s.Result = returnedClass(lang, c.Signature)
 		}
-		if i := strings.LastIndex(c.Symbol, "."); i >= 0 {
+		if i := memberDot(c.Symbol); i >= 0 {
 			s.Recv, s.Name = c.Symbol[:i], c.Symbol[i+1:]
 			if j := strings.LastIndex(s.Recv, "."); j >= 0 {
 				s.Recv = s.Recv[j+1:]
@@ -1166,10 +1198,15 @@ func classFields(lang string, cs []chunk.Chunk, code lineText) []Field {
 			}
 		case !isMember:
 		case (c.Kind == chunk.Var || c.Kind == chunk.Const) && (lang == "typescript" || lang == "javascript"):
-			if m := reTSField.FindStringSubmatch(text); m != nil {
-				add(class, m[1], m[2]+m[3])
+			if name, t, ok := tsIndexedField(c.Signature); ok {
+				out = append(out, Field{Struct: class, Name: name, Type: t})
+			} else if m := reTSField.FindStringSubmatch(text); m != nil {
+				add(class, m[1], constrained(typeParams(cs, c.Symbol[:k]), m[2])+m[3])
 			}
 		case c.Kind == chunk.Method:
+			if t := getterClass(lang, c.Signature); t != "" {
+				add(class, c.Symbol[k+1:], t) // get req(): HonoRequest: c.req.header() is HonoRequest's
+			}
 			if lang == "typescript" && strings.HasSuffix(c.Symbol, ".constructor") {
 				for _, m := range reTSParamField.FindAllStringSubmatch(c.Signature, -1) {
 					add(class, m[1], m[2])
@@ -1301,6 +1338,9 @@ func paramClasses(lang, signature string) map[string]string {
 			typ = reTypeName.FindString(rePyOptional.ReplaceAllString(strings.TrimSpace(t), ""))
 		}
 		typ = typ[strings.LastIndexByte(typ, '.')+1:]
+		if lang == "typescript" {
+			typ = constrained(sigTypeParams(signature), typ) // x: T with <T extends Store>
+		}
 		if !reIdent.MatchString(name) || selfNames[name] || typ == "" || !unicode.IsUpper(rune(typ[0])) {
 			continue
 		}

@@ -15,11 +15,23 @@
 // fields of structs declared in other files and function values are not
 // seen exactly. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
-// enclosing class's method, else its base class's; any other "name(" in a
-// definition's body, a variable's initialiser or the file's top-level
-// statements (one symbol, "<module>") is a call to a definition of that name
-// in the same file, else the same folder, else the only one in the project;
-// these edges are loose. Comments and the text of strings are not read.
+// enclosing class's method, else its base class's. In TypeScript,
+// JavaScript and Python a call of a name the file imports goes, exactly,
+// to the function the module it names defines or passes on (named,
+// default and namespace imports, re-exports and barrel files, relative
+// paths with or without extension or naming a folder's index; Python's
+// absolute, relative and dotted module paths), and a call of the file's own
+// top-level function to it (modules.go); a call through a field, a
+// parameter or a local whose class the code states goes to that class's
+// method, following an indexed access type, a type parameter's constraint
+// or a getter's declared class, and a read of a getter is a call of it
+// (tscalls.go). Any other "name(" in a definition's body, a variable's
+// initialiser or the file's top-level statements (one symbol, "<module>")
+// is a call to a definition of that name in the same file, else the same
+// folder, else the only one in the project; these edges are loose, as is
+// a call of a name imported from a package the project does not hold.
+// Comments and the text of strings are not read. Types are not inferred:
+// a callback's parameter whose class only its position says is unknown.
 //
 // Symbols are named plainly ("Parse"), qualified by package or receiver
 // ("render.Page", "Cache.Evict", "store.Cache.Evict", "example.com/app/render.Page"),
@@ -31,6 +43,7 @@ package codegraph
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -92,7 +105,8 @@ type derived struct {
 	// as big take four times as long to resolve.
 	byName    map[string][2]int32 // name -> [start, end) in named
 	named     []int32
-	byFile    map[string]int32    // file -> its first symbol; a file's symbols are consecutive
+	byFile    map[string]int32 // file -> its first symbol; a file's symbols are consecutive
+	files     map[string]*FileFacts
 	packages  map[string][]string // package path -> imports
 	importers map[string][]string
 	pkgNames  map[string][]string // short name -> package paths
@@ -194,7 +208,7 @@ func (g *Graph) get() *derived {
 		n += len(f.Symbols)
 	}
 	sort.Strings(paths)
-	d := &derived{syms: make([]sym, 0, n), byName: map[string][2]int32{}, byFile: map[string]int32{},
+	d := &derived{syms: make([]sym, 0, n), byName: map[string][2]int32{}, byFile: map[string]int32{}, files: maps.Clone(g.files),
 		packages: map[string][]string{}, importers: map[string][]string{}, pkgNames: map[string][]string{}}
 	for _, p := range paths {
 		f := g.files[p]
@@ -362,7 +376,16 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		i, ok := d.one(cands, want, method)
 		return i, true, ok
 	}
-	// Other languages: by name, nearest first.
+	// Other languages: through what the file imports or defines, else by
+	// name, nearest first.
+	if r.Get {
+		return d.resolveGet(f, r)
+	}
+	if r.Loose && !r.Value && !r.Embeds {
+		if i, ok := d.resolveImported(f, r); ok {
+			return i, false, true
+		}
+	}
 	member := r.Recv != "" // x.m(), this.m(), f().m(): never a variable's call
 	if strings.HasPrefix(r.Recv, resultOf) {
 		// c.m() with c = connect(): the method of the class connect's
@@ -380,7 +403,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	if class, field, ok := strings.Cut(r.Recv, fieldOf); ok {
 		// this.db.get(): the method of db's class when the code states it,
 		// else by name with db as a hint, as for any x.get().
-		if t, ok := d.classField(f, class, field); ok {
+		if t, ok := d.fieldClass(f, class, field); ok {
 			if strings.HasPrefix(t, resultOf) { // self.conn = connect()
 				t, ok = d.classReturnedBy(f, t)
 			}
@@ -515,7 +538,10 @@ func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
 // its signature says (Def.Result), the function found nearest f.
 func (d *derived) classReturnedBy(f *FileFacts, standIn string) (string, bool) {
 	fn := strings.TrimPrefix(standIn, resultOf)
-	i, ok := d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" })
+	i, ok := d.resolveImported(f, Ref{Name: fn, Loose: true})
+	if !ok {
+		i, ok = d.nearest(f, d.withName(fn), isCallable, func(s sym) bool { return s.def().Recv == "" })
+	}
 	if !ok || d.syms[i].def().Result == "" {
 		return "", false
 	}
@@ -610,8 +636,12 @@ func (d *derived) baseMethod(f *FileFacts, class, name string, depth int) (int32
 }
 
 // class returns the class (a type) named name as seen from file f: the one
-// in f, else the nearest only one (see nearest).
+// f imports under that name, else the one in f, else the nearest only one
+// (see nearest).
 func (d *derived) class(f *FileFacts, name string) (int32, bool) {
+	if i, ok := d.importedClass(f, name); ok {
+		return i, true
+	}
 	if i, ok := d.one(d.withNameIn(name, f.Package), isType, func(s sym) bool { return s.f == f }); ok {
 		return i, true
 	}
