@@ -44,11 +44,13 @@ type Reach struct {
 
 // Impact is what a change to some symbols reaches.
 type Impact struct {
-	Changed          []Symbol `json:"changed"`
-	Callers          []Reach  `json:"callers"` // outside tests, nearest first
-	Tests            []Reach  `json:"tests"`   // test functions (or test files' top-level code), nearest first
-	CallersTruncated bool     `json:"callers_truncated,omitempty"`
-	TestsTruncated   bool     `json:"tests_truncated,omitempty"`
+	Changed []Symbol `json:"changed"`
+	Callers []Reach  `json:"callers"` // outside tests, nearest first
+	// Tests are test functions (or test files' top-level code) that reach
+	// a change, nearest first; a changed test is one, at depth 0.
+	Tests            []Reach `json:"tests"`
+	CallersTruncated bool    `json:"callers_truncated,omitempty"`
+	TestsTruncated   bool    `json:"tests_truncated,omitempty"`
 	// Cut says the walk stopped at its bound on visited symbols before
 	// reaching the depth asked for.
 	Cut bool `json:"cut,omitempty"`
@@ -91,7 +93,8 @@ func (g *Graph) Impact(changed []Symbol, o ImpactOptions) Impact {
 		frontier = append(frontier, i)
 		out.Changed = append(out.Changed, d.syms[i].symbol())
 	}
-	var order []int32 // every symbol reached, nearest first
+	// A changed test is a test to run: depth 0, its own why.
+	order := slices.Clone(frontier) // every symbol reached, nearest first
 	for level := 1; level <= testDepth && len(frontier) > 0 && !out.Cut; level++ {
 		var next []int32
 		for _, from := range frontier {
@@ -127,7 +130,7 @@ func (g *Graph) Impact(changed []Symbol, o ImpactOptions) Impact {
 				continue
 			}
 			out.Tests = append(out.Tests, d.reach(i, seen))
-		case !test && r.depth <= depth:
+		case !test && r.depth <= depth && r.depth > 0:
 			if len(out.Callers) >= limit {
 				out.CallersTruncated = true
 				continue

@@ -102,3 +102,11 @@ func TestSymbolsInSpansAndContainers(t *testing.T) {
 		t.Errorf("SymbolsOf = %v", g.SymbolsOf("calc/calc_test.go"))
 	}
 }
+
+func TestImpactOfAChangedTestNamesIt(t *testing.T) {
+	g := impactGraph(t)
+	im := g.Impact(g.SymbolsIn("calc/calc_test.go", []LineRange{{9, 9}}), ImpactOptions{})
+	if len(im.Tests) != 1 || im.Tests[0].Symbol.Name != "TestEval" || im.Tests[0].Depth != 0 || len(im.Callers) != 0 {
+		t.Errorf("impact of a changed test = %+v", im)
+	}
+}

@@ -228,3 +228,13 @@ func (l *Local) Graph(action, symbol, to string, depth, limit int) (Output, erro
 	}
 	return runGraph(li.ix, graphQuery{Action: action, Symbol: symbol, To: to, Depth: depth, Limit: limit})
 }
+
+// Impact answers the impact action from the code index's call graph: of a
+// symbol, or, with diff, of the work tree's changes against diffBase.
+func (l *Local) Impact(ctx context.Context, symbol string, diff bool, diffBase string, depth, limit int) (Output, error) {
+	li, err := l.index(Code)
+	if err != nil {
+		return Output{}, err
+	}
+	return runImpact(ctx, li.ix, impactQuery{Symbol: symbol, Diff: diff, DiffBase: diffBase, Depth: depth, Limit: limit}, nil)
+}

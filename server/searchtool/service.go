@@ -52,6 +52,9 @@ type Options struct {
 	// the first requests of the client that launched the server are answered
 	// before the indexes compete for the CPU (default 100 ms; negative: none).
 	StartDelay time.Duration
+	// Criteria, if set, names the specs' criteria an impact's tests check;
+	// until specs trace criteria to tests none is, and impact answers say so.
+	Criteria CriteriaTracer
 }
 
 // pollInterval is how often the indexes are checked against the files when
