@@ -122,8 +122,7 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 				case o.IndexStatus == nil:
 					return false, "the server's answer carries no index status", nil
 				}
-				// The index's status is the server's; the saved indexes have none.
-				o.IndexStatus = nil
+				o.IndexStatus = searchtool.Reflected(o.IndexStatus)
 				out = o
 				return true, "", nil
 			}
@@ -137,6 +136,7 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 				if err != nil {
 					return graphCLIError(err)
 				}
+				out.IndexStatus = l.Status(searchtool.Code)
 				return nil
 			}
 			if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
@@ -271,6 +271,15 @@ func printGraph(w io.Writer, out searchtool.Output) {
 	}
 	if out.Notice != "" {
 		fmt.Fprintln(w, toolWords.Replace(out.Notice))
+	}
+	printFreshness(w, out)
+}
+
+// printFreshness says what the answer's index reflects, unless its notice
+// said so already.
+func printFreshness(w io.Writer, out searchtool.Output) {
+	if f := searchtool.Freshness(out.IndexStatus); f != "" && !strings.Contains(out.Notice, f) {
+		fmt.Fprintln(w, f)
 	}
 }
 

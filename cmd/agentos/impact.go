@@ -61,6 +61,7 @@ func runImpact(cmd *cobra.Command, s *streams, dir string, args []string, diff b
 		case o.IndexStatus == nil:
 			return false, "the server's answer carries no index status", nil
 		}
+		o.IndexStatus = searchtool.Reflected(o.IndexStatus)
 		out = o
 		return true, "", nil
 	}
@@ -74,6 +75,7 @@ func runImpact(cmd *cobra.Command, s *streams, dir string, args []string, diff b
 		if err != nil {
 			return graphCLIError(err)
 		}
+		out.IndexStatus = l.Status(searchtool.Code)
 		return nil
 	}
 	if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
@@ -123,4 +125,5 @@ func printImpact(w io.Writer, out searchtool.Output) {
 	if out.Notice != "" {
 		fmt.Fprintln(w, toolWords.Replace(out.Notice))
 	}
+	printFreshness(w, out)
 }

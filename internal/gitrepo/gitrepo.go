@@ -218,6 +218,15 @@ func (r *Repo) Diff(ctx context.Context, dir, rev string) ([]Change, error) {
 	return changes, nil
 }
 
+// FilesBetween returns how many files differ between two commits.
+func (r *Repo) FilesBetween(ctx context.Context, a, b string) (int, error) {
+	out, err := git(ctx, r.Top, "diff", "--name-only", "--no-renames", "-z", a, b, "--")
+	if err != nil {
+		return 0, err
+	}
+	return bytes.Count(out, []byte{0}), nil
+}
+
 // git runs a git command in dir that takes no optional lock (so that it
 // does not rewrite the index a watcher sees), and returns its output.
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {

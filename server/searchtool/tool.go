@@ -348,6 +348,9 @@ func (s *Service) search(ctx context.Context, name string, q search.Query) (Outp
 	case StateRefreshing:
 		out.Notice = fmt.Sprintf("The saved %s index answered while files changed since the server last ran are reindexed; the latest edits may be missing.", name)
 	}
+	if n := freshNotice(name, st); n != "" {
+		out.Notice = n
+	}
 	if len(hits) == 0 && out.Notice == "" {
 		out.Notice = fmt.Sprintf("Nothing in the %s index (%d files) matches. Try other words, method lexical for exact identifiers, or fewer filters.", name, st.FilesDone)
 	}
@@ -380,6 +383,9 @@ func (s *Service) graph(ctx context.Context, q graphQuery) (Output, error) {
 	if st.State == StateBuilding {
 		partial := fmt.Sprintf("The code index is still building (%d of %d files): the graph is incomplete.", st.FilesDone, st.FilesTotal)
 		out.Notice = strings.TrimSpace(partial + " " + out.Notice)
+	}
+	if n := freshNotice(Code, st); n != "" {
+		out.Notice = strings.TrimSpace(n + " " + out.Notice)
 	}
 	return out, nil
 }
