@@ -17,10 +17,10 @@ import (
 func newGraphCmd(s *streams) *cobra.Command {
 	var dir string
 	var depth, n int
-	var asJSON, verbose bool
+	var asJSON, verbose, diff bool
 	cmd := &cobra.Command{
-		Use:   "graph callers|deps|impls|path SYMBOL [TO]",
-		Short: "Ask the code's call graph: callers, dependencies, implementations, call paths",
+		Use:   "graph callers|deps|impls|path|impact SYMBOL [TO]",
+		Short: "Ask the code's call graph: callers, dependencies, implementations, call paths, the impact of a change",
 		Long: `Graph answers from the code index's call graph:
 
   agentos graph callers SYMBOL     who calls SYMBOL (--depth levels up, default 1)
@@ -28,6 +28,12 @@ func newGraphCmd(s *streams) *cobra.Command {
   agentos graph impls INTERFACE    the types implementing a Go interface (io.Reader), or
                                    their methods implementing one of its methods (Reader.Read)
   agentos graph path FROM TO       chains of calls from FROM to TO, shortest first (--depth: longest, default 4)
+  agentos graph impact SYMBOL      what a change to SYMBOL reaches: its callers (--depth levels up, default 3)
+                                   and the tests that reach it (at least 5 levels up), each with the chain of
+                                   calls and its confidence (exact, or by name when a link was matched by name)
+  agentos graph impact --diff [REV]
+                                   the same for the symbols whose lines the work tree changed against the git
+                                   revision REV (default HEAD: the changes not committed yet, untracked files too)
 
 A symbol is named plainly (Parse), qualified (url.Parse, Server.Shutdown) or by file
 (net/url/url.go:Parse). An unknown name lists close ones; an ambiguous one lists the candidates.
@@ -36,15 +42,25 @@ When this project's server runs, graph asks it (its svc_search_project tool), wh
 code index in memory; otherwise it loads the saved code index. The answer is the same either way.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return errors.New("requires at least 2 arg(s): callers|deps|impls|path and a symbol")
+				return errors.New("requires at least 2 arg(s): callers|deps|impls|path|impact and a symbol")
 			}
 			want := 2
 			switch args[0] {
 			case "callers", "deps", "impls":
 			case "path":
 				want = 3
+			case "impact":
+				if diff && len(args) > 2 {
+					return fmt.Errorf("impact --diff takes at most one revision, received %d", len(args)-1)
+				}
+				if diff {
+					return nil
+				}
 			default:
-				return fmt.Errorf("invalid argument %q: use callers, deps, impls or path", args[0])
+				return fmt.Errorf("invalid argument %q: use callers, deps, impls, path or impact", args[0])
+			}
+			if diff {
+				return errors.New("--diff applies to impact only")
 			}
 			if len(args) != want {
 				return fmt.Errorf("accepts %d arg(s) for %s, received %d", want, args[0], len(args))
@@ -52,6 +68,9 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "impact" {
+				return runImpact(cmd, s, dir, args[1:], diff, depth, n, asJSON, verbose)
+			}
 			action, to := graphActions[args[0]], ""
 			if args[0] == "path" {
 				to = args[2]
@@ -103,8 +122,7 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 				case o.IndexStatus == nil:
 					return false, "the server's answer carries no index status", nil
 				}
-				// The index's status is the server's; the saved indexes have none.
-				o.IndexStatus = nil
+				o.IndexStatus = searchtool.Reflected(o.IndexStatus)
 				out = o
 				return true, "", nil
 			}
@@ -118,6 +136,7 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 				if err != nil {
 					return graphCLIError(err)
 				}
+				out.IndexStatus = l.Status(searchtool.Code)
 				return nil
 			}
 			if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
@@ -133,12 +152,14 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
 	// Registered with no default: each action has its own, which the usage
 	// text names (cobra would print a second, single one).
-	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("levels to follow (callers, deps; default %d) or longest chain (path; default %d); at most %d",
-		searchtool.DefaultWalkDepth, searchtool.DefaultPathDepth, searchtool.MaxDepth))
-	cmd.Flags().IntVarP(&n, "n", "n", 0, fmt.Sprintf("at most this many symbols (default %d) or paths (default %d)", searchtool.DefaultGraphNodes, searchtool.DefaultPaths))
+	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("levels to follow (callers, deps; default %d; impact: default %d) or longest chain (path; default %d); at most %d",
+		searchtool.DefaultWalkDepth, searchtool.DefaultImpactDepth, searchtool.DefaultPathDepth, searchtool.MaxDepth))
+	cmd.Flags().IntVarP(&n, "n", "n", 0, fmt.Sprintf("at most this many symbols (default %d), paths (default %d), or impact's callers and tests (default %d each)",
+		searchtool.DefaultGraphNodes, searchtool.DefaultPaths, searchtool.DefaultImpactNodes))
+	cmd.Flags().BoolVar(&diff, "diff", false, "impact: of the work tree's changes against a git revision (the argument; default HEAD)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say on stderr whether the running server answered or the saved code index was loaded, and why")
-	cmd.ValidArgs = []string{"callers", "deps", "impls", "path"}
+	cmd.ValidArgs = []string{"callers", "deps", "impls", "path", "impact"}
 	return cmd
 }
 
@@ -250,6 +271,15 @@ func printGraph(w io.Writer, out searchtool.Output) {
 	}
 	if out.Notice != "" {
 		fmt.Fprintln(w, toolWords.Replace(out.Notice))
+	}
+	printFreshness(w, out)
+}
+
+// printFreshness says what the answer's index reflects, unless its notice
+// said so already.
+func printFreshness(w io.Writer, out searchtool.Output) {
+	if f := searchtool.Freshness(out.IndexStatus); f != "" && !strings.Contains(out.Notice, f) {
+		fmt.Fprintln(w, f)
 	}
 }
 

@@ -152,6 +152,9 @@ it loads the saved indexes, updated for files changed since. The answer is the s
 			}
 			for _, idx := range names {
 				printHits(s.Out, idx, *answers[idx].Results)
+				if f := searchtool.Freshness(answers[idx].IndexStatus); f != "" {
+					fmt.Fprintln(s.Out, f)
+				}
 			}
 			return nil
 		},
@@ -180,15 +183,15 @@ func searchLocally(ctx context.Context, s *streams, p project.Paths, cfg config.
 		if err != nil {
 			return err
 		}
-		answers[idx] = searchOutput(idx, query, method, hits)
+		answers[idx] = searchOutput(idx, query, method, hits, l.Status(idx))
 	}
 	return nil
 }
 
 // searchOutput is what the command prints of one index's answer, whichever
 // way it came.
-func searchOutput(idx, query, method string, hits []searchtool.Hit) searchtool.Output {
-	return searchtool.Output{Action: "search_" + idx, Query: query, Method: method, Results: &hits}
+func searchOutput(idx, query, method string, hits []searchtool.Hit, st *searchtool.IndexStatus) searchtool.Output {
+	return searchtool.Output{Action: "search_" + idx, Query: query, Method: method, Results: &hits, IndexStatus: st}
 }
 
 // searchRunning asks the running server. It declines (false, why) when the
@@ -214,7 +217,7 @@ func searchRunning(ctx context.Context, s *streams, r *running, names []string, 
 			// Building or refreshing: the answer covers what is indexed so far.
 			fmt.Fprintf(s.Err, "agentos: %s\n", out.Notice)
 		}
-		answers[idx] = searchOutput(idx, query, method, *out.Results)
+		answers[idx] = searchOutput(idx, query, method, *out.Results, searchtool.Reflected(st))
 	}
 	return true, "", nil
 }

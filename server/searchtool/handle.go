@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/gitrepo"
 	"github.com/agentos-dev/agentos/search"
 	"github.com/agentos-dev/agentos/search/scan"
 )
@@ -49,6 +50,12 @@ type IndexStatus struct {
 	Embedder   string    `json:"embedder,omitempty"`
 	Detail     string    `json:"detail,omitempty" jsonschema:"What it is doing, why it failed, or what of the configuration was left out"`
 	UpdatedAt  time.Time `json:"updated_at,omitzero" jsonschema:"When the index last changed"`
+	// Fresh and what follows say what the index reflects (see fresh.go).
+	Fresh        bool   `json:"fresh" jsonschema:"The index reflects the files as they are now: ready, no changed file waiting, and the git repository has not moved since it was brought up to date"`
+	Commit       string `json:"commit,omitempty" jsonschema:"The git commit the index reflects: HEAD when every file was last checked against it"`
+	Branch       string `json:"branch,omitempty" jsonschema:"The branch HEAD named then"`
+	Head         string `json:"head,omitempty" jsonschema:"Set when the repository moved since: the commit HEAD is at now (a branch switch, pull, revert or stash not indexed yet)"`
+	FilesChanged int    `json:"files_changed,omitempty" jsonschema:"Files changed since and still being indexed"`
 }
 
 // timing holds the watcher's and saver's delays.
@@ -78,7 +85,10 @@ type handle struct {
 	pmu        sync.Mutex
 	pending    map[string]struct{}
 	refreshAll bool
+	inFlight   int // files being applied now; -1 for a full refresh
 	kick       chan struct{}
+
+	git gitSync // under mu
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -105,14 +115,21 @@ func newHandle(sp spec, log *slog.Logger, t timing) *handle {
 	}
 	h.ix = ix
 	h.status.Embedder = ix.Options().Embedder.Name()
+	if repo, err := gitrepo.Find(sp.opt.Root); err == nil {
+		h.git.repo = repo
+	} else if !errors.Is(err, gitrepo.ErrNotRepo) {
+		h.log.Warn("cannot read the git repository; answers will not say which commit the index reflects", "err", err)
+	}
 	return h
 }
 
 // Status returns the index's state.
 func (h *handle) Status() IndexStatus {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.status
+	st := h.status
+	h.mu.Unlock()
+	h.fresh(&st)
+	return st
 }
 
 func (h *handle) setState(state, detail string) {
@@ -192,10 +209,12 @@ func (h *handle) open(ctx context.Context) error {
 	case err == nil:
 		h.countStats()
 		h.setState(StateRefreshing, "loaded the saved index; reindexing files changed since")
+		git := h.gitState()
 		bs, err := h.ix.Refresh(ctx)
 		if err != nil {
 			return fmt.Errorf("refresh the saved index: %w", err)
 		}
+		h.markSynced(git)
 		if bs.Files > 0 || bs.Removed > 0 {
 			if err := h.ix.Save(); err != nil {
 				h.log.Warn("save the search index", "err", err)
@@ -232,6 +251,7 @@ func (h *handle) build(ctx context.Context, reload bool) error {
 	start := time.Now()
 	h.setProgress(0, 0)
 	h.setState(StateBuilding, "")
+	git := h.gitState()
 	var searchableAfter time.Duration
 	bs, err := h.ix.BuildWith(ctx, search.BuildOptions{Live: true, Progress: func(done, total int) {
 		if searchableAfter == 0 {
@@ -246,6 +266,7 @@ func (h *handle) build(ctx context.Context, reload bool) error {
 	if err != nil {
 		return err
 	}
+	h.markSynced(git)
 	if len(bs.Unreadable) > 0 {
 		h.log.Warn("some files could not be read and are not indexed", "files", bs.Unreadable)
 	}
@@ -385,7 +406,17 @@ func (h *handle) apply(ctx context.Context) bool {
 	h.pmu.Lock()
 	pending, all := h.pending, h.refreshAll
 	h.pending, h.refreshAll = map[string]struct{}{}, false
+	full := all || len(pending) > bulkThreshold
+	h.inFlight = len(pending)
+	if full {
+		h.inFlight = -1
+	}
 	h.pmu.Unlock()
+	defer func() {
+		h.pmu.Lock()
+		h.inFlight = 0
+		h.pmu.Unlock()
+	}()
 	if len(pending) == 0 && !all {
 		return false
 	}
@@ -396,7 +427,8 @@ func (h *handle) apply(ctx context.Context) bool {
 			keepMemoryLimit()
 		}
 	}()
-	if all || len(pending) > bulkThreshold {
+	if full {
+		git := h.gitState()
 		bs, err := h.ix.Refresh(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -404,6 +436,7 @@ func (h *handle) apply(ctx context.Context) bool {
 			}
 			return false
 		}
+		h.markSynced(git)
 		changed = bs.Files > 0 || bs.Removed > 0
 		h.log.Debug("search index refreshed", "reindexed", bs.Files, "removed", bs.Removed, "duration", bs.Duration)
 		if changed {

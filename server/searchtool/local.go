@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/gitrepo"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/search"
 )
@@ -45,6 +46,8 @@ type LocalIndex struct {
 	Duration time.Duration     `json:"duration"`
 	Snapshot int64             `json:"snapshot_bytes,omitempty"`
 	ix       *search.Index
+	repo     *gitrepo.Repo // nil outside git
+	git      gitrepo.State // read before the files were checked
 }
 
 // Local is a project's indexes opened in this process, for the CLI. When a
@@ -122,6 +125,10 @@ func (l *Local) open(ctx context.Context, sp spec, rebuild bool, progress func(P
 		return nil, err
 	}
 	li.ix = ix
+	if repo, err := gitrepo.Find(sp.opt.Root); err == nil {
+		li.repo = repo
+		li.git, _ = repo.State()
+	}
 	build := rebuild
 	if !rebuild {
 		progress(Progress{Index: sp.name, Phase: "loading"})
@@ -227,4 +234,61 @@ func (l *Local) Graph(action, symbol, to string, depth, limit int) (Output, erro
 		return Output{}, err
 	}
 	return runGraph(li.ix, graphQuery{Action: action, Symbol: symbol, To: to, Depth: depth, Limit: limit})
+}
+
+// Impact answers the impact action from the code index's call graph: of a
+// symbol, or, with diff, of the work tree's changes against diffBase.
+func (l *Local) Impact(ctx context.Context, symbol string, diff bool, diffBase string, depth, limit int) (Output, error) {
+	li, err := l.index(Code)
+	if err != nil {
+		return Output{}, err
+	}
+	return runImpact(ctx, li.ix, impactQuery{Symbol: symbol, Diff: diff, DiffBase: diffBase, Depth: depth, Limit: limit}, nil)
+}
+
+// Status says what an opened index reflects: every file as it was when it
+// was opened (it was refreshed then), at the commit HEAD was at; not fresh
+// when the repository moved since.
+func (l *Local) Status(name string) *IndexStatus {
+	li, err := l.index(name)
+	if err != nil {
+		return nil
+	}
+	st := &IndexStatus{Index: name, State: StateReady, FilesDone: li.Stats.Files, FilesTotal: li.Stats.Files, Fresh: true,
+		Commit: li.git.Commit, Branch: li.git.Branch}
+	if li.repo != nil {
+		if now, err := li.repo.State(); err == nil && now != li.git {
+			st.Fresh, st.Head = false, now.Commit
+		}
+	}
+	return st
+}
+
+// Reflected keeps of a status what says what the index reflects (its
+// state, size and freshness): the CLI prints the same whether a server or
+// the saved index answered, and the rest (timings, embedder) differs.
+func Reflected(st *IndexStatus) *IndexStatus {
+	if st == nil {
+		return nil
+	}
+	return &IndexStatus{Index: st.Index, State: st.State, FilesDone: st.FilesDone, FilesTotal: st.FilesTotal, Fresh: st.Fresh,
+		Commit: st.Commit, Branch: st.Branch, Head: st.Head, FilesChanged: st.FilesChanged}
+}
+
+// Freshness is one line saying what an answer's index reflects, for
+// people; "" for a fresh index outside git, which has nothing to add.
+func Freshness(st *IndexStatus) string {
+	switch {
+	case st == nil || st.Fresh && st.Commit == "":
+		return ""
+	case st.Fresh:
+		at := short(st.Commit)
+		if st.Branch != "" {
+			at += " on " + st.Branch
+		}
+		return fmt.Sprintf("%s index: up to date with the work tree (HEAD %s)", st.Index, at)
+	case st.State != StateReady:
+		return fmt.Sprintf("%s index: %s, %d of %d files indexed", st.Index, st.State, st.FilesDone, st.FilesTotal)
+	}
+	return freshNotice(st.Index, *st)
 }

@@ -42,6 +42,7 @@ type Output struct {
 	// depth 1, via the interface.
 	Implementations *[]GraphNode   `json:"implementations,omitempty" jsonschema:"find_implementations: the types (or methods) implementing the interface (or its method), by file"`
 	Paths           *[]CallPath    `json:"paths,omitempty" jsonschema:"find_call_paths: chains of calls from symbol to to_symbol, shortest first"`
+	Impact          *ImpactAnswer  `json:"impact,omitempty" jsonschema:"impact: the symbols a change touches, their callers and the tests that reach them"`
 	Truncated       bool           `json:"truncated,omitempty" jsonschema:"More exists than is shown; the notice says what"`
 	Notice          string         `json:"notice,omitempty" jsonschema:"Read it: the index is still building, the answer was cut, or nothing matched"`
 	IndexStatus     *IndexStatus   `json:"index_status,omitempty" jsonschema:"The state of the index that answered"`
@@ -194,6 +195,7 @@ type graphQuery struct {
 	To     string
 	Depth  int
 	Limit  int
+	impact *impactQuery // the impact action's question
 }
 
 // FieldError says which argument named a symbol the graph could not resolve.
@@ -334,6 +336,19 @@ func fit(out *Output) {
 			*nodes = (*nodes)[:len(*nodes)-1]
 		}
 		kept = len(*nodes)
+	case out.Impact != nil:
+		im := out.Impact
+		total = len(im.Tests) + len(im.Callers) + len(im.Changed)
+		for len(im.Tests) > 0 && size() > limit {
+			im.Tests = im.Tests[:len(im.Tests)-1]
+		}
+		for len(im.Callers) > 0 && size() > limit {
+			im.Callers = im.Callers[:len(im.Callers)-1]
+		}
+		for len(im.Changed) > 0 && size() > limit {
+			im.Changed = im.Changed[:len(im.Changed)-1]
+		}
+		kept = len(im.Tests) + len(im.Callers) + len(im.Changed)
 	case out.Paths != nil:
 		total = len(*out.Paths)
 		for len(*out.Paths) > 0 && size() > limit {

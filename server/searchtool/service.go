@@ -52,6 +52,9 @@ type Options struct {
 	// the first requests of the client that launched the server are answered
 	// before the indexes compete for the CPU (default 100 ms; negative: none).
 	StartDelay time.Duration
+	// Criteria, if set, names the specs' criteria an impact's tests check;
+	// until specs trace criteria to tests none is, and impact answers say so.
+	Criteria CriteriaTracer
 }
 
 // pollInterval is how often the indexes are checked against the files when
@@ -236,6 +239,7 @@ func (s *Service) run(ctx context.Context) {
 				w.add(d, ownConfig)
 			}
 		}
+		s.watchGit(w)
 		w.addIndex(std, ownStandards)
 		w.addIndex(code, ownCode)
 		s.log.Debug("watching", "folders", len(w.dirs))
@@ -326,6 +330,9 @@ func (s *Service) event(w *watcher, ev fsnotify.Event) int {
 		return nothingElse
 	}
 	name := filepath.Clean(ev.Name)
+	if s.gitMoved(w, name) {
+		return nothingElse
+	}
 	if name == filepath.Clean(s.opts.Project.Config()) {
 		return configChanged
 	}
@@ -365,6 +372,40 @@ func (s *Service) event(w *watcher, ev fsnotify.Event) int {
 	}
 	h.enqueue(rel)
 	return nothingElse
+}
+
+// watchGit watches the folders of the git repository that show it move
+// (HEAD, the index, the branch's ref, packed-refs): a branch switch, pull,
+// revert or stash then refreshes the indexes even before, or without, the
+// events of the files it rewrote.
+func (s *Service) watchGit(w *watcher) {
+	_, code := s.handles()
+	repo := code.git.repo
+	if repo == nil {
+		return
+	}
+	for _, d := range repo.WatchDirs(code.gitState()) {
+		if isDir(d) && !w.watched(d) {
+			w.add(d, ownConfig)
+		}
+	}
+}
+
+// gitMoved reports whether a file event is the git repository moving, and
+// then asks both indexes for a full refresh (which records the commit they
+// reflect) and watches the folder of the branch HEAD names now.
+func (s *Service) gitMoved(w *watcher, name string) bool {
+	std, code := s.handles()
+	repo := code.git.repo
+	if repo == nil {
+		repo = std.git.repo
+	}
+	if repo == nil || !repo.Moves(name) {
+		return false
+	}
+	s.refreshAll()
+	s.watchGit(w)
+	return true
 }
 
 // reloadIgnores applies changed git ignore rules: each index reads them

@@ -16,7 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/server/toolkit"
 )
 
-var actions = []string{"search_standards", "search_code", "find_callers", "find_dependencies", "find_call_paths", "find_implementations", "index_status"}
+var actions = []string{"search_standards", "search_code", "find_callers", "find_dependencies", "find_call_paths", "find_implementations", "impact", "index_status"}
 
 var methods = []string{string(search.Hybrid), string(search.Lexical), string(search.Vector)}
 
@@ -34,6 +34,7 @@ type input struct {
 	NResults *int           `json:"n_results"`
 	MaxDepth *int           `json:"max_depth"`
 	ToSymbol string         `json:"to_symbol"`
+	DiffBase string         `json:"diff_base"`
 	Filters  map[string]any `json:"filters"`
 }
 
@@ -44,6 +45,7 @@ func ProjectTool(s *Service) toolkit.Tool {
 			"search_standards / search_code: ranked chunks (path, start_line, end_line, section or symbol, numbered lines) for a question in plain words or identifiers. "+
 			"find_callers / find_dependencies: who calls a symbol, what it calls (to max_depth); for a type, also the types that embed or extend it, or that it embeds or extends (marked embeds); a function passed or stored rather than called is marked value. find_call_paths: chains of calls from query to to_symbol. "+
 			"find_implementations: the types whose methods implement a Go interface (by method names and parameter counts), or their methods implementing an interface's method. "+
+			"impact: what a change reaches: the changed symbols (query, or the lines the work tree changed against the git revision diff_base, untracked files included), their callers to max_depth and the tests that reach them, each with the chain of calls and a confidence (exact or by_name). "+
 			"index_status: whether the indexes are ready. While an index builds, answers cover the files indexed so far and say so in notice and index_status."),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...), mcp.Description("What to do")),
 		mcp.WithString("query", mcp.MaxLength(search.MaxQueryLen), mcp.Description("search_*: what you look for, in words or identifiers. "+
@@ -51,10 +53,11 @@ func ProjectTool(s *Service) toolkit.Tool {
 		mcp.WithString("method", mcp.Enum(methods...), mcp.DefaultString(string(search.Hybrid)),
 			mcp.Description("search_*: ranking — hybrid (lexical and semantic fused), lexical (exact words and identifiers) or vector (semantic)")),
 		mcp.WithInteger("n_results", mcp.Min(1), mcp.Max(MaxResults),
-			mcp.Description("How many: search results (default 5, at most 50), callers, dependencies or implementations (default 20, at most 50), call paths (default 5, at most 20)")),
+			mcp.Description("How many: search results (default 5, at most 50), callers, dependencies or implementations (default 20, at most 50), call paths (default 5, at most 20), impact's callers and tests (default 25 each, at most 50)")),
 		mcp.WithInteger("max_depth", mcp.Min(1), mcp.Max(MaxDepth),
-			mcp.Description("find_callers, find_dependencies: levels to follow (default 1: direct only); find_call_paths: longest chain (default 4); at most 6")),
+			mcp.Description("find_callers, find_dependencies: levels to follow (default 1: direct only); find_call_paths: longest chain (default 4); impact: levels of callers listed (default 3; tests are looked for at least 5 up); at most 6")),
 		mcp.WithString("to_symbol", mcp.Description("find_call_paths: the symbol the chains end at")),
+		mcp.WithString("diff_base", mcp.MaxLength(200), mcp.Description("impact, instead of query: a git revision; the change is the work tree's diff against it (HEAD: the changes not committed yet)")),
 		mcp.WithObject("filters", mcp.Description("search_*: narrow the results; every field optional"),
 			mcp.Properties(map[string]any{
 				"path":     map[string]any{"type": "string", "description": "Folder or file path prefix, relative to the project root"},
@@ -100,6 +103,12 @@ func (s *Service) handle(ctx context.Context, in input) (Output, error) {
 		return Output{Action: in.Action, Indexes: &st}, nil
 	}
 	q := strings.TrimSpace(in.Query)
+	if in.Action == "impact" {
+		return s.impact(ctx, in, q)
+	}
+	if in.DiffBase != "" {
+		return Output{}, toolkit.Validation("diff_base", "diff_base applies to impact only")
+	}
 	if q == "" {
 		what := "what to search for"
 		if strings.HasPrefix(in.Action, "find_") {
@@ -161,6 +170,42 @@ func (s *Service) handle(ctx context.Context, in input) (Output, error) {
 		gq.Depth = *in.MaxDepth
 	}
 	out, err := s.graph(ctx, gq)
+	if err != nil {
+		return Output{}, err
+	}
+	fit(&out)
+	return out, nil
+}
+
+// impact validates an impact question and answers it.
+func (s *Service) impact(ctx context.Context, in input, q string) (Output, error) {
+	base := strings.TrimSpace(in.DiffBase)
+	switch {
+	case q == "" && base == "":
+		return Output{}, toolkit.Validation("query", "impact needs query (a symbol, e.g. Parse or url.Parse) or diff_base (a git revision; HEAD for the changes not committed yet)")
+	case q != "" && base != "":
+		return Output{}, toolkit.Validation("diff_base", "impact takes query or diff_base, not both")
+	case len(q) > search.MaxQueryLen:
+		return Output{}, toolkit.Validation("query", "query is %d bytes; the limit is %d", len(q), search.MaxQueryLen)
+	case len(in.Filters) > 0:
+		return Output{}, toolkit.Validation("filters", "filters apply to search_standards and search_code only")
+	case in.ToSymbol != "":
+		return Output{}, toolkit.Validation("to_symbol", "to_symbol applies to find_call_paths only")
+	}
+	iq := impactQuery{Symbol: q, Diff: base != "", DiffBase: base, Depth: DefaultImpactDepth, Limit: DefaultImpactNodes}
+	if in.MaxDepth != nil {
+		if *in.MaxDepth < 1 || *in.MaxDepth > MaxDepth {
+			return Output{}, toolkit.Validation("max_depth", "max_depth must be between 1 and %d, not %d", MaxDepth, *in.MaxDepth)
+		}
+		iq.Depth = *in.MaxDepth
+	}
+	if in.NResults != nil {
+		if *in.NResults < 1 || *in.NResults > MaxResults {
+			return Output{}, toolkit.Validation("n_results", "n_results for impact must be between 1 and %d, not %d", MaxResults, *in.NResults)
+		}
+		iq.Limit = *in.NResults
+	}
+	out, err := s.graph(ctx, graphQuery{Action: "impact", impact: &iq})
 	if err != nil {
 		return Output{}, err
 	}
@@ -303,6 +348,9 @@ func (s *Service) search(ctx context.Context, name string, q search.Query) (Outp
 	case StateRefreshing:
 		out.Notice = fmt.Sprintf("The saved %s index answered while files changed since the server last ran are reindexed; the latest edits may be missing.", name)
 	}
+	if n := freshNotice(name, st); n != "" {
+		out.Notice = n
+	}
 	if len(hits) == 0 && out.Notice == "" {
 		out.Notice = fmt.Sprintf("Nothing in the %s index (%d files) matches. Try other words, method lexical for exact identifiers, or fewer filters.", name, st.FilesDone)
 	}
@@ -321,7 +369,13 @@ func (s *Service) graph(ctx context.Context, q graphQuery) (Output, error) {
 		return Output{}, toolkit.Errorf(toolkit.CodeBusinessLogic, "the code index is still being opened (%s) after a wait of %s; ask again in a few seconds", st.State, openWait).
 			WithDetails(map[string]any{"index_status": st})
 	}
-	out, err := runGraph(h.ix, q)
+	var out Output
+	var err error
+	if q.impact != nil {
+		out, err = runImpact(ctx, h.ix, *q.impact, s.opts.Criteria)
+	} else {
+		out, err = runGraph(h.ix, q)
+	}
 	if err != nil {
 		return Output{}, graphError(err, st)
 	}
@@ -329,6 +383,9 @@ func (s *Service) graph(ctx context.Context, q graphQuery) (Output, error) {
 	if st.State == StateBuilding {
 		partial := fmt.Sprintf("The code index is still building (%d of %d files): the graph is incomplete.", st.FilesDone, st.FilesTotal)
 		out.Notice = strings.TrimSpace(partial + " " + out.Notice)
+	}
+	if n := freshNotice(Code, st); n != "" {
+		out.Notice = strings.TrimSpace(n + " " + out.Notice)
 	}
 	return out, nil
 }
@@ -360,6 +417,9 @@ func graphError(err error, st IndexStatus) error {
 	case errors.As(err, &nf):
 		return toolkit.Errorf(toolkit.CodeNotFound, "%s.%s", strings.TrimSuffix(nf.Error(), "."), building).
 			WithDetails(map[string]any{"field": field, "suggestions": nonNil(nf.Suggestions)})
+	case fe != nil:
+		// impact's own checks: a package named, no repository, a revision git does not know.
+		return toolkit.Validation(field, "%s", fe.Err.Error())
 	}
 	return err
 }
