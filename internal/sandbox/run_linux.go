@@ -180,8 +180,10 @@ func confine(p plan) error {
 	}
 	// The machine's /tmp holds other programs' sockets (tmux, X, SSH
 	// agents): the command gets a private one instead, and /var/tmp is the
-	// same folder. The project and the private folder may be under /tmp, so
-	// from here on they are reached through descriptors opened before.
+	// same folder; /dev/shm (shared memory other programs name) is a new,
+	// empty one. The project and the private folder may be under either, so
+	// from here on they are reached through descriptors opened before, and
+	// the places they are mounted at are made in the private folders.
 	project, err := openPath(p.Project)
 	if err != nil {
 		return err
@@ -209,6 +211,11 @@ func confine(p plan) error {
 			return fmt.Errorf("mounting a private /var/tmp: %w", err)
 		}
 	}
+	if fi, err := os.Lstat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+			return fmt.Errorf("mounting a private /dev/shm: %w", err)
+		}
+	}
 	if err := os.MkdirAll(p.Project, 0o755); err != nil {
 		return fmt.Errorf("the project's place: %w", err)
 	}
@@ -232,11 +239,6 @@ func confine(p plan) error {
 	for _, h := range p.Hidden {
 		if err := hide(h, filepath.Join(private, "home")); err != nil {
 			return err
-		}
-	}
-	if fi, err := os.Lstat("/dev/shm"); err == nil && fi.IsDir() {
-		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-			return fmt.Errorf("mounting a private /dev/shm: %w", err)
 		}
 	}
 	for _, c := range p.Caches {

@@ -257,3 +257,40 @@ func TestNoControllingTerminal(t *testing.T) {
 		t.Fatalf("the command is not its own session, or opened a terminal: %d %q", code, out)
 	}
 }
+
+// A project and temporary folder under /dev/shm (a tmpfs some people and
+// the test command use for speed) are layered as under /tmp, although the
+// command gets a /dev/shm of its own that hides the machine's.
+func TestProjectUnderDevShm(t *testing.T) {
+	// Probed once per process, where TMPDIR was: a sandbox that works there
+	// must work under /dev/shm too.
+	if err := Check(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+	shm, err := os.MkdirTemp("/dev/shm", "agentos-sandbox-test-")
+	if err != nil {
+		t.Skipf("no writable /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	marker := filepath.Join(shm, "machine-marker")
+	if err := os.WriteFile(marker, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", shm)
+	s, project := newSandbox(t)
+	if !strings.HasPrefix(project, shm) {
+		t.Fatalf("the project is at %s, not under %s", project, shm)
+	}
+	out, code := run(t, s, `cat main.go && echo new > new.txt && ls `+marker+` 2>&1; echo; ls /dev/shm | wc -l`)
+	if code != 0 || !strings.Contains(out, "package main") || !strings.Contains(out, "No such file") {
+		t.Fatalf("code %d, output %q: want the project's file and no sight of the machine's /dev/shm", code, out)
+	}
+	if p, ok := s.Path("new.txt"); !ok {
+		t.Error("new.txt cannot be read after the run")
+	} else if b, _ := os.ReadFile(p); string(b) != "new\n" {
+		t.Errorf("new.txt = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(project, "new.txt")); err == nil {
+		t.Error("new.txt reached the real project")
+	}
+}
