@@ -277,6 +277,7 @@ func TestProjectUnderDevShm(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", shm)
+	t.Setenv("GOTMPDIR", shm) // where t.TempDir makes its folders, when set
 	s, project := newSandbox(t)
 	if !strings.HasPrefix(project, shm) {
 		t.Fatalf("the project is at %s, not under %s", project, shm)
