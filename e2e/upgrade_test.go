@@ -374,6 +374,36 @@ func TestUpgradeWithRunningServer(t *testing.T) {
 	}
 }
 
+// With a second agent open, its bridge takes the project over when the
+// upgrade stops the server; the upgrade stops that one too, rather than
+// wait for the lock until its time runs out.
+func TestUpgradeStopsTheServerThatTakesOver(t *testing.T) {
+	t.Parallel()
+	root, home, _ := upgradeProject(t)
+	lo, hi := portRange(t, 8)
+	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
+	if err := os.WriteFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, root, "--transport", "dual")
+	st := waitState(t, root, srv.cmd.Process.Pid)
+	bridge := stdioClient(t, root) // a second agent: bridged, standing by to take over
+	if si := getInfo(t, bridge); si.Server.PID != st.PID {
+		t.Fatalf("the second agent reached pid %d, not the primary %d", si.Server.PID, st.PID)
+	}
+	r := runUp(t, root, home, "", "upgrade", "--yes", "--json")
+	if r.code != 0 {
+		t.Fatalf("upgrade: %d %s", r.code, r.stderr)
+	}
+	var rep struct {
+		Server string `json:"server"`
+	}
+	json.Unmarshal([]byte(r.stdout), &rep)
+	if !strings.Contains(rep.Server, fmt.Sprintf("stopped the running server (pid %d, dual)", st.PID)) {
+		t.Fatalf("server note: %q", rep.Server)
+	}
+}
+
 // A rollback killed half-way is finished by the next upgrade, which then
 // upgrades again; or by the next rollback.
 func TestRollbackKilledHalfWay(t *testing.T) {

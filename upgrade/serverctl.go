@@ -23,9 +23,12 @@ type stoppedServer struct {
 }
 
 // stopServer takes the project's server lock, stopping the server that
-// holds it and awaiting it for up to timeout (serverctl.Stop).
+// holds it and awaiting it for up to timeout (serverctl.Stop). Another
+// agent's bridge that takes the project over as that server exits is
+// stopped too: it runs the binary the upgrade replaces, and the upgrade
+// would otherwise wait for the lock it holds until the time runs out.
 func stopServer(ctx context.Context, p project.Paths, timeout time.Duration) (*stoppedServer, error) {
-	s, err := serverctl.Stop(ctx, p, serverctl.Options{Timeout: timeout, Again: "run the upgrade again"})
+	s, err := serverctl.Stop(ctx, p, serverctl.Options{Timeout: timeout, Again: "run the upgrade again", Successors: true})
 	if err != nil {
 		return nil, err
 	}
