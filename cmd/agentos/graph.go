@@ -105,27 +105,11 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 				return err
 			}
 			var out searchtool.Output
-			ask := func(ctx context.Context, r *running) (bool, string, error) {
-				args := map[string]any{"action": action, "query": args[1], "max_depth": depth, "n_results": n}
-				if to != "" {
-					args["to_symbol"] = to
-				}
-				o, err := r.search(ctx, args)
-				var te *toolError
-				switch {
-				case errors.As(err, &te) && te.opening():
-					return false, "the server's code index is still being opened", nil
-				case te != nil:
-					return true, "", graphToolError(te)
-				case err != nil:
-					return false, "", err
-				case o.IndexStatus == nil:
-					return false, "the server's answer carries no index status", nil
-				}
-				o.IndexStatus = searchtool.Reflected(o.IndexStatus)
-				out = o
-				return true, "", nil
+			query := map[string]any{"action": action, "query": args[1], "max_depth": depth, "n_results": n}
+			if to != "" {
+				query["to_symbol"] = to
 			}
+			ask := askGraph(query, &out)
 			local := func() error {
 				l, err := openIndexes(cmd.Context(), s, p, cfg, searchtool.LocalOptions{Code: true})
 				if err != nil {
@@ -286,3 +270,27 @@ func printFreshness(w io.Writer, out searchtool.Output) {
 // toolWords turns the search tool's parameter names, which its notices
 // name for agents, into this command's flags.
 var toolWords = strings.NewReplacer("n_results", "-n", "max_depth", "--depth")
+
+// askGraph asks the running server's svc_search_project the graph question
+// args and keeps the answer in out; it says so when the server cannot
+// answer yet (its code index still opening), so that the caller reads the
+// saved index instead.
+func askGraph(args map[string]any, out *searchtool.Output) func(ctx context.Context, r *running) (bool, string, error) {
+	return func(ctx context.Context, r *running) (bool, string, error) {
+		o, err := r.search(ctx, args)
+		var te *toolError
+		switch {
+		case errors.As(err, &te) && te.opening():
+			return false, "the server's code index is still being opened", nil
+		case te != nil:
+			return true, "", graphToolError(te)
+		case err != nil:
+			return false, "", err
+		case o.IndexStatus == nil:
+			return false, "the server's answer carries no index status", nil
+		}
+		o.IndexStatus = searchtool.Reflected(o.IndexStatus)
+		*out = o
+		return true, "", nil
+	}
+}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -42,29 +40,13 @@ func runImpact(cmd *cobra.Command, s *streams, dir string, args []string, diff b
 		return err
 	}
 	var out searchtool.Output
-	ask := func(ctx context.Context, r *running) (bool, string, error) {
-		a := map[string]any{"action": "impact", "max_depth": depth, "n_results": n}
-		if diff {
-			a["diff_base"] = base
-		} else {
-			a["query"] = symbol
-		}
-		o, err := r.search(ctx, a)
-		var te *toolError
-		switch {
-		case errors.As(err, &te) && te.opening():
-			return false, "the server's code index is still being opened", nil
-		case te != nil:
-			return true, "", graphToolError(te)
-		case err != nil:
-			return false, "", err
-		case o.IndexStatus == nil:
-			return false, "the server's answer carries no index status", nil
-		}
-		o.IndexStatus = searchtool.Reflected(o.IndexStatus)
-		out = o
-		return true, "", nil
+	query := map[string]any{"action": "impact", "max_depth": depth, "n_results": n}
+	if diff {
+		query["diff_base"] = base
+	} else {
+		query["query"] = symbol
 	}
+	ask := askGraph(query, &out)
 	local := func() error {
 		l, err := openIndexes(cmd.Context(), s, p, cfg, searchtool.LocalOptions{Code: true})
 		if err != nil {
