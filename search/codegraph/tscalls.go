@@ -258,9 +258,10 @@ func constrained(params map[string]string, typ string) string {
 // reNewTail matches the end of "new Name(" or "new Name<T>(".
 var reNewTail = regexp.MustCompile(`\bnew\s+([A-Za-z_$][\w$]*)\s*(?:<[^<>()]*>)?\s*$`)
 
-// newBefore returns the class of an object made right before a method is
-// called on it: new Service(…).run().
-func newBefore(code string) (string, bool) {
+// callBeforeDot returns the code before the call whose result a method is
+// called on — for getAdm(x).get_() or new Service(…).run(), the code up to
+// getAdm or new Service — and whether code ends with such a call and a dot.
+func callBeforeDot(code string) (string, bool) {
 	before := strings.TrimRight(code, " \t\n")
 	if !strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?.") {
 		return "", false
@@ -277,15 +278,25 @@ func newBefore(code string) (string, bool) {
 		case '(':
 			depth--
 			if depth == 0 {
-				m := reNewTail.FindStringSubmatch(before[:i])
-				if m == nil || !unicode.IsUpper(rune(m[1][0])) {
-					return "", false
-				}
-				return m[1], true
+				return before[:i], true
 			}
 		}
 	}
 	return "", false
+}
+
+// newBefore returns the class of an object made right before a method is
+// called on it: new Service(…).run().
+func newBefore(code string) (string, bool) {
+	head, ok := callBeforeDot(code)
+	if !ok {
+		return "", false
+	}
+	m := reNewTail.FindStringSubmatch(head)
+	if m == nil || !unicode.IsUpper(rune(m[1][0])) {
+		return "", false
+	}
+	return m[1], true
 }
 
 // memberDot returns where a chunk's symbol splits into its class and its
@@ -315,36 +326,20 @@ var reCalledTail = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:<[^<
 // calledBefore returns the function whose result a method is called on:
 // getAdm(x).get_() gives getAdm.
 func calledBefore(code string) (string, bool) {
-	before := strings.TrimRight(code, " \t\n")
-	if !strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?.") {
+	head, ok := callBeforeDot(code)
+	if !ok {
 		return "", false
 	}
-	before = strings.TrimRight(before[:len(before)-1], " \t\n")
-	if !strings.HasSuffix(before, ")") {
+	m := reCalledTail.FindStringSubmatchIndex(head)
+	if m == nil {
 		return "", false
 	}
-	depth := 0
-	for i := len(before) - 1; i >= 0; i-- {
-		switch before[i] {
-		case ')':
-			depth++
-		case '(':
-			depth--
-			if depth == 0 {
-				m := reCalledTail.FindStringSubmatchIndex(before[:i])
-				if m == nil {
-					return "", false
-				}
-				name := before[m[2]:m[3]]
-				prev := strings.TrimRight(before[:m[2]], " \t\n")
-				if notCalls[name] || strings.HasSuffix(prev, "new") && (len(prev) == 3 || !isWordByte(prev[len(prev)-4])) {
-					return "", false // new Foo(…).m() is newBefore's
-				}
-				return name, true
-			}
-		}
+	name := head[m[2]:m[3]]
+	prev := strings.TrimRight(head[:m[2]], " \t\n")
+	if notCalls[name] || strings.HasSuffix(prev, "new") && (len(prev) == 3 || !isWordByte(prev[len(prev)-4])) {
+		return "", false // new Foo(…).m() is newBefore's
 	}
-	return "", false
+	return name, true
 }
 
 func isWordByte(c byte) bool {
