@@ -321,14 +321,22 @@ func sameAs(a, b map[string]string) bool { return len(upgradetest.Diff(a, b)) ==
 // an HTTP service nobody's agent relaunches, started again afterwards with
 // the upgraded binary; its workflow sessions carry over, and the upgrade
 // workflow's gates pass on the report through the restarted server.
-func TestUpgradeWithRunningServer(t *testing.T) {
-	t.Parallel()
-	root, home, _ := upgradeProject(t)
+// upgradeProjectOwnPorts is upgradeProject whose server takes its port from
+// a block of the test's own.
+func upgradeProjectOwnPorts(t *testing.T) (root, home string) {
+	t.Helper()
+	root, home, _ = upgradeProject(t)
 	lo, hi := portRange(t, 8)
 	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
 	if err := os.WriteFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return root, home
+}
+
+func TestUpgradeWithRunningServer(t *testing.T) {
+	t.Parallel()
+	root, home := upgradeProjectOwnPorts(t)
 	srv := startServe(t, root, "--transport", "http")
 	st := waitState(t, root, srv.cmd.Process.Pid)
 	c := httpClientWith(t, st.URL, legacyProtocol, nil)
@@ -379,12 +387,7 @@ func TestUpgradeWithRunningServer(t *testing.T) {
 // wait for the lock until its time runs out.
 func TestUpgradeStopsTheServerThatTakesOver(t *testing.T) {
 	t.Parallel()
-	root, home, _ := upgradeProject(t)
-	lo, hi := portRange(t, 8)
-	cfg := fmt.Sprintf("code:\n  source_paths: [\".\"]\n  languages: []\nserver:\n  port_range: \"%d-%d\"\n", lo, hi)
-	if err := os.WriteFile(filepath.Join(root, ".agentos", "config", "mcp.yaml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	root, home := upgradeProjectOwnPorts(t)
 	srv := startServe(t, root, "--transport", "dual")
 	st := waitState(t, root, srv.cmd.Process.Pid)
 	bridge := stdioClient(t, root) // a second agent: bridged, standing by to take over
