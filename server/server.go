@@ -210,7 +210,8 @@ func newServer(opts Options) (*server, error) {
 	)
 	resources.Register(s.mcp, engine)
 	prompts.Register(s.mcp)
-	s.search = searchtool.New(searchtool.Options{Project: opts.Project, Config: opts.Config, Logger: opts.Logger})
+	s.search = searchtool.New(searchtool.Options{Project: opts.Project, Config: opts.Config, Logger: opts.Logger, Criteria: SpecCriteria(engine)})
+	engine.SetGraph(specGraph(s.search))
 	tools, err := s.tools()
 	if err != nil {
 		s.browser.Close()
