@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Living specs, end to end through the built binary and a real MCP client:
@@ -241,5 +244,115 @@ func TestLivingSpecDriftTouchAndConverge(t *testing.T) {
 	// A spec that holds has nothing to converge.
 	if r := runAgentos(t, root, "specs", "converge", spec, "--dir", root); r.code == 0 || !strings.Contains(r.stderr, "holds") {
 		t.Fatalf("converge of a holding spec: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// fitsSchema checks an answer's structured content against the outputSchema
+// tools/list declares for tool.
+func fitsSchema(t *testing.T, c *client.Client, tool string, res *mcp.CallToolResult) {
+	t.Helper()
+	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range list.Tools {
+		if tl.Name != tool {
+			continue
+		}
+		raw, _ := json.Marshal(tl.OutputSchema)
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(raw, &schema); err != nil {
+			t.Fatal(err)
+		}
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		var v any
+		json.Unmarshal(data, &v)
+		if err := resolved.Validate(v); err != nil {
+			t.Fatalf("%s's answer does not fit its outputSchema: %v\n%s", tool, err, data)
+		}
+		return
+	}
+	t.Fatalf("no tool %s", tool)
+}
+
+func TestLivingSpecImpactAndForgedEvidence(t *testing.T) {
+	t.Parallel()
+	root, c, spec := finishGreeting(t)
+
+	// Impact before a change: the CLI, the MCP impact action, and a new
+	// spec's start name the finished spec's criteria.
+	r := runOK(t, root, "graph", "impact", "Greet", "--dir", root)
+	if !strings.Contains(r.stdout, spec+" AC-greeting-1.2.1") || !strings.Contains(r.stdout, "TestGreetEmpty") {
+		t.Fatalf("graph impact Greet:\n%s", r.stdout)
+	}
+	var impact struct {
+		Impact struct {
+			SpecsTraced bool `json:"specs_traced"`
+			Criteria    []struct {
+				Spec, Criterion string
+				Tests           []string
+			} `json:"criteria"`
+		} `json:"impact"`
+	}
+	res := call(t, c, "svc_search_project", map[string]any{"action": "impact", "query": "Greet"}, &impact)
+	if res.IsError || !impact.Impact.SpecsTraced || len(impact.Impact.Criteria) != 2 {
+		t.Fatalf("impact of Greet: %+v %v", impact, res.Content)
+	}
+	fitsSchema(t, c, "svc_search_project", res)
+	var started struct {
+		Reached []struct{ Spec, Criterion string } `json:"finished_specs_reached"`
+		Next    string                             `json:"next_action"`
+	}
+	res = call(t, c, "svc_workflow", map[string]any{"action": "start", "workflow_type": "spec_creation_v1",
+		"options": map[string]any{"feature": "shout", "touches": "greet.go"}}, &started)
+	if res.IsError || len(started.Reached) != 2 || started.Reached[0].Spec != spec || !strings.Contains(started.Next, "AC-greeting-1.1.1") {
+		t.Fatalf("a spec started on greet.go: %+v %v", started, res.Content)
+	}
+	fitsSchema(t, c, "svc_workflow", res)
+	for _, action := range []string{"list_specs", "check_specs"} {
+		res = call(t, c, "svc_workflow", map[string]any{"action": action}, nil)
+		if res.IsError {
+			t.Fatalf("%s: %v", action, res.Content)
+		}
+		fitsSchema(t, c, "svc_workflow", res)
+	}
+
+	// The evidence cannot be written through agentos's own tools.
+	evidence := ".agentos/state/living/" + spec + ".json"
+	if res := call(t, c, "svc_filesystem", map[string]any{"action": "write", "path": evidence, "content": "{}"}, nil); !res.IsError {
+		t.Fatal("svc_filesystem wrote the evidence of a finished spec")
+	}
+	// An agent with a shell breaks the code and rewrites the evidence so
+	// that the broken criterion is traced to a test that passes, and its
+	// last check reads holding.
+	write(t, root, "greet.go", greetBroken)
+	path := filepath.Join(root, filepath.FromSlash(evidence))
+	forged := strings.ReplaceAll(readFile(t, path), "TestGreetEmpty", "TestGreet")
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(forged), &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["last_check"] = map[string]any{"spec": spec, "state": "holding", "completed_at": "2026-01-01T00:00:00Z"}
+	data, _ := json.MarshalIndent(rec, "", "  ")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	specs, _ := specsJSON(t, root)
+	if len(specs) != 1 || specs[0].State != "unverified" {
+		t.Fatalf("a forged record reads %+v", specs)
+	}
+	specs, r = specsJSON(t, root, "check")
+	if r.code != 1 || specs[0].State != "unverified" {
+		t.Fatalf("a check of a forged record: %+v (exit %d)", specs, r.code)
+	}
+	if _, errText := wf(t, c, map[string]any{"action": "converge_spec", "options": map[string]any{"spec": spec}}); !strings.Contains(errText, "agentos does not converge from it") {
+		t.Fatalf("converge from a forged record: %s", errText)
+	}
+	if r := runOK(t, root, "graph", "impact", "Greet", "--dir", root); strings.Contains(r.stdout, spec) {
+		t.Fatalf("impact trusts a forged record:\n%s", r.stdout)
 	}
 }
