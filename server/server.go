@@ -321,6 +321,10 @@ func (s *server) serve(ctx context.Context) error {
 	}
 	// The indexes load or build in the background; searches answer meanwhile.
 	s.search.Start(ctx)
+	if every, _ := s.opts.Config.SpecsCheckInterval(); every > 0 {
+		// Validated with the config; only a person's setting runs tests unasked.
+		wg.Go(func() { s.workflows.CheckSpecsEvery(ctx, every, s.log) })
+	}
 	done := make(chan error, 2) // one slot per transport
 
 	if s.opts.Transport.http() {
