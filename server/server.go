@@ -210,7 +210,8 @@ func newServer(opts Options) (*server, error) {
 	)
 	resources.Register(s.mcp, engine)
 	prompts.Register(s.mcp)
-	s.search = searchtool.New(searchtool.Options{Project: opts.Project, Config: opts.Config, Logger: opts.Logger})
+	s.search = searchtool.New(searchtool.Options{Project: opts.Project, Config: opts.Config, Logger: opts.Logger, Criteria: SpecCriteria(engine)})
+	engine.SetGraph(specGraph(s.search))
 	tools, err := s.tools()
 	if err != nil {
 		s.browser.Close()
@@ -320,6 +321,10 @@ func (s *server) serve(ctx context.Context) error {
 	}
 	// The indexes load or build in the background; searches answer meanwhile.
 	s.search.Start(ctx)
+	if every, _ := s.opts.Config.SpecsCheckInterval(); every > 0 {
+		// Validated with the config; only a person's setting runs tests unasked.
+		wg.Go(func() { s.workflows.CheckSpecsEvery(ctx, every, s.log) })
+	}
 	done := make(chan error, 2) // one slot per transport
 
 	if s.opts.Transport.http() {

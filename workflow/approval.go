@@ -148,6 +148,9 @@ func (e *Engine) specSnapshot(specDir string, fresh bool) (*Binding, map[string]
 		if err != nil {
 			return err
 		}
+		if d.Name() == changesFile && filepath.Dir(path) == root && e.agentosChanges(specDir, data) {
+			return nil // the spec's history as agentos wrote it (converge.go)
+		}
 		bound := data
 		if d.Name() == "tasks.md" && filepath.Dir(path) == root {
 			bound = tickedBox.ReplaceAll(data, []byte("${1}[ ]"))

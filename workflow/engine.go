@@ -66,6 +66,7 @@ type Engine struct {
 	store *Store
 	set   Settings
 	gates runningGates // the gates running now: no person-only action meanwhile (gaterun.go)
+	graph graphHolder  // the call graph living specs use (living.go)
 }
 
 // NewEngine returns an engine over lib whose sessions live in set.StateDir.
@@ -564,7 +565,7 @@ func (e *Engine) CompletePhase(ctx context.Context, id string, evidence map[stri
 		}
 		defer e.gateRunning(s)()
 		report = e.evaluate(ctx, s, evidence, actor)
-		e.record(s, report, actor, "complete_phase")
+		e.record(ctx, s, report, actor, "complete_phase")
 		return nil
 	})
 	return sess, report, err
@@ -590,14 +591,14 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 		}
 		defer e.gateRunning(s)()
 		report = e.evaluate(ctx, s, p.LastGate.Evidence, actor)
-		e.record(s, report, actor, "retry_phase")
+		e.record(ctx, s, report, actor, "retry_phase")
 		return nil
 	})
 	return sess, report, err
 }
 
 // record stores a gate report and advances on success.
-func (e *Engine) record(s *Session, report *GateReport, actor Actor, action string) {
+func (e *Engine) record(ctx context.Context, s *Session, report *GateReport, actor Actor, action string) {
 	p := s.phase(s.Current)
 	p.Attempts++
 	p.LastGate = report
@@ -609,10 +610,16 @@ func (e *Engine) record(s *Session, report *GateReport, actor Actor, action stri
 	now := e.set.Now().UTC()
 	p.Status, p.CompletedAt = Done, &now
 	s.Current++
+	for next := s.phase(s.Current); next != nil && next.Status == Done; next = s.phase(s.Current) {
+		s.Current++ // a phase a converge session found holding
+	}
 	if next := s.phase(s.Current); next != nil {
 		next.Status = Active
 	} else {
 		s.Status = StatusCompleted
+		if def, ok := e.rules.get().lib.Get(s.Workflow); ok && def.PhasesFromTasks != nil {
+			e.recordLiving(ctx, s)
+		}
 		e.onCompleted(s)
 	}
 	e.audit(s, actor, action, from, s.Current, "gate passed", "")
@@ -656,6 +663,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		TasksPhase:        tasksPhase,
 		Strict:            r.wf.Strict,
 		CoverageThreshold: threshold,
+		Only:              convergeOnly(s),
 	}
 	report := &GateReport{Passed: true, At: e.set.Now().UTC(), Evidence: evidence, Checks: []gates.Result{}}
 	if def == nil {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentos-dev/agentos/server"
 	"github.com/agentos-dev/agentos/server/searchtool"
+	"github.com/agentos-dev/agentos/workflow"
 )
 
 // runImpact is `agentos graph impact SYMBOL` and `agentos graph impact
@@ -48,7 +50,11 @@ func runImpact(cmd *cobra.Command, s *streams, dir string, args []string, diff b
 	}
 	ask := askGraph(query, &out)
 	local := func() error {
-		l, err := openIndexes(cmd.Context(), s, p, cfg, searchtool.LocalOptions{Code: true})
+		o := searchtool.LocalOptions{Code: true}
+		if e, err := workflow.ForProject(p, cfg, nil); err == nil {
+			o.Criteria = server.SpecCriteria(e)
+		}
+		l, err := openIndexes(cmd.Context(), s, p, cfg, o)
 		if err != nil {
 			return err
 		}
@@ -103,6 +109,11 @@ func printImpact(w io.Writer, out searchtool.Output) {
 	list(fmt.Sprintf("tests reaching the change, up to %d calls", im.TestDepth), im.Tests)
 	if !im.SpecsTraced {
 		fmt.Fprintln(w, "specs and criteria: not traced to tests yet")
+	} else if im.Criteria != nil {
+		fmt.Fprintf(w, "finished specs' criteria the change may break (%d):\n", len(*im.Criteria))
+		for _, c := range *im.Criteria {
+			fmt.Fprintf(w, "  %s %s  tests: %s\n", c.Spec, c.Criterion, strings.Join(c.Tests, ", "))
+		}
 	}
 	if out.Notice != "" {
 		fmt.Fprintln(w, toolWords.Replace(out.Notice))

@@ -112,6 +112,7 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newStatusCmd(s),
 		newStandardsCmd(s),
 		newWorkflowCmd(s),
+		newSpecsCmd(s),
 		newReviewCmd(s),
 		newIndexCmd(s),
 		newSearchCmd(s),

@@ -78,6 +78,24 @@ func (c Config) BrowserIdle() (time.Duration, error) {
 	return d, nil
 }
 
+// MinSpecsCheckEvery is the shortest schedule of the finished specs' checks:
+// each one runs their tests.
+const MinSpecsCheckEvery = 10 * time.Minute
+
+// SpecsCheckInterval is workflow.specs_check_every: 0 when unset (no
+// scheduled check).
+func (c Config) SpecsCheckInterval() (time.Duration, error) {
+	v := strings.TrimSpace(c.Workflow.SpecsCheckEvery)
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < MinSpecsCheckEvery {
+		return 0, fmt.Errorf("workflow.specs_check_every must be a duration of at least %s such as \"24h\", or empty for never, not %q", MinSpecsCheckEvery, v)
+	}
+	return d, nil
+}
+
 // Workflow configures what the workflow gates run and read. It lives in the
 // project's file, not in an agent's call, so an agent cannot weaken a gate.
 type Workflow struct {
@@ -106,6 +124,10 @@ type Workflow struct {
 	// mode a person may choose where the system cannot sandbox, in the
 	// project itself with the person's full authority.
 	Sandbox string `yaml:"sandbox"`
+	// SpecsCheckEvery is how often a running server checks the finished
+	// specs (their traced tests, in the sandbox): a duration such as "24h";
+	// empty, the default, never (a person runs `agentos specs check`).
+	SpecsCheckEvery string `yaml:"specs_check_every"`
 }
 
 // Where the gates' commands run (Workflow.Sandbox).
@@ -210,6 +232,7 @@ var schema = map[string]kind{
 	"workflow.strict":             scalarBool,
 	"workflow.approval":           scalarString,
 	"workflow.sandbox":            scalarString,
+	"workflow.specs_check_every":  scalarString,
 	"search":                      mapping,
 	"search.embedder":             mapping,
 	"search.embedder.provider":    scalarString,
@@ -365,6 +388,9 @@ func (c Config) Validate() error {
 	}
 	if m := c.Workflow.Sandbox; m != "" && m != SandboxRequired && m != SandboxUnsandboxed {
 		errs = append(errs, fmt.Errorf("workflow.sandbox must be %q or %q, not %q", SandboxRequired, SandboxUnsandboxed, m))
+	}
+	if _, err := c.SpecsCheckInterval(); err != nil {
+		errs = append(errs, err)
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))

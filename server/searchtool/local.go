@@ -22,6 +22,9 @@ type LocalOptions struct {
 	Rebuild bool
 	// Progress, if set, is told what each index is doing.
 	Progress func(Progress)
+	// Criteria, if set, names the finished specs' criteria an impact's
+	// tests check (see Options.Criteria).
+	Criteria CriteriaTracer
 }
 
 // Progress reports what OpenLocal is doing with one index.
@@ -59,6 +62,7 @@ type Local struct {
 	Standards *LocalIndex
 	Code      *LocalIndex
 	lock      *indexLock
+	criteria  CriteriaTracer
 }
 
 // OpenLocal opens a project's indexes: each one is loaded and refreshed, or
@@ -66,7 +70,7 @@ type Local struct {
 // this process holds the index lock. Rebuild while another process holds
 // the lock is ErrIndexBusy.
 func OpenLocal(ctx context.Context, p project.Paths, cfg config.Config, o LocalOptions) (*Local, error) {
-	l := &Local{}
+	l := &Local{criteria: o.Criteria}
 	lock, err := newIndexLock(p)
 	if err != nil {
 		return nil, err
@@ -243,7 +247,7 @@ func (l *Local) Impact(ctx context.Context, symbol string, diff bool, diffBase s
 	if err != nil {
 		return Output{}, err
 	}
-	return runImpact(ctx, li.ix, impactQuery{Symbol: symbol, Diff: diff, DiffBase: diffBase, Depth: depth, Limit: limit}, nil)
+	return runImpact(ctx, li.ix, impactQuery{Symbol: symbol, Diff: diff, DiffBase: diffBase, Depth: depth, Limit: limit}, l.criteria)
 }
 
 // Status says what an opened index reflects: every file as it was when it

@@ -29,6 +29,10 @@ type Output struct {
 	Audit        []workflow.AuditEntry `json:"audit,omitempty"`
 	Deleted      string                `json:"deleted,omitempty"`
 	NextAction   string                `json:"next_action,omitempty"`
+	// Living specs (livingtool.go).
+	Specs        []workflow.SpecState         `json:"specs,omitempty"`
+	SpecsReached *[]workflow.CoveredCriterion `json:"finished_specs_reached,omitempty"`
+	Converging   []string                     `json:"converging,omitempty"`
 }
 
 // WorkflowSummary describes a workflow definition.

@@ -44,11 +44,13 @@ func New(engine *workflow.Engine, log *slog.Logger) toolkit.Tool {
 	def := mcp.NewTool("svc_workflow",
 		mcp.WithDescription("Phase-gated workflows: spec_creation_v1 (write and get a spec approved), spec_execution_v1 (implement an approved spec task by task), agentos_upgrade_v1. "+
 			"The server checks every gate itself — it reads the files, runs the tests, parses the coverage — and only a person can approve (in a terminal). "+
+			"Finished specs: list_specs, check_specs (runs their traced tests on the code now: holding, drifted or touched), converge_spec (a session that repairs a drifted one). "+
 			"Start with list_workflows or list_sessions; every answer carries next_action."),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...), mcp.Description("What to do")),
 		mcp.WithString("session_id", mcp.Description("The session, for every action but list_workflows, start and list_sessions")),
 		mcp.WithString("workflow_type", mcp.Description("start: the workflow to run, e.g. spec_creation_v1")),
-		mcp.WithObject("options", mcp.Description("start: the workflow's inputs, e.g. {\"feature\": \"user-login\"} or {\"spec\": \"2026-11-22-user-login\"}"),
+		mcp.WithObject("options", mcp.Description("start: the workflow's inputs, e.g. {\"feature\": \"user-login\", \"touches\": \"auth/login.go,Login\"} or {\"spec\": \"2026-11-22-user-login\"}. "+
+			"check_specs: {\"spec\": NAME} (default: every finished spec). converge_spec: {\"spec\": NAME, \"keep\": \"AC-…,AC-…\"} (touched criteria to repair too)"),
 			mcp.AdditionalProperties(map[string]any{"type": "string"})),
 		mcp.WithInteger("phase", mcp.Description("get_phase: the phase number (0 = overview; default: the current phase). rollback: the earlier phase to return to")),
 		mcp.WithString("task_number", mcp.Description("get_task, complete_task: the task id, e.g. 1.2")),
@@ -76,6 +78,9 @@ func (t *tool) handle(ctx context.Context, _ mcp.CallToolRequest, in input) (Out
 	if err != nil {
 		return Output{}, t.toolError(err)
 	}
+	if in.Action == "start" {
+		t.namesReached(ctx, in, &out)
+	}
 	return out, nil
 }
 
@@ -87,7 +92,7 @@ func validate(in input) error {
 	if !found {
 		return toolkit.Validation("action", "unknown action %q; use one of: %s", in.Action, strings.Join(actions, ", "))
 	}
-	needsSession := in.Action != "list_workflows" && in.Action != "start" && in.Action != "list_sessions"
+	needsSession := in.Action != "list_workflows" && in.Action != "start" && in.Action != "list_sessions" && !livingAction(in.Action)
 	if needsSession && in.SessionID == "" {
 		return toolkit.Validation("session_id", "%s needs session_id", in.Action)
 	}
@@ -105,6 +110,9 @@ func validate(in input) error {
 
 func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Output, error) {
 	e := t.engine
+	if out, ok, err := t.living(ctx, in, actor); ok {
+		return out, err
+	}
 	switch in.Action {
 	case "list_workflows":
 		return listWorkflows(e), nil

@@ -140,6 +140,11 @@ type Env struct {
 	// a unified diff with no context of the files matching patterns (git
 	// pathspecs); nil when the session has no base.
 	SessionDiff func(ctx context.Context, patterns []string) ([]byte, error)
+	// Only, when set, are the criterion IDs this gate proves (lower case):
+	// a converge session's broken criteria. The phase's other criteria were
+	// proven when the spec was finished and must stay checked; their tests
+	// are held by the earlier-tests check, not proven again.
+	Only map[string]bool
 }
 
 // written returns where to read the file a command of this gate wrote at

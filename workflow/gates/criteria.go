@@ -87,6 +87,9 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 			}
 		}
 	}
+	if env.Only != nil {
+		withID = slices.DeleteFunc(withID, func(r CriterionRef) bool { return !env.Only[strings.ToLower(r.ID)] })
+	}
 	if d.Criteria == 0 {
 		r := failf(c.Type, fmt.Sprintf("Give every task %s acceptance criteria as checkbox items (- [ ] AC-1.1.1: …).", scope),
 			"No acceptance criteria were found %s.", scope)
