@@ -106,7 +106,18 @@ type Workflow struct {
 	// mode a person may choose where the system cannot sandbox, in the
 	// project itself with the person's full authority.
 	Sandbox string `yaml:"sandbox"`
+	// BugfixApproval says what a person approves in bugfix_v1:
+	// "reproduction" (the default) approves, in one step before the fix is
+	// written, the reproduction the gate saw fail and the fix summary;
+	// "fix" approves only the finished fix, after its gate passed.
+	BugfixApproval string `yaml:"bugfix_approval"`
 }
+
+// What a person approves in bugfix_v1 (Workflow.BugfixApproval).
+const (
+	BugfixApproveReproduction = "reproduction"
+	BugfixApproveFix          = "fix"
+)
 
 // Where the gates' commands run (Workflow.Sandbox).
 const (
@@ -210,6 +221,7 @@ var schema = map[string]kind{
 	"workflow.strict":             scalarBool,
 	"workflow.approval":           scalarString,
 	"workflow.sandbox":            scalarString,
+	"workflow.bugfix_approval":    scalarString,
 	"search":                      mapping,
 	"search.embedder":             mapping,
 	"search.embedder.provider":    scalarString,
@@ -365,6 +377,9 @@ func (c Config) Validate() error {
 	}
 	if m := c.Workflow.Sandbox; m != "" && m != SandboxRequired && m != SandboxUnsandboxed {
 		errs = append(errs, fmt.Errorf("workflow.sandbox must be %q or %q, not %q", SandboxRequired, SandboxUnsandboxed, m))
+	}
+	if b := c.Workflow.BugfixApproval; b != "" && b != BugfixApproveReproduction && b != BugfixApproveFix {
+		errs = append(errs, fmt.Errorf("workflow.bugfix_approval must be %q or %q, not %q", BugfixApproveReproduction, BugfixApproveFix, b))
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))
