@@ -36,6 +36,8 @@ func goLight() lightProject {
 		name: "go",
 		files: map[string]string{
 			"go.mod":        "module example.com/greet\n\ngo 1.22\n",
+			"shout.go":      "package greet\n\nimport \"strings\"\n\n// Shout shouts s.\nfunc Shout(s string) string { return strings.ToUpper(s) }\n",
+			"shout_test.go": "package greet\n\nimport \"testing\"\n\nfunc TestShout(t *testing.T) {\n\tif Shout(\"a\") != \"A\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n",
 			"greet.go":      "package greet\n\n// Greet greets name.\nfunc Greet(name string) string {\n\treturn \"hello, \" + name\n}\n",
 			"greet_test.go": "package greet\n\nimport \"testing\"\n\nfunc TestGreetName(t *testing.T) {\n\tif Greet(\"ann\") != \"hello, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n",
 		},
