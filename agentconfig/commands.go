@@ -71,20 +71,20 @@ func (c Client) CommandFiles() []CommandFile {
 }
 
 // claudeSkill is Claude Code's skill and cursorSkill Cursor's agent-requested
-// rule: the same three procedures, which the model loads by itself when a
+// rule: the same procedures as the commands, which the model loads by itself when a
 // request calls for them, so they cost no always-on context.
 const (
 	claudeSkill      = ".claude/skills/agentos/SKILL.md"
 	cursorSkill      = ".cursor/rules/agentos-procedures.mdc"
 	skillDescription = "Use this project's agentos MCP server to write a specification, implement an approved spec, " +
-		"or search the project's standards and code before changing it."
+		"make a small change or fix a bug under its verified gate, or search the project's standards and code before changing it."
 )
 
 // skillText is the procedures with the given frontmatter fields.
 func skillText(frontmatter string) []byte {
 	var b strings.Builder
 	b.WriteString("---\n" + frontmatter + "---\n\n<!-- " + commandMarker + " (written by agentos install) -->\n\n" +
-		"# agentos\n\nThe commands /agentos-spec, /agentos-implement and /agentos-search do the same on request.\n")
+		"# agentos\n\nThe commands /agentos-spec, /agentos-implement, /agentos-quick, /agentos-bugfix and /agentos-search do the same on request.\n")
 	for _, cmd := range commands {
 		_, steps, _ := strings.Cut(cmd.prompt, "\n\n")
 		b.WriteString("\n## " + cmd.description + "\n\n" + steps + "\n")

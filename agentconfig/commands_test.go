@@ -9,10 +9,10 @@ import (
 
 func TestCommandFiles(t *testing.T) {
 	want := map[string][]string{
-		"claude-code": {".claude/commands/agentos-spec.md", ".claude/commands/agentos-implement.md", ".claude/commands/agentos-search.md", ".claude/skills/agentos/SKILL.md"},
-		"cursor":      {".cursor/commands/agentos-spec.md", ".cursor/commands/agentos-implement.md", ".cursor/commands/agentos-search.md", ".cursor/rules/agentos-procedures.mdc"},
-		"vscode":      {".github/prompts/agentos-spec.prompt.md", ".github/prompts/agentos-implement.prompt.md", ".github/prompts/agentos-search.prompt.md"},
-		"gemini":      {".gemini/commands/agentos/spec.toml", ".gemini/commands/agentos/implement.toml", ".gemini/commands/agentos/search.toml"},
+		"claude-code": {".claude/commands/agentos-spec.md", ".claude/commands/agentos-implement.md", ".claude/commands/agentos-quick.md", ".claude/commands/agentos-bugfix.md", ".claude/commands/agentos-search.md", ".claude/skills/agentos/SKILL.md"},
+		"cursor":      {".cursor/commands/agentos-spec.md", ".cursor/commands/agentos-implement.md", ".cursor/commands/agentos-quick.md", ".cursor/commands/agentos-bugfix.md", ".cursor/commands/agentos-search.md", ".cursor/rules/agentos-procedures.mdc"},
+		"vscode":      {".github/prompts/agentos-spec.prompt.md", ".github/prompts/agentos-implement.prompt.md", ".github/prompts/agentos-quick.prompt.md", ".github/prompts/agentos-bugfix.prompt.md", ".github/prompts/agentos-search.prompt.md"},
+		"gemini":      {".gemini/commands/agentos/spec.toml", ".gemini/commands/agentos/implement.toml", ".gemini/commands/agentos/quick.toml", ".gemini/commands/agentos/bugfix.toml", ".gemini/commands/agentos/search.toml"},
 		"codex":       nil,
 	}
 	for id, paths := range want {

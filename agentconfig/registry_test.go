@@ -226,7 +226,7 @@ func TestPlanRulesAndRemove(t *testing.T) {
 		t.Errorf("second plan: %v", changes[0].Action)
 	}
 	removals, err := PlanRemoveRules(root)
-	if err != nil || len(removals) != 7 { // 3 rules files, 3 Cursor commands, the Cursor procedures rule
+	if err != nil || len(removals) != 9 { // 3 rules files, 5 Cursor commands, the Cursor procedures rule
 		t.Fatalf("removals %d %v", len(removals), err)
 	}
 	for _, ch := range removals {

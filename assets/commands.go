@@ -24,7 +24,7 @@ const Arguments = "$ARGUMENTS"
 
 // commandOrder is the order of the commands, in the files and the prompts
 // alike; every file of CommandsDir is listed here.
-var commandOrder = []string{"spec", "implement", "search"}
+var commandOrder = []string{"spec", "implement", "quick", "bugfix", "search"}
 
 // Command is one command of CommandsDir.
 type Command struct {

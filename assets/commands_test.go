@@ -25,7 +25,7 @@ func TestCommands(t *testing.T) {
 			t.Errorf("%s: the text is not the instructions alone:\n%s", c.Name, c.Text)
 		}
 	}
-	if !slices.Equal(names, []string{"spec", "implement", "search"}) {
+	if !slices.Equal(names, []string{"spec", "implement", "quick", "bugfix", "search"}) {
 		t.Errorf("commands = %v", names)
 	}
 	entries, err := fs.ReadDir(files, CommandsDir)

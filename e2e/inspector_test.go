@@ -105,7 +105,7 @@ func TestInspectorPrompts(t *testing.T) {
 		return string(out)
 	}
 	list := run("--method", "prompts/list")
-	for _, name := range []string{"spec", "implement", "search"} {
+	for _, name := range []string{"spec", "implement", "quick", "bugfix", "search"} {
 		if !strings.Contains(list, `"name": "`+name+`"`) {
 			t.Errorf("prompts/list through the inspector lacks %s:\n%s", name, list)
 		}

@@ -242,10 +242,10 @@ func TestReportJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Changed || len(got.Steps) != 18+len(shipped)+len(workflows)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
+	if !got.Changed || len(got.Steps) != 20+len(shipped)+len(workflows)+len(LanguageTopics) || got.Steps[0].Action != "created" || got.Detected.Languages[0] != "go" {
 		t.Errorf("report JSON = %s", data)
 	}
-	if got.Steps[len(got.Steps)-6].Path != "~/.claude.json" || got.Steps[len(got.Steps)-5].Path != "CLAUDE.md" || got.Steps[len(got.Steps)-4].Path != ".claude/commands/agentos-spec.md" || got.Steps[len(got.Steps)-1].Path != ".claude/skills/agentos/SKILL.md" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {
+	if got.Steps[len(got.Steps)-8].Path != "~/.claude.json" || got.Steps[len(got.Steps)-7].Path != "CLAUDE.md" || got.Steps[len(got.Steps)-6].Path != ".claude/commands/agentos-spec.md" || got.Steps[len(got.Steps)-1].Path != ".claude/skills/agentos/SKILL.md" || got.Steps[9].Path != ".agentos/config/mcp.yaml" {
 		t.Errorf("paths not relative to the project: %s", data)
 	}
 }

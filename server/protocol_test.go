@@ -94,7 +94,7 @@ func TestPromptsOverHTTP(t *testing.T) {
 			t.Errorf("%s: %+v", p.Name, p)
 		}
 	}
-	if slices.Sort(names); !slices.Equal(names, []string{"implement", "search", "spec"}) { // mcp-go lists by name
+	if slices.Sort(names); !slices.Equal(names, []string{"bugfix", "implement", "quick", "search", "spec"}) { // mcp-go lists by name
 		t.Fatalf("prompts/list = %v", names)
 	}
 	get := func(name string, args map[string]string) (*mcp.GetPromptResult, error) {

@@ -98,6 +98,11 @@ func appendMapChanges(out []string, prefix string, was, now map[string]string) [
 // markdown files.
 const maxSpecFiles = 1000
 
+// tickable are the files of a spec folder whose checkboxes an approval does
+// not bind: ticking a criterion is progress, not a change of what was
+// approved (tasks.md; the light paths' one document).
+var tickable = map[string]bool{"tasks.md": true, "change.md": true, "bug.md": true}
+
 var tickedBox = regexp.MustCompile(`(?m)^([ \t]*[-*+][ \t]+)\[[xX]\]`)
 
 // BindingFor computes what an approval of the spec folder specDir (relative
@@ -152,7 +157,7 @@ func (e *Engine) specSnapshot(specDir string, fresh bool) (*Binding, map[string]
 			return nil // the spec's history as agentos wrote it (converge.go)
 		}
 		bound := data
-		if d.Name() == "tasks.md" && filepath.Dir(path) == root {
+		if tickable[d.Name()] && filepath.Dir(path) == root {
 			bound = tickedBox.ReplaceAll(data, []byte("${1}[ ]"))
 		}
 		b.Files[rel] = sha256Hex(bound)
@@ -485,7 +490,9 @@ func (e *Engine) checkStillApproved(s *Session) error {
 			return err
 		}
 		s.SpecApproval = rec // a newer approval of the same spec replaces the one it started under
-	case s.Approval != nil && e.phaseNeedsApproval(s):
+	case s.Approval != nil && (e.phaseNeedsApproval(s) || def.RunsTests):
+		// A light path's approval binds its document for the rest of the
+		// session: the work is judged against what the person read.
 		if err := e.sessionApprovalHolds(s); err != nil {
 			return refused("the approval of %s by %s is %s; ask a person to review it and run `agentos workflow approve %s` again", s.Vars["spec_dir"], s.Approval.By, err, s.ID)
 		}

@@ -45,3 +45,14 @@ func TestApprovalKeepsWhatItBound(t *testing.T) {
 		t.Error("a path was accepted as a hash")
 	}
 }
+
+func TestApprovalIf(t *testing.T) {
+	for cond, ok := range map[string]bool{
+		"bugfix_approval=fix": true, "bugfix_approval=reproduction": true,
+		"bugfix_approval=never": false, "approval=terminal": false, "bugfix_approval": false,
+	} {
+		if err := checkApprovalIf(cond); (err == nil) != ok {
+			t.Errorf("checkApprovalIf(%q) = %v", cond, err)
+		}
+	}
+}

@@ -41,6 +41,13 @@ type Definition struct {
 	// Scaffold names a var (such as spec_dir) whose folder receives the spec
 	// templates when a session starts.
 	Scaffold string `yaml:"scaffold"`
+	// RunsTests makes a workflow of listed phases judge code as an
+	// execution does: its session records the code's base at start, takes
+	// the test command, coverage report and threshold from the
+	// configuration, binds the test harness, and its gates run the tests
+	// in the sandbox with fail-before and earlier tests (quick_change_v1,
+	// bugfix_v1).
+	RunsTests bool `yaml:"runs_tests"`
 
 	files  fs.FS  // the workflow's folder, for instructions
 	Source string `yaml:"-"` // "builtin" or the project path it came from
@@ -64,6 +71,11 @@ type PhaseDef struct {
 	Instructions string        `yaml:"instructions"`
 	Tasks        []TaskDef     `yaml:"tasks"`
 	Gate         []gates.Check `yaml:"gate"`
+	// ApprovalIf, "setting=value", keeps the phase's approval checks only
+	// when the workflow setting has that value (the default's value when
+	// unset): where a person approves is theirs to choose (see
+	// approvalSettings).
+	ApprovalIf string `yaml:"approval_if"`
 }
 
 // TaskDef is one task of a phase.
@@ -139,10 +151,18 @@ func (d *Definition) validate() error {
 		if len(p.Gate) == 0 {
 			bad("phase %q has no gate: every phase must be closed by at least one check", p.Name)
 		}
+		if p.ApprovalIf != "" {
+			if err := checkApprovalIf(p.ApprovalIf); err != nil {
+				bad("phase %q: approval_if: %v", p.Name, err)
+			}
+		}
 		errs = append(errs, d.checkFile(p.Instructions))
 		for _, t := range p.Tasks {
 			errs = append(errs, d.checkFile(t.Instructions))
 		}
+	}
+	if d.RunsTests && d.PhasesFromTasks != nil {
+		bad("runs_tests is for a workflow of listed phases: phases_from_tasks runs the tests already")
 	}
 	if tp := d.PhasesFromTasks; tp != nil {
 		if tp.File == "" || len(tp.Gate) == 0 {

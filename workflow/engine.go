@@ -144,7 +144,7 @@ func (e *Engine) Start(ctx context.Context, name string, inputs map[string]strin
 		return nil, err
 	}
 	detail := def.Name
-	if def.PhasesFromTasks != nil {
+	if def.runsTests() {
 		// What fail-before compares the session's work with.
 		if tree, err := e.snapshot(ctx, id); err != nil {
 			detail += "; no base recorded, so criteria are not checked to fail before the change: " + err.Error()
@@ -219,7 +219,7 @@ func (e *Engine) vars(r *ruleSet, def *Definition, inputs map[string]string, id 
 		// Criterion IDs carry it: AC-{spec_name}-1.1.1.
 		v["spec_name"] = gates.SpecName(dir)
 	}
-	if def.PhasesFromTasks != nil {
+	if def.runsTests() {
 		if err := e.testVars(r, v); err != nil {
 			return nil, err
 		}
@@ -607,6 +607,7 @@ func (e *Engine) record(ctx context.Context, s *Session, report *GateReport, act
 		e.audit(s, actor, action, from, from, "gate failed", failedChecks(report))
 		return
 	}
+	recordVars(s, report)
 	now := e.set.Now().UTC()
 	p.Status, p.CompletedAt = Done, &now
 	s.Current++
@@ -644,8 +645,8 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 	tasksPhase := 0
 	if def != nil && def.PhasesFromTasks != nil {
 		checks, tasksPhase = def.PhasesFromTasks.Gate, s.Current
-	} else if def != nil && s.Current <= len(def.Phases) {
-		checks = def.Phases[s.Current-1].Gate
+	} else if def != nil {
+		checks = e.phaseGate(def, s.Current)
 	}
 	threshold, _ := strconv.ParseFloat(s.Vars["coverage_threshold"], 64)
 	vars := s.Vars
@@ -690,7 +691,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, evidence map[string]a
 		// The before-run repeats the gate's test command: its command check
 		// that reads a test report.
 		i := slices.IndexFunc(checks, func(c gates.Check) bool { return c.Type == gates.TypeCommand && c.Report != "" })
-		if base := s.Vars[baseVar]; base != "" && def.PhasesFromTasks != nil {
+		if base := s.Vars[baseVar]; base != "" && def.runsTests() {
 			tree := e.gateTree(s.ID, base)
 			env.SessionDiff = tree.sessionDiff
 			if i >= 0 {
@@ -732,7 +733,7 @@ var gateSandboxOptions = sandbox.Options{
 // unsandboxed. Where the system cannot sandbox, the gate fails with why and
 // what the person may do; it never falls back by itself.
 func (e *Engine) gateSandbox(wf config.Workflow, checks []gates.Check) (*sandbox.Sandbox, *gates.Result) {
-	if !slices.ContainsFunc(checks, func(c gates.Check) bool { return c.Type == gates.TypeCommand }) || wf.Sandbox == config.SandboxUnsandboxed {
+	if !slices.ContainsFunc(checks, gates.RunsCommands) || wf.Sandbox == config.SandboxUnsandboxed {
 		return nil, nil
 	}
 	refuse := func(err error) *gates.Result {
@@ -967,10 +968,10 @@ func (e *Engine) Reset(id string, actor Actor) (*Session, error) {
 
 func (e *Engine) phaseNeedsApproval(s *Session) bool {
 	def, ok := e.rules.get().lib.Get(s.Workflow)
-	if !ok || def.PhasesFromTasks != nil || s.Current > len(def.Phases) {
+	if !ok {
 		return false
 	}
-	return slices.ContainsFunc(def.Phases[s.Current-1].Gate, func(c gates.Check) bool { return c.Type == "approval" })
+	return slices.ContainsFunc(e.phaseGate(def, s.Current), func(c gates.Check) bool { return c.Type == "approval" })
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -120,7 +120,7 @@ func HarnessChanges(was, now *Binding) []HarnessChange {
 // under a harness it did not record.
 func (e *Engine) holdHarness(s *Session) error {
 	def, ok := e.rules.get().lib.Get(s.Workflow)
-	if !ok || !def.RequiresApprovedSpec || s.Rules == nil {
+	if !ok || !(def.RequiresApprovedSpec || def.RunsTests) || s.Rules == nil {
 		return nil
 	}
 	parts, now, err := e.harnessNow(true)

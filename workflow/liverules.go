@@ -225,8 +225,13 @@ func (e *Engine) rulesFor(r *ruleSet, name, recordedSource string) (*Binding, er
 	if settings["approval"] == "" {
 		settings["approval"] = config.ApprovalElicitation
 	}
+	if r.wf.BugfixApproval != "" {
+		// Where a person approves a bug fix; left out when unset, so the
+		// rules recorded before there was a choice keep holding.
+		settings["bugfix_approval"] = r.wf.BugfixApproval
+	}
 	b := &Binding{Workflows: map[string]string{def.Source: def.Digest}, Settings: settings, SettingsSHA256: settingsSHA256(settings)}
-	if def.RequiresApprovedSpec {
+	if def.RequiresApprovedSpec || def.RunsTests {
 		// The harness decides what the gates' test runs count, as the
 		// settings do.
 		_, hashes, err := e.harnessNow(false)
@@ -304,7 +309,7 @@ func (e *Engine) adoptRules(s *Session, r *ruleSet) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if def, _ := r.lib.Get(s.Workflow); def.PhasesFromTasks != nil {
+	if def, _ := r.lib.Get(s.Workflow); def.runsTests() {
 		if err := e.testVars(r, s.Vars); err != nil {
 			return nil, err
 		}

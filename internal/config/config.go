@@ -128,7 +128,18 @@ type Workflow struct {
 	// specs (their traced tests, in the sandbox): a duration such as "24h";
 	// empty, the default, never (a person runs `agentos specs check`).
 	SpecsCheckEvery string `yaml:"specs_check_every"`
+	// BugfixApproval says what a person approves in bugfix_v1:
+	// "reproduction" (the default) approves, in one step before the fix is
+	// written, the reproduction the gate saw fail and the fix summary;
+	// "fix" approves only the finished fix, after its gate passed.
+	BugfixApproval string `yaml:"bugfix_approval"`
 }
+
+// What a person approves in bugfix_v1 (Workflow.BugfixApproval).
+const (
+	BugfixApproveReproduction = "reproduction"
+	BugfixApproveFix          = "fix"
+)
 
 // Where the gates' commands run (Workflow.Sandbox).
 const (
@@ -233,6 +244,7 @@ var schema = map[string]kind{
 	"workflow.approval":           scalarString,
 	"workflow.sandbox":            scalarString,
 	"workflow.specs_check_every":  scalarString,
+	"workflow.bugfix_approval":    scalarString,
 	"search":                      mapping,
 	"search.embedder":             mapping,
 	"search.embedder.provider":    scalarString,
@@ -391,6 +403,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.SpecsCheckInterval(); err != nil {
 		errs = append(errs, err)
+	}
+	if b := c.Workflow.BugfixApproval; b != "" && b != BugfixApproveReproduction && b != BugfixApproveFix {
+		errs = append(errs, fmt.Errorf("workflow.bugfix_approval must be %q or %q, not %q", BugfixApproveReproduction, BugfixApproveFix, b))
 	}
 	if (c.Workflow.TestCommand == "") != (c.Workflow.CoverageFile == "") {
 		errs = append(errs, fmt.Errorf("workflow.test_command and workflow.coverage_file go together: the command must write the coverage report the gate reads"))

@@ -11,9 +11,9 @@ import (
 )
 
 func TestList(t *testing.T) {
-	want := map[string]string{"spec": "feature", "implement": "spec", "search": "query"}
+	want := map[string]string{"spec": "feature", "implement": "spec", "quick": "change", "bugfix": "bug", "search": "query"}
 	list := prompts.New().List()
-	if len(list) != len(want) || list[0].Name != "spec" || list[1].Name != "implement" || list[2].Name != "search" {
+	if len(list) != len(want) || list[0].Name != "spec" || list[1].Name != "implement" || list[2].Name != "quick" || list[3].Name != "bugfix" || list[4].Name != "search" {
 		t.Fatalf("prompts = %+v", list)
 	}
 	for _, p := range list {
@@ -93,7 +93,7 @@ func TestGetRefuses(t *testing.T) {
 		args         map[string]string
 		want         string
 	}{
-		{"unknown prompt", "deploy", map[string]string{"feature": "x"}, `unknown prompt "deploy": the prompts are spec, implement, search`},
+		{"unknown prompt", "deploy", map[string]string{"feature": "x"}, `unknown prompt "deploy": the prompts are spec, implement, quick, bugfix, search`},
 		{"file name", "agentos-spec", map[string]string{"feature": "x"}, "unknown prompt"},
 		{"long name", strings.Repeat("s", prompts.MaxNameBytes+1), nil, "too long"},
 		{"missing argument", "spec", nil, "prompt spec needs the argument feature"},

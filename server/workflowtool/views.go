@@ -267,16 +267,7 @@ func nextAction(e *workflow.Engine, s *workflow.Session) string {
 }
 
 func needsApproval(e *workflow.Engine, s *workflow.Session) bool {
-	d, ok := e.Library().Get(s.Workflow)
-	if !ok || d.PhasesFromTasks != nil || s.Current > len(d.Phases) {
-		return false
-	}
-	for _, c := range d.Phases[s.Current-1].Gate {
-		if c.Type == "approval" {
-			return true
-		}
-	}
-	return false
+	return s.Current <= len(s.Phases) && e.PhaseAsksApproval(s)
 }
 
 func lastPathPart(p string) string {
@@ -311,7 +302,7 @@ func phaseView(e *workflow.Engine, s *workflow.Session, n int) *PhaseView {
 		checks = d.PhasesFromTasks.Gate
 	} else {
 		v.Instructions = render(d.Text(d.Phases[n-1].Instructions), s, n)
-		checks = d.Phases[n-1].Gate
+		checks = e.PhaseGate(s, n)
 	}
 	v.Instructions = strings.TrimLeft(strings.TrimPrefix(v.Instructions, fmt.Sprintf("# Phase %d: %s\n", n, p.Name)), "\n")
 	for _, c := range checks {

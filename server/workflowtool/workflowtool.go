@@ -42,7 +42,7 @@ type input struct {
 // New returns the svc_workflow tool over engine.
 func New(engine *workflow.Engine, log *slog.Logger) toolkit.Tool {
 	def := mcp.NewTool("svc_workflow",
-		mcp.WithDescription("Phase-gated workflows: spec_creation_v1 (write and get a spec approved), spec_execution_v1 (implement an approved spec task by task), agentos_upgrade_v1. "+
+		mcp.WithDescription("Phase-gated workflows: spec_creation_v1 (write and get a spec approved), spec_execution_v1 (implement an approved spec task by task), quick_change_v1 (a small change: one short document, one approval), bugfix_v1 (reproduce with a failing test, then fix), agentos_upgrade_v1. "+
 			"The server checks every gate itself — it reads the files, runs the tests, parses the coverage — and only a person can approve (in a terminal). "+
 			"Finished specs: list_specs, check_specs (runs their traced tests on the code now: holding, drifted or touched), converge_spec (a session that repairs a drifted one). "+
 			"Start with list_workflows or list_sessions; every answer carries next_action."),

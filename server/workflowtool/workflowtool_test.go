@@ -93,7 +93,7 @@ func TestListWorkflowsAndNextAction(t *testing.T) {
 	var out Output
 	data, _ := json.Marshal(res.StructuredContent)
 	json.Unmarshal(data, &out)
-	if len(out.Workflows) != 3 || out.NextAction == "" {
+	if len(out.Workflows) != 5 || out.NextAction == "" {
 		t.Errorf("list_workflows: %+v", out)
 	}
 }

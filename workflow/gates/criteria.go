@@ -69,6 +69,14 @@ func (c Check) runAcceptanceCriteria(ctx context.Context, env Env) Result {
 		phases = []Phase{ph}
 		scope = fmt.Sprintf("in phase %d", env.TasksPhase)
 	}
+	return c.judgeCriteria(ctx, env, rel, phases, scope)
+}
+
+// judgeCriteria judges the criteria of phases, read from rel: each checked
+// and, by ID, traced to a test that ran and passed, and failed before the
+// change when env.Before is set. scope names where they were read ("in phase
+// 2") for the messages.
+func (c Check) judgeCriteria(ctx context.Context, env Env, rel string, phases []Phase, scope string) Result {
 	d := CriteriaDetails{File: rel, Phase: env.TasksPhase}
 	var unchecked, withID []CriterionRef
 	for _, ph := range phases {

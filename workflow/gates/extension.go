@@ -19,6 +19,9 @@ type Extension struct {
 	// Run runs the check. Placeholders in Params are not expanded: call
 	// Placeholders with env.Vars. A panic becomes a failed Result.
 	Run func(ctx context.Context, c Check, env Env) Result
+	// RunsCommands says the check runs the project's commands (its tests):
+	// the engine then gives the gate a sandbox, as it does a command check.
+	RunsCommands bool
 }
 
 var (
