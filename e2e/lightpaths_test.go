@@ -196,6 +196,7 @@ func TestQuickChangeHonestPython(t *testing.T) {
 }
 
 func TestQuickChangeHonestVitest(t *testing.T) {
+	long(t) // the fast run has these paths in Go and Python, and Vitest in the full workflow
 	t.Parallel()
 	quickHonest(t, vitestLight(t))
 }
@@ -253,6 +254,7 @@ func TestBugfixHonestPython(t *testing.T) {
 }
 
 func TestBugfixHonestVitest(t *testing.T) {
+	long(t) // the fast run has these paths in Go and Python, and Vitest in the full workflow
 	t.Parallel()
 	bugfixHonest(t, vitestLight(t), false)
 }

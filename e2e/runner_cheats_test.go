@@ -371,7 +371,11 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 // TestJestCheatsAreRefused plays each TypeScript cheat on a Jest project
 // with ts-jest, as the honest Jest run sets it up, and the default test
 // command, which runs Jest itself (not the test script) with jest-junit.
+//
+// A long test: the fast run has Jest's honest run, and these ways of
+// refusing on Vitest and pytest (a Jest gate costs seconds of CPU).
 func TestJestCheatsAreRefused(t *testing.T) {
+	long(t)
 	modules := runnersCache(t, "jest")
 	t.Parallel()
 	c, id := tsExecution(t, modules, jestPackage, jestTSConfig, "")
@@ -436,7 +440,6 @@ func TestJestCheatsAreRefused(t *testing.T) {
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
 			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
 	}
-	playCheats(t, c, id, markFast(t, append(tsCheats(head, jestPackage, "jest"), jestCheats...),
-		"xit", "/* istanbul ignore next */ on the branch no test runs", "a test that sets every coverage counter to 1"))
+	playCheats(t, c, id, append(tsCheats(head, jestPackage, "jest"), jestCheats...))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
