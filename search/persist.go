@@ -37,8 +37,10 @@ import (
 // and CommonJS's require(…) declarations are imports. 12: a Go call through a
 // chain of fields (s.cfg.Store.Get()) records the whole chain. 13: outside
 // Go, a call on a parameter whose class the signature states goes to the
-// class's method.
-const formatVersion = 13
+// class's method. 14: Go facts record range, type switch, type assertion
+// and package-level variables' types, containers' element types and calls
+// on a call's result.
+const formatVersion = 14
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a
