@@ -115,6 +115,15 @@ func (m *goModule) at(path string, line int) (Symbol, bool) {
 // key names a symbol in a reference answer.
 func key(s Symbol) string { return s.Display() }
 
+// query names a symbol to the graph's queries, unambiguously: its file
+// and its receiver's or package's name.
+func query(s Symbol) string {
+	if s.Recv == "" {
+		return s.Path + ":" + s.PkgName + "." + s.Name
+	}
+	return s.Path + ":" + s.Qualified()
+}
+
 // goplsCaller is one caller gopls lists: the symbol, and whether some call
 // of it is static (to the method itself) or through an interface.
 type goplsCaller struct {
@@ -216,7 +225,7 @@ func (m *goModule) goplsImpls(t *testing.T, bin string, s Symbol) []string {
 // graphCallers returns the graph's callers of s, one level: linked
 // exactly, through an interface (dispatch) and by name.
 func (m *goModule) graphCallers(t *testing.T, s Symbol) (exact, dispatch, loose []string) {
-	w, err := m.g.Callers(s.Path+":"+s.Qualified(), 1, MaxLimit)
+	w, err := m.g.Callers(query(s), 1, MaxLimit)
 	if err != nil {
 		t.Fatalf("callers of %s: %v", key(s), err)
 	}
@@ -239,7 +248,7 @@ func (m *goModule) graphCallers(t *testing.T, s Symbol) (exact, dispatch, loose 
 
 // graphImpls returns the graph's implementations of an interface.
 func (m *goModule) graphImpls(t *testing.T, s Symbol) []string {
-	w, err := m.g.Implementations(s.Path+":"+s.Qualified(), MaxLimit)
+	w, err := m.g.Implementations(query(s), MaxLimit)
 	if err != nil {
 		t.Fatalf("implementations of %s: %v", key(s), err)
 	}
@@ -418,7 +427,7 @@ func TestGoplsReference(t *testing.T) {
 		}
 		slices.Sort(wantStatic)
 		slices.Sort(wantDispatch)
-		ref = append(ref, fmt.Sprintf("callers %s exact=%s dispatch=%s", s.Path+":"+s.Qualified(), strings.Join(wantStatic, ","), strings.Join(wantDispatch, ",")))
+		ref = append(ref, fmt.Sprintf("callers %s exact=%s dispatch=%s", query(s), strings.Join(wantStatic, ","), strings.Join(wantDispatch, ",")))
 	}
 	var implN, implRight, implWant, implFound int
 	for _, s := range ifaces {
@@ -440,7 +449,7 @@ func TestGoplsReference(t *testing.T) {
 				t.Logf("missed: %s implements %s", k, key(s))
 			}
 		}
-		ref = append(ref, fmt.Sprintf("impls %s %s", s.Path+":"+s.Qualified(), strings.Join(want, ",")))
+		ref = append(ref, fmt.Sprintf("impls %s %s", query(s), strings.Join(want, ",")))
 	}
 	ratio := func(a, b int) string { return fmt.Sprintf("%d/%d = %.3f", a, b, float64(a)/float64(max(b, 1))) }
 	t.Logf("%d functions and methods, %d interfaces", len(funcs), len(ifaces))
