@@ -612,7 +612,8 @@ type typeRef struct {
 // state, or over a parameter of another type — is dropped: a guess that
 // might be wrong is worse than a call left to the name-based fallback.
 // Range and type switch variables are scoped to their blocks when calls
-// are read, not here. sc gives the imports and the file's fields; globals
+// are read, not here; a function literal's variables count as the
+// function's. sc gives the imports and the file's fields; globals
 // are the file's package-level variables, which a local hides.
 func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) {
 	declared := map[string]typeRef{}
@@ -653,7 +654,14 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			return false // its variables are its own
+			// Its parameters and locals join the function's: a name
+			// declared with another type there is dropped, as any is.
+			for _, p := range n.Type.Params.List {
+				t, ok := varType(p.Type, sc.imports)
+				for _, id := range p.Names {
+					note(id.Name, t, ok)
+				}
+			}
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
 				t, ok := typeRef{}, false

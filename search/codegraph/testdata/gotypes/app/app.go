@@ -105,3 +105,12 @@ func Use(g store.Getter, st store.Store, sy store.Syncer) {
 	st.Put("x", "y")
 	sy.Sync()
 }
+
+// Closure calls on a function literal's parameter and local.
+func Closure(run func(func(d *store.Disk))) {
+	run(func(d *store.Disk) {
+		m := &store.Mem{}
+		m.Put("h", "i")
+		d.Sync()
+	})
+}
