@@ -209,6 +209,12 @@ func (d *derived) fieldType(pkg, st, field string, depth int) (goTypeOf, bool) {
 	if st == "" || depth >= maxEmbedDepth {
 		return goTypeOf{pkg: pkg}, false
 	}
+	// An embedded field, named by its type (s.raftState.setState()).
+	for _, e := range d.embedded[i] {
+		if es := d.syms[e]; es.def().Name == field {
+			return goTypeOf{name: field, pkg: es.f.Package}, true
+		}
+	}
 	// A promoted field: the only one so named at the shallowest depth.
 	var found []goTypeOf
 	for _, e := range d.embedded[i] {

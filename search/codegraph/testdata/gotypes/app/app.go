@@ -114,3 +114,8 @@ func Closure(run func(func(d *store.Disk))) {
 		d.Sync()
 	})
 }
+
+// Embedded calls a method through an embedded field named by its type.
+func Embedded(d *store.Disk) {
+	d.Mem.Put("j", "k")
+}
