@@ -3,17 +3,33 @@
 // and the imports between packages, with the queries an agent asks of it —
 // who calls this, what does it call (to a depth), how does A reach B.
 //
-// Go is read from its syntax tree: calls to functions of the same package, to
-// imported packages' functions and, through the receiver, a parameter of a
-// named type or a field of the receiver's struct (declared in the same file),
-// to that type's own methods are resolved exactly; through an interface, to
-// the interface's method, whose implementations are the project's types
-// having its methods (Implementations). A method call on a value of unknown
-// type (x.Close()) is linked only when one method of that name with a body
-// exists in the package, and marked loose. No type checking is done, so calls
-// through local variables whose declaration states no type (v := f()),
-// fields of structs declared in other files and function values are not
-// seen exactly. Other languages are read from their
+// Go is read from its syntax tree, without type checking, with the local
+// inference a syntax tree allows: calls to functions of the same package
+// and of imported packages, and method calls on a value whose type the code
+// states are resolved exactly to that type's method — its own, else one it
+// gets from a struct, pointer or interface it embeds (promoted, by Go's
+// shallowest-depth rule). The value may be the receiver, a parameter, a
+// local (var s T, s := &T{}, s := x.(T), s, ok := x.(T), c := NewClient(),
+// c := s.cfg.Client, it := items[i]), a function literal's parameter, a type
+// switch's variable in a case of one type, a range variable over a slice,
+// map or channel of a named type (a parameter, a local, a field, a
+// function's result), a package-level variable of stated type, a field or
+// a chain of fields (of structs in any file or package of the project, and
+// their promoted fields) or a function's result. A call through an
+// interface goes to the interface's method; the interface's implementations
+// are the project's types having its methods, promoted ones included
+// (Implementations), and a concrete method's callers include those that
+// reach it through an interface of the project its type satisfies
+// (Node.Dispatch). A call on a value of a type of another module
+// (atomic.Int64, *os.File, a field of an imported package's type) or of a
+// project type without that method is linked to nothing. Only a method call
+// on a value of unknown type (x.Close() with x set from an expression the
+// code does not type, or of a type parameter) is linked by name: to the
+// package's only method with a body of that name, else the project's only
+// one, and marked loose. Function values, method expressions, type aliases
+// and generic constraints' methods are not followed, a local declared twice
+// with two types is dropped, and a call through a standard library
+// interface (io.Closer) is no dispatch caller. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's; any other "name(" in a
 // definition's body, a variable's initialiser or the file's top-level
