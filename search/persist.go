@@ -40,7 +40,9 @@ import (
 // class's method. 14: TypeScript, JavaScript and Python files' imports and
 // exports (FileFacts.Bindings), reads of properties that may be getters,
 // calls with type arguments.
-const formatVersion = 14
+// 15: Go facts record range, type switch, type assertion and package-level
+// variables' types, containers' element types and calls on a call's result.
+const formatVersion = 15
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a

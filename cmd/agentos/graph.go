@@ -230,6 +230,8 @@ func printGraph(w io.Writer, out searchtool.Output) {
 				fmt.Fprintf(w, "  (embedding or inheritance, with %s at line %d)", n.Via, n.CallLine)
 			case n.Value:
 				fmt.Fprintf(w, "  (a function value, not a call, with %s at line %d)", n.Via, n.CallLine)
+			case n.Dispatch != "":
+				fmt.Fprintf(w, "  (via %s, call at line %d, reaching %s through the interface)", n.Dispatch, n.CallLine, n.Via)
 			case n.CallLine > 0:
 				fmt.Fprintf(w, "  (via %s, call at line %d)", n.Via, n.CallLine)
 			}

@@ -66,6 +66,9 @@ type Def struct {
 	// from a call (c := NewClient()) has that type.
 	Result    string
 	ResultPkg uint16
+	// ResultElem says the result is a slice, map or channel of Result
+	// (elemSlice…): ranging over the call gives its elements.
+	ResultElem uint8
 }
 
 // Ref is a call site not yet resolved to a symbol, or, with Embeds, a type
@@ -124,6 +127,8 @@ type FileFacts struct {
 type Field struct {
 	Struct, Name, Type string
 	Pkg                uint16 // the type's package, as Ref.Pkg
+	// Elem says the field is a slice, map or channel of Type (elemSlice…).
+	Elem uint8
 }
 
 func compareFields(a, b Field) int {
@@ -233,16 +238,20 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 			fields[ts.Name.Name] = map[string]typeRef{}
 			for _, fl := range st.Fields.List {
-				t, ok := namedType(fl.Type, imports)
+				t, ok := varType(fl.Type, imports)
 				for _, n := range fl.Names {
 					if ok {
 						fields[ts.Name.Name][n.Name] = t
-						ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg})
+						ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
 					}
 				}
 			}
 		}
 	}
+	// The package-level variables of stated type: Fields of the struct ""
+	// for the package's other files.
+	globals, globalFields := packageVars(f, imports)
+	ff.Fields = append(ff.Fields, globalFields...)
 	// Sorted by struct and field, for fieldType's binary search.
 	slices.SortStableFunc(ff.Fields, compareFields)
 	// The file's own types, variables and constants: not functions, so no
@@ -256,13 +265,29 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		}
 	}
 	// calls records the call sites in node n as made by symbol from, and the
-	// functions it names as values; vars are the function's receiver and
-	// parameters whose type is named, locals every name it declares.
+	// functions it names as values; vars are the function's receiver,
+	// parameters and locals whose type is known, locals every name it
+	// declares. A range statement's body and a type switch's cases are read
+	// with their own variables in scope.
 	calls := func(from int32, n ast.Node, vars map[string]typeRef, locals map[string]bool) {
+		// typeIn returns what vars, else the file's package-level
+		// variables, say of a name's type.
+		typeIn := func(vars map[string]typeRef) func(string) (typeRef, bool) {
+			return func(name string) (typeRef, bool) {
+				if t, ok := vars[name]; ok {
+					return t, true
+				}
+				if locals[name] {
+					return typeRef{}, false
+				}
+				t, ok := globals[name]
+				return t, ok
+			}
+		}
 		// value records e when it names a function or method without
 		// calling it, where a function value goes: an argument, the right
 		// side of an assignment, a result, an element of a literal.
-		value := func(e ast.Expr) {
+		value := func(e ast.Expr, vars map[string]typeRef) {
 			for {
 				p, ok := e.(*ast.ParenExpr)
 				if !ok {
@@ -283,97 +308,109 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 		}
 		if e, ok := n.(ast.Expr); ok {
-			value(e) // a package-level variable's value
+			value(e, vars) // a package-level variable's value
 		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				for _, e := range x.Rhs {
-					value(e)
-				}
-			case *ast.ReturnStmt:
-				for _, e := range x.Results {
-					value(e)
-				}
-			case *ast.CompositeLit:
-				for _, e := range x.Elts {
-					if kv, ok := e.(*ast.KeyValueExpr); ok {
-						e = kv.Value
+		var walk func(n ast.Node, vars map[string]typeRef)
+		walk = func(n ast.Node, vars map[string]typeRef) {
+			sc := goScope{imports: imports, fields: fields, typeOf: typeIn(vars)}
+			ast.Inspect(n, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.RangeStmt:
+					if x.Tok == token.DEFINE {
+						walk(x.X, vars)
+						walk(x.Body, sc.rangeScope(x, vars))
+						return false
 					}
-					value(e)
+				case *ast.TypeSwitchStmt:
+					if x.Init != nil {
+						walk(x.Init, vars)
+					}
+					walk(x.Assign, vars)
+					for _, c := range x.Body.List {
+						cc := c.(*ast.CaseClause)
+						in := sc.caseScope(x, cc, vars)
+						for _, st := range cc.Body {
+							walk(st, in)
+						}
+					}
+					return false
+				case *ast.AssignStmt:
+					for _, e := range x.Rhs {
+						value(e, vars)
+					}
+				case *ast.ReturnStmt:
+					for _, e := range x.Results {
+						value(e, vars)
+					}
+				case *ast.CompositeLit:
+					for _, e := range x.Elts {
+						if kv, ok := e.(*ast.KeyValueExpr); ok {
+							e = kv.Value
+						}
+						value(e, vars)
+					}
+				case *ast.ValueSpec:
+					for _, e := range x.Values {
+						value(e, vars)
+					}
 				}
-			case *ast.ValueSpec:
-				for _, e := range x.Values {
-					value(e)
+				ce, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
 				}
-			}
-			ce, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fun := ce.Fun
-			for {
+				fun := ce.Fun
+				for {
+					switch x := fun.(type) {
+					case *ast.ParenExpr:
+						fun = x.X
+						continue
+					case *ast.IndexExpr:
+						fun = x.X
+						continue
+					case *ast.IndexListExpr:
+						fun = x.X
+						continue
+					}
+					break
+				}
+				for _, a := range ce.Args {
+					value(a, vars)
+				}
+				r := Ref{From: from, Line: line(ce.Lparen)}
 				switch x := fun.(type) {
-				case *ast.ParenExpr:
-					fun = x.X
-					continue
-				case *ast.IndexExpr:
-					fun = x.X
-					continue
-				case *ast.IndexListExpr:
-					fun = x.X
-					continue
-				}
-				break
-			}
-			for _, a := range ce.Args {
-				value(a)
-			}
-			r := Ref{From: from, Line: line(ce.Lparen)}
-			switch x := fun.(type) {
-			case *ast.Ident:
-				r.Name = x.Name
-			case *ast.SelectorExpr:
-				r.Name = x.Sel.Name
-				if id, ok := x.X.(*ast.Ident); ok {
-					if pkg, ok := imports[id.Name]; ok {
-						r.Pkg = pkg
-						break
+				case *ast.Ident:
+					r.Name = x.Name
+				case *ast.SelectorExpr:
+					r.Name = x.Sel.Name
+					if id, ok := x.X.(*ast.Ident); ok {
+						if pkg, ok := imports[id.Name]; ok && !locals[id.Name] {
+							r.Pkg = pkg
+							break
+						}
 					}
-					if t, ok := vars[id.Name]; ok {
+					// v.Name(), v.field.Name(), v.a.b.Name(), items[i].Name(),
+					// f().Name(): the method of the receiver's type when it
+					// is known, or of a stand-in for it; by name otherwise.
+					if t, ok := sc.exprType(x.X); ok && t.elem == elemNone {
 						r.Recv, r.Pkg = t.name, t.pkg
+						r.Loose = isStandIn(t.name)
 						break
 					}
-				}
-				if base, path, ok := fieldChain(x.X); ok { // v.field.Name(), v.a.b.Name()
-					if t, ok := vars[base]; ok {
-						// Through the fields of the file's own structs here;
-						// from a struct of another file or package on, when
-						// resolving.
-						for len(path) > 0 && t.pkg == 0 {
-							ft, ok := fields[t.name][path[0]]
-							if !ok {
-								break
-							}
-							t, path = ft, path[1:]
-						}
-						if len(path) == 0 {
-							r.Recv, r.Pkg = t.name, t.pkg
-							break
-						}
-						if _, here := fields[t.name]; !here || t.pkg != 0 {
-							r.Recv, r.Pkg, r.Loose = t.name+fieldOf+strings.Join(path, fieldOf), t.pkg, true
-							break
-						}
+					if id, ok := x.X.(*ast.Ident); ok && !locals[id.Name] && vars[id.Name] == (typeRef{}) {
+						// A package-level variable of another file of the
+						// package: its type in that file's Fields.
+						r.Recv, r.Loose = fieldOf+id.Name, true
+						break
 					}
+					r.Loose = true
+				default:
+					return true
 				}
-				r.Loose = true
-			default:
+				ff.Calls = append(ff.Calls, r)
 				return true
-			}
-			ff.Calls = append(ff.Calls, r)
-			return true
-		})
+			})
+		}
+		walk(n, vars)
 	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
@@ -381,7 +418,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported(),
 				Arity: arity(d.Type)}
 			if t, ok := resultType(d.Type, imports); ok {
-				s.Result, s.ResultPkg = t.name, t.pkg
+				s.Result, s.ResultPkg, s.ResultElem = t.name, t.pkg, t.elem
 			}
 			vars := map[string]typeRef{}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
@@ -393,7 +430,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				}
 			}
 			for _, p := range d.Type.Params.List {
-				t, ok := namedType(p.Type, imports)
+				t, ok := varType(p.Type, imports)
 				for _, n := range p.Names {
 					if _, isRecv := vars[n.Name]; ok && !isRecv {
 						vars[n.Name] = t
@@ -402,7 +439,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 			idx := add(s)
 			if d.Body != nil {
-				localVars(d.Body, imports, vars)
+				localVars(d.Body, goScope{imports: imports, fields: fields}, globals, vars)
 				calls(idx, d.Body, vars, declaredNames(d))
 			}
 		case *ast.GenDecl:
@@ -488,6 +525,9 @@ func valueRef(from int32, x *ast.SelectorExpr, imports map[string]uint16, vars m
 		return Ref{}, false
 	}
 	if t, ok := vars[id.Name]; ok {
+		if t.elem != elemNone {
+			return Ref{}, false
+		}
 		return Ref{From: from, Name: x.Sel.Name, Recv: t.name, Pkg: t.pkg, Value: true}, true
 	}
 	if pkg, ok := imports[id.Name]; ok && !locals[id.Name] { // a local may hide a package's name
@@ -567,16 +607,22 @@ var universe = func() map[string]bool {
 type typeRef struct {
 	name string
 	pkg  uint16
+	elem uint8 // a slice, map or channel of the type (elemSlice…), not the type
 }
 
-// localVars adds to vars the function body's variables whose named type
-// the code states where it declares them: var s store.Saver, s := &Disk{},
-// s := Disk{}, s := new(Disk), s := x.(store.Saver). One map serves the
-// whole body, so a local declared twice — with two types, once with a type
-// the code does not state, or over a parameter of another type — is
-// dropped: a guess that might be wrong is worse than a call left to the
-// name-based fallback.
-func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]typeRef) {
+// localVars adds to vars the function body's variables whose type the
+// code states where it declares them: var s store.Saver, s := &Disk{},
+// s := Disk{}, s := new(Disk), s := x.(store.Saver), s, ok := x.(Saver),
+// var s, ok = x.(Saver), c := s.cfg.Client, it := items[i], c := NewClient()
+// (see goScope.exprType). One map serves the whole body, so a local
+// declared twice — with two types, once with a type the code does not
+// state, or over a parameter of another type — is dropped: a guess that
+// might be wrong is worse than a call left to the name-based fallback.
+// Range and type switch variables are scoped to their blocks when calls
+// are read, not here; a function literal's variables count as the
+// function's. sc gives the imports and the file's fields; globals
+// are the file's package-level variables, which a local hides.
+func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) {
 	declared := map[string]typeRef{}
 	unknown := map[string]bool{}
 	note := func(name string, t typeRef, known bool) {
@@ -591,26 +637,49 @@ func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]t
 	}
 	// typeOf is what is known so far of a variable's type, for a call on it
 	// (rows, err := db.Query()).
-	typeOf := func(name string) (typeRef, bool) {
+	sc.typeOf = func(name string) (typeRef, bool) {
 		if t, ok := declared[name]; ok {
 			return t, true
 		}
 		if unknown[name] {
 			return typeRef{}, false
 		}
-		t, ok := vars[name]
+		if t, ok := vars[name]; ok {
+			return t, true
+		}
+		t, ok := globals[name]
 		return t, ok
+	}
+	// first is the type a declaration's first name gets from the one value
+	// of two names: c, err := NewClient(); v, ok := x.(Saver).
+	first := func(e ast.Expr) (typeRef, bool) {
+		if ta, ok := e.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+			return varType(ta.Type, sc.imports)
+		}
+		return calledResult(e, sc.imports, sc.typeOf)
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			return false // its variables are its own
-		case *ast.ValueSpec:
-			t, ok := typeRef{}, false
-			if n.Type != nil {
-				t, ok = namedType(n.Type, imports)
+			// Its parameters and locals join the function's: a name
+			// declared with another type there is dropped, as any is.
+			for _, p := range n.Type.Params.List {
+				t, ok := varType(p.Type, sc.imports)
+				for _, id := range p.Names {
+					note(id.Name, t, ok)
+				}
 			}
-			for _, id := range n.Names {
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				t, ok := typeRef{}, false
+				switch {
+				case n.Type != nil:
+					t, ok = varType(n.Type, sc.imports)
+				case len(n.Values) == len(n.Names):
+					t, ok = sc.exprType(n.Values[i])
+				case i == 0 && len(n.Values) == 1:
+					t, ok = first(n.Values[0])
+				}
 				note(id.Name, t, ok)
 			}
 		case *ast.AssignStmt:
@@ -622,12 +691,9 @@ func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]t
 					t, ok := typeRef{}, false
 					switch {
 					case len(n.Lhs) == len(n.Rhs):
-						t, ok = statedType(n.Rhs[i], imports)
-						if !ok {
-							t, ok = calledResult(n.Rhs[i], imports, typeOf)
-						}
-					case i == 0 && len(n.Rhs) == 1: // c, err := NewClient()
-						t, ok = calledResult(n.Rhs[0], imports, typeOf)
+						t, ok = sc.exprType(n.Rhs[i])
+					case i == 0 && len(n.Rhs) == 1:
+						t, ok = first(n.Rhs[0])
 					}
 					note(id.Name, t, ok)
 				}
@@ -636,6 +702,14 @@ func localVars(body *ast.BlockStmt, imports map[string]uint16, vars map[string]t
 			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
 					note(id.Name, typeRef{}, false)
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			if as, ok := n.Assign.(*ast.AssignStmt); ok {
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						note(id.Name, typeRef{}, false) // typed case by case
+					}
 				}
 			}
 		}
@@ -695,6 +769,11 @@ func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (ty
 	case *ast.SelectorExpr:
 		if id, ok := f.X.(*ast.Ident); ok {
 			if t, ok := typeOf(id.Name); ok {
+				// A stand-in of fields or elements is not nested in another:
+				// the graph could not tell its parts apart.
+				if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) {
+					return typeRef{}, false
+				}
 				return typeRef{name: resultOf + t.name + "." + f.Sel.Name, pkg: t.pkg}, true
 			}
 			if pkg, ok := imports[id.Name]; ok {
@@ -728,7 +807,7 @@ func resultType(ft *ast.FuncType, imports map[string]uint16) (typeRef, bool) {
 	if id, ok := types[0].(*ast.Ident); ok && universe[id.Name] {
 		return typeRef{}, false
 	}
-	return namedType(types[0], imports)
+	return varType(types[0], imports)
 }
 
 // namedType returns the type a parameter's type expression names: T, *T,

@@ -3,17 +3,33 @@
 // and the imports between packages, with the queries an agent asks of it —
 // who calls this, what does it call (to a depth), how does A reach B.
 //
-// Go is read from its syntax tree: calls to functions of the same package, to
-// imported packages' functions and, through the receiver, a parameter of a
-// named type or a field of the receiver's struct (declared in the same file),
-// to that type's own methods are resolved exactly; through an interface, to
-// the interface's method, whose implementations are the project's types
-// having its methods (Implementations). A method call on a value of unknown
-// type (x.Close()) is linked only when one method of that name with a body
-// exists in the package, and marked loose. No type checking is done, so calls
-// through local variables whose declaration states no type (v := f()),
-// fields of structs declared in other files and function values are not
-// seen exactly. Other languages are read from their
+// Go is read from its syntax tree, without type checking, with the local
+// inference a syntax tree allows: calls to functions of the same package
+// and of imported packages, and method calls on a value whose type the code
+// states are resolved exactly to that type's method — its own, else one it
+// gets from a struct, pointer or interface it embeds (promoted, by Go's
+// shallowest-depth rule). The value may be the receiver, a parameter, a
+// local (var s T, s := &T{}, s := x.(T), s, ok := x.(T), c := NewClient(),
+// c := s.cfg.Client, it := items[i]), a function literal's parameter, a type
+// switch's variable in a case of one type, a range variable over a slice,
+// map or channel of a named type (a parameter, a local, a field, a
+// function's result), a package-level variable of stated type, a field or
+// a chain of fields (of structs in any file or package of the project, and
+// their promoted fields) or a function's result. A call through an
+// interface goes to the interface's method; the interface's implementations
+// are the project's types having its methods, promoted ones included
+// (Implementations), and a concrete method's callers include those that
+// reach it through an interface of the project its type satisfies
+// (Node.Dispatch). A call on a value of a type of another module
+// (atomic.Int64, *os.File, a field of an imported package's type) or of a
+// project type without that method is linked to nothing. Only a method call
+// on a value of unknown type (x.Close() with x set from an expression the
+// code does not type, or of a type parameter) is linked by name: to the
+// package's only method with a body of that name, else the project's only
+// one, and marked loose. Function values, method expressions, type aliases
+// and generic constraints' methods are not followed, a local declared twice
+// with two types is dropped, and a call through a standard library
+// interface (io.Closer) is no dispatch caller. Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's. In TypeScript,
 // JavaScript and Python a call of a name the file imports goes, exactly,
@@ -110,6 +126,9 @@ type derived struct {
 	packages  map[string][]string // package path -> imports
 	importers map[string][]string
 	pkgNames  map[string][]string // short name -> package paths
+	// embedded holds the project's types each Go type embeds, for the
+	// methods and fields they promote.
+	embedded, embedders map[int32][]int32
 }
 
 // New returns an empty graph.
@@ -257,6 +276,8 @@ func (g *Graph) get() *derived {
 			})
 		}
 	}
+	d.embedded = d.goEmbedded(g.files, paths)
+	d.embedders = goEmbedders(d.embedded)
 	var links []link
 	// A file's links so far, by caller and callee: one link a pair, a call
 	// rather than a mention as a value when there are both.
@@ -313,68 +334,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		want = isType
 	}
 	if f.Language == "go" {
-		if strings.HasPrefix(r.Recv, resultOf) {
-			// c.M() or c.field.M() with c := NewClient() or c := x.Open():
-			// the method of the type the function returns, or of that
-			// type's field.
-			called, path, _ := strings.Cut(r.Recv, fieldOf)
-			pkg := f.Package
-			if r.Pkg != 0 {
-				pkg = f.pkgOf(r)
-			}
-			if t, tpkg, ok := d.goResultType(pkg, called, 0); ok {
-				if path != "" {
-					t, tpkg, ok = d.fieldPath(tpkg, t, path)
-				}
-				if ok {
-					if i, ok := d.methodIn(tpkg, t, r.Name, want); ok {
-						return i, false, true
-					}
-				}
-			}
-			if r.Value {
-				return 0, false, false
-			}
-			r.Recv, r.Pkg, r.Loose = "", 0, true // by name, as a call on a value of unknown type
-		}
-		if st, path, ok := strings.Cut(r.Recv, fieldOf); ok {
-			// s.field.M() with s's struct declared in another file or
-			// package: the method of the field's type (of the last field's,
-			// through s.a.b.M()), else by name, loosely.
-			structPkg := f.Package
-			if r.Pkg != 0 {
-				structPkg = f.pkgOf(r)
-			}
-			r.Recv, r.Pkg, r.Loose = "", 0, true
-			if t, tpkg, ok := d.fieldPath(structPkg, st, path); ok {
-				if i, ok := d.methodIn(tpkg, t, r.Name, want); ok {
-					return i, false, true
-				}
-			}
-		}
-		pkg := f.Package
-		if r.Pkg != 0 {
-			pkg = f.pkgOf(r)
-		}
-		if r.Pkg != 0 || r.Recv != "" || !r.Loose {
-			// The function of that package, or the method of that type
-			// (the receiver's or a parameter's; an interface's method too).
-			i, ok := d.methodIn(pkg, r.Recv, r.Name, want)
-			if ok || r.Recv == "" || r.Value {
-				return i, false, ok
-			}
-			// Not the type's own: a method it gets from a type it embeds,
-			// or a method of a type parameter's constraint. By name, loosely.
-		}
-		// x.Name() with x of unknown type: the package's only method so
-		// named, else the project's only one. An interface's method has no
-		// body: a call whose receiver is unknown goes to one that has.
-		method := func(s sym) bool { return s.def().Kind == "method" && !s.def().Iface }
-		if inPkg := d.withNameIn(r.Name, pkg); slices.ContainsFunc(inPkg, func(i int32) bool { return method(d.syms[i]) }) {
-			cands = inPkg
-		}
-		i, ok := d.one(cands, want, method)
-		return i, true, ok
+		return d.resolveGo(f, r, want)
 	}
 	// Other languages: through what the file imports or defines, else by
 	// name, nearest first.
@@ -466,72 +426,6 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 
 // isVariable accepts a variable or constant outside a class.
 func isVariable(s *Def) bool { return (s.Kind == "var" || s.Kind == "const") && s.Recv == "" }
-
-// goResultType returns the type a stand-in for a call's result names (see
-// calledResult), as seen from package pkg, and the type's package: what
-// the function returns (Def.Result), or the method of the receiver's type
-// (resolved first when it is a stand-in too, a few calls deep at most).
-func (d *derived) goResultType(pkg, called string, depth int) (string, string, bool) {
-	called = strings.TrimPrefix(called, resultOf)
-	recv, name := "", called
-	if k := strings.LastIndexByte(called, '.'); k >= 0 {
-		recv, name = called[:k], called[k+1:]
-		if strings.HasPrefix(recv, resultOf) {
-			var ok bool
-			if depth >= maxResultDepth {
-				return "", "", false
-			}
-			if recv, pkg, ok = d.goResultType(pkg, recv, depth+1); !ok {
-				return "", "", false
-			}
-		}
-	}
-	i, ok := d.methodIn(pkg, recv, name, isCallable)
-	if !ok {
-		return "", "", false
-	}
-	s := d.syms[i]
-	def := s.def()
-	switch {
-	case def.Result == "":
-		return "", "", false
-	case def.ResultPkg == 0:
-		return def.Result, s.f.Package, true
-	}
-	tp := s.f.pkgOf(Ref{Pkg: def.ResultPkg})
-	return def.Result, tp, tp != ""
-}
-
-// fieldPath follows a chain of fields, joined by fieldOf, from the Go
-// struct named st in package pkg: the type of the last one and its package.
-func (d *derived) fieldPath(pkg, st, path string) (string, string, bool) {
-	for field := range strings.SplitSeq(path, fieldOf) {
-		var ok bool
-		if st, pkg, ok = d.fieldType(pkg, st, field); !ok {
-			return "", "", false
-		}
-	}
-	return st, pkg, true
-}
-
-// fieldType returns the type of a field of the Go struct named st in
-// package pkg, and the type's package.
-func (d *derived) fieldType(pkg, st, field string) (string, string, bool) {
-	i, ok := d.one(d.withNameIn(st, pkg), isType, nil)
-	if !ok {
-		return "", "", false
-	}
-	f := d.syms[i].f
-	fl, ok := findField(f.Fields, st, field)
-	if !ok {
-		return "", "", false
-	}
-	if fl.Pkg == 0 {
-		return fl.Type, f.Package, true
-	}
-	tp := f.pkgOf(Ref{Pkg: fl.Pkg})
-	return fl.Type, tp, tp != ""
-}
 
 // classReturnedBy returns the class that the function a stand-in names
 // (resultOf and its name, in a language without a Go parser) returns, as

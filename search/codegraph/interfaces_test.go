@@ -199,12 +199,18 @@ type File struct{}
 
 func (f *File) Close() error { return nil }
 
-func Shut() { open().Close() }
+func Shut(open func() *File) { open().Close() }
 
-func open() *File { return nil }
+func Open() *File { return nil }
+
+func ShutOpen() { Open().Close() }
 `))
-	if got := calls(t, g, "Shut"); got != "a.File.Close(loose) a.open" {
+	if got := calls(t, g, "Shut"); got != "a.File.Close(loose)" {
 		t.Errorf("Shut calls %q", got)
+	}
+	// On a function's result, the method of the type it returns, exactly.
+	if got := calls(t, g, "ShutOpen"); got != "a.File.Close a.Open" {
+		t.Errorf("ShutOpen calls %q", got)
 	}
 }
 

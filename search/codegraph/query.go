@@ -29,6 +29,10 @@ type Node struct {
 	// Value says the link is a function or method named as a value (passed,
 	// stored or returned at Line), not a call.
 	Value bool `json:"value,omitempty"`
+	// Dispatch names the interface method a caller calls ("store.Reader.Get")
+	// when it reaches Via, a concrete Go method, only through an interface
+	// Via's type satisfies.
+	Dispatch string `json:"dispatch,omitempty"`
 }
 
 // Walk is the answer to Callers or Callees.
@@ -99,6 +103,26 @@ func (g *Graph) walk(name string, depth, limit int, up bool) (Walk, error) {
 				next = append(next, e.to)
 				w.Nodes = append(w.Nodes, Node{Symbol: d.syms[e.to].symbol(), Depth: level, Via: d.syms[from].symbol().Display(),
 					Line: int(e.line), Loose: e.loose, Embeds: e.embeds, Value: e.value})
+			}
+			if !up {
+				continue
+			}
+			// A concrete Go method's callers through the interfaces its
+			// type satisfies.
+			for _, im := range d.dispatchedBy(from) {
+				for _, e := range d.codeFirst(d.in.of(im)) {
+					if seen[e.to] || !e.isCall() {
+						continue
+					}
+					if len(w.Nodes) >= limit {
+						w.Truncated = true
+						return w, nil
+					}
+					seen[e.to] = true
+					next = append(next, e.to)
+					w.Nodes = append(w.Nodes, Node{Symbol: d.syms[e.to].symbol(), Depth: level, Via: d.syms[from].symbol().Display(),
+						Line: int(e.line), Loose: e.loose, Dispatch: d.syms[im].symbol().Display()})
+				}
 			}
 		}
 		frontier = next
@@ -267,12 +291,13 @@ func (g *Graph) Paths(from, to string, maxDepth, maxPaths int) (paths []Path, tr
 }
 
 // Implementations returns the types of the project that implement a Go
-// interface, at most limit of them: those whose own methods include every
+// interface, at most limit of them: those whose methods include every
 // method of the interface (and of the interfaces it embeds) by name and
-// parameter count. Given an interface's method, it returns those types'
-// methods of that name. Of several symbols of the name, the interfaces are
-// meant. Methods a type gets by embedding another are not counted, and no
-// types are checked: a match is likely, not proven.
+// parameter count, counting those it gets from the structs and interfaces
+// it embeds. Given an interface's method, it returns those types' methods
+// of that name (a promoted one once). Of several symbols of the name, the
+// interfaces are meant. No signatures are checked beyond the parameter
+// count: a match is likely, not proven.
 func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 	root, err := g.lookupPreferring(name, func(s *Def) bool { return s.Iface })
 	if err != nil {
@@ -303,11 +328,31 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 	var keys []typeKey
 	for k, m := range want {
 		has := map[typeKey]bool{}
+		var from []int32 // the types declaring it, for those embedding them
 		for _, i := range d.withName(m.Name) {
 			s := d.syms[i]
-			if def := s.def(); def.Kind == "method" && !def.Iface && s.f.Language == "go" &&
+			if def := s.def(); def.Kind == "method" && s.f.Language == "go" &&
 				(def.Arity == 0 || m.Arity == 0 || def.Arity == m.Arity) {
-				has[typeKey{s.f.Package, def.Recv}] = true
+				if !def.Iface {
+					has[typeKey{s.f.Package, def.Recv}] = true
+				}
+				if t, ok := d.typeOfMethod(s); ok {
+					from = append(from, t)
+				}
+			}
+		}
+		// A method promoted from an embedded struct, pointer or interface,
+		// any levels down.
+		promoted := map[int32]bool{}
+		for len(from) > 0 {
+			t := from[len(from)-1]
+			from = from[:len(from)-1]
+			for _, e := range d.embedders[t] {
+				if !promoted[e] {
+					promoted[e] = true
+					has[typeKey{d.syms[e].f.Package, d.syms[e].def().Name}] = true
+					from = append(from, e)
+				}
 			}
 		}
 		if k == 0 {
@@ -320,17 +365,16 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 	}
 	var found []int32
 	for _, t := range keys {
-		n := t.recv
 		if method != "" {
-			n = method
-		}
-		for _, i := range d.withName(n) {
-			s := d.syms[i]
-			def := s.def()
-			if s.f.Package != t.pkg || def.Iface {
-				continue
+			// The type's method, its own or promoted (once, however many
+			// types it is promoted into).
+			if i, ok := d.goMethod(t.pkg, t.recv, method, isCallable); ok && !d.syms[i].def().Iface && !slices.Contains(found, i) {
+				found = append(found, i)
 			}
-			if method == "" && def.Kind == "type" || method != "" && def.Kind == "method" && def.Recv == t.recv {
+			continue
+		}
+		for _, i := range d.withNameIn(t.recv, t.pkg) {
+			if def := d.syms[i].def(); def.Kind == "type" && !def.Iface {
 				found = append(found, i)
 				break
 			}

@@ -90,6 +90,7 @@ type GraphNode struct {
 	Loose     bool   `json:"loose,omitempty" jsonschema:"Linked by name only: the callee's type was not known"`
 	Embeds    bool   `json:"embeds,omitempty" jsonschema:"Not a call: this type embeds or extends the other (call_line is where it names it)"`
 	Value     bool   `json:"value,omitempty" jsonschema:"Not a call: the caller names the function as a value at call_line (passes, stores or returns it)"`
+	Dispatch  string `json:"dispatch,omitempty" jsonschema:"The caller calls this interface method, which reaches via (a concrete Go method) when via's type is the value's"`
 }
 
 // CallPath is a chain of calls.
@@ -168,7 +169,7 @@ func graphNodes(w codegraph.Walk) []GraphNode {
 	out := make([]GraphNode, len(w.Nodes))
 	for i, n := range w.Nodes {
 		out[i] = GraphNode{Symbol: n.Symbol.Display(), Kind: n.Symbol.Kind, Path: n.Symbol.Path, StartLine: n.Symbol.Line,
-			EndLine: n.Symbol.EndLine, Depth: n.Depth, Via: n.Via, CallLine: n.Line, Loose: n.Loose, Embeds: n.Embeds, Value: n.Value}
+			EndLine: n.Symbol.EndLine, Depth: n.Depth, Via: n.Via, CallLine: n.Line, Loose: n.Loose, Embeds: n.Embeds, Value: n.Value, Dispatch: n.Dispatch}
 	}
 	return out
 }
