@@ -5,6 +5,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
 )
 
 // Coverage of the changed lines through the built binary: a quick change
@@ -28,7 +30,15 @@ const oldPyCode = "def old(x):\n    if x > 10:\n        x -= 10\n    elif x > 5:
 // the implementation gate's answer as JSON.
 func changedLinesRun(t *testing.T, p lightProject, fixed string) (passed bool, answer string) {
 	t.Helper()
-	root, c := lightStart(t, p, "")
+	_, _, passed, answer = quickRun(t, p, fixed)
+	return passed, answer
+}
+
+// quickRun is changedLinesRun that also returns the project's root and the
+// client.
+func quickRun(t *testing.T, p lightProject, fixed string) (root string, c *client.Client, passed bool, answer string) {
+	t.Helper()
+	root, c = lightStart(t, p, "")
 	out, errText := wf(t, c, map[string]any{"action": "start", "workflow_type": "quick_change_v1", "options": map[string]any{"change": "greet-empty"}})
 	if errText != "" {
 		t.Fatal(errText)
@@ -46,7 +56,7 @@ func changedLinesRun(t *testing.T, p lightProject, fixed string) (passed bool, a
 		t.Fatalf("the implementation's gate: %s", errText)
 	}
 	data, _ := json.Marshal(out.Gate)
-	return out.Gate.Passed, string(data)
+	return root, c, out.Gate.Passed, string(data)
 }
 
 func TestChangedLinesGo(t *testing.T) {
