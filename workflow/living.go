@@ -44,15 +44,15 @@ const (
 
 // LivingRecord is a finished spec's evidence, and its history.
 type LivingRecord struct {
-	Spec        string    `json:"spec"`
-	Session     string    `json:"session"` // the execution session that completed it
+	Spec    string `json:"spec"`
+	Session string `json:"session"` // the execution session that completed it
 	// Workflow is the workflow that completed it: spec_execution_v1 (the
 	// criteria of tasks.md), quick_change_v1 (change.md) or bugfix_v1
 	// (bug.md); "" in records written before it was kept.
 	Workflow string `json:"workflow,omitempty"`
 	// Source is the document the criteria were read from, in the spec
 	// folder: tasks.md, change.md or bug.md.
-	Source string `json:"source,omitempty"`
+	Source      string    `json:"source,omitempty"`
 	CompletedAt time.Time `json:"completed_at"`
 	// Commit is HEAD of the project's git repository at completion ("" with
 	// no git); Tree is the working tree then, as the base store keeps it:
