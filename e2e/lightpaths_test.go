@@ -203,8 +203,9 @@ func TestQuickChangeHonestVitest(t *testing.T) {
 
 // bugfixHonest plays the honest bug fix on p: the reproduction, the
 // person's approval, the fix. With fixApproval the person approves the
-// finished fix instead (workflow.bugfix_approval: fix).
-func bugfixHonest(t *testing.T, p lightProject, fixApproval bool) {
+// finished fix instead (workflow.bugfix_approval: fix). It returns the
+// project's root.
+func bugfixHonest(t *testing.T, p lightProject, fixApproval bool) string {
 	t.Helper()
 	config := ""
 	if fixApproval {
@@ -237,6 +238,7 @@ func bugfixHonest(t *testing.T, p lightProject, fixApproval bool) {
 	if out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("%s: the fix's gate did not pass: %+v", p.name, out.Gate)
 	}
+	return root
 }
 
 func TestBugfixHonestGo(t *testing.T) {

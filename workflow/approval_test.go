@@ -114,7 +114,7 @@ func TestApprovalBindsSpecRulesAndSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	weaker := strings.Replace(string(def), "    - type: coverage\n      file: \"{coverage_file}\"\n", "", 1)
+	weaker := strings.Replace(string(def), "    - type: coverage\n      file: \"{coverage_file}\"\n      lines: changed\n", "", 1)
 	project := fstest.MapFS{"spec_execution_v1/workflow.yaml": {Data: []byte(weaker)}, "spec_execution_v1/phases/phase.md": {Data: []byte("do it")}, "spec_execution_v1/overview.md": {Data: []byte("o")}}
 	if err := start(engineAt(t, root, "go test ./...", project)); err == nil || !strings.Contains(err.Error(), "workflow spec_execution_v1 changed") {
 		t.Errorf("weaker workflow: %v", err)

@@ -61,13 +61,18 @@ func (e *Engine) Converge(ctx context.Context, spec string, keep []string, actor
 	}
 	rec, integrity, err := e.readLiving(spec)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, notFound("spec %s has not finished spec_execution_v1, so there is nothing to converge to", spec)
+		return nil, notFound("spec %s has not finished spec_execution_v1, quick_change_v1 or bugfix_v1, so there is nothing to converge to", spec)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if integrity != nil {
 		return nil, refused("the evidence of spec %s is %s (%s); agentos does not converge from it", spec, integrity.Verdict, integrity.Detail)
+	}
+	if d, light := lightDocs[rec.Workflow]; light {
+		// Converge repairs a spec through its tasks.md; a light path's
+		// folder has none. A broken criterion of it is a bug.
+		return nil, refused("spec %s was finished by %s (%s, no tasks.md), so converge cannot start from it; start bugfix_v1 with a test that shows the broken criterion", spec, rec.Workflow, d.file)
 	}
 	now, err := e.snapshot(ctx, "specs-check")
 	if err != nil {

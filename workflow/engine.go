@@ -618,7 +618,7 @@ func (e *Engine) record(ctx context.Context, s *Session, report *GateReport, act
 		next.Status = Active
 	} else {
 		s.Status = StatusCompleted
-		if def, ok := e.rules.get().lib.Get(s.Workflow); ok && def.PhasesFromTasks != nil {
+		if def, ok := e.rules.get().lib.Get(s.Workflow); ok && recordsLiving(def) {
 			e.recordLiving(ctx, s)
 		}
 		e.onCompleted(s)

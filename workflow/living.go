@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -43,8 +44,15 @@ const (
 
 // LivingRecord is a finished spec's evidence, and its history.
 type LivingRecord struct {
-	Spec        string    `json:"spec"`
-	Session     string    `json:"session"` // the execution session that completed it
+	Spec    string `json:"spec"`
+	Session string `json:"session"` // the execution session that completed it
+	// Workflow is the workflow that completed it: spec_execution_v1 (the
+	// criteria of tasks.md), quick_change_v1 (change.md) or bugfix_v1
+	// (bug.md); "" in records written before it was kept.
+	Workflow string `json:"workflow,omitempty"`
+	// Source is the document the criteria were read from, in the spec
+	// folder: tasks.md, change.md or bug.md.
+	Source      string    `json:"source,omitempty"`
 	CompletedAt time.Time `json:"completed_at"`
 	// Commit is HEAD of the project's git repository at completion ("" with
 	// no git); Tree is the working tree then, as the base store keeps it:
@@ -236,8 +244,46 @@ func (e *Engine) recordLiving(ctx context.Context, s *Session) {
 	}
 }
 
+// lightDocs are the documents of the light paths, whose completion records
+// a living spec as spec_execution_v1's does: the workflow, the document in
+// the spec folder and the heading its criteria are listed under.
+var lightDocs = map[string]struct{ file, heading string }{
+	"quick_change_v1": {"change.md", "Acceptance criteria"},
+	"bugfix_v1":       {"bug.md", "Reproduction"},
+}
+
+// recordsLiving reports whether completing a session of def records its
+// spec's evidence: an execution of tasks.md, or a light path.
+func recordsLiving(def *Definition) bool {
+	_, light := lightDocs[def.Name]
+	return def.PhasesFromTasks != nil || light
+}
+
+// livingCriteria reads the criteria a finished session's spec folder dir
+// lists, as one plan: tasks.md's phases, or a light path's document as one
+// task.
+func (e *Engine) livingCriteria(s *Session, dir string) (gates.Plan, string, error) {
+	source, heading := "tasks.md", ""
+	if d, ok := lightDocs[s.Workflow]; ok {
+		source, heading = d.file, d.heading
+	}
+	data, err := readSpecFile(dir, filepath.Join(e.set.Root, dir, source), dir+"/"+source)
+	if err != nil {
+		return gates.Plan{}, source, fmt.Errorf("read %s/%s: %w", dir, source, err)
+	}
+	if heading == "" {
+		plan, _ := gates.ParseTasks(data)
+		return plan, source, nil
+	}
+	task := gates.Task{ID: "1", Title: source, Criteria: gates.DocCriteria(data, heading)}
+	return gates.Plan{Phases: []gates.Phase{{Number: 1, Title: source, Tasks: []gates.Task{task}}}}, source, nil
+}
+
 func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 	spec, dir := s.Inputs["spec"], s.Vars["spec_dir"]
+	if _, light := lightDocs[s.Workflow]; light && dir != "" {
+		spec = path.Base(filepath.ToSlash(dir))
+	}
 	if spec == "" || dir == "" {
 		return nil
 	}
@@ -245,11 +291,10 @@ func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 	if err != nil {
 		return fmt.Errorf("the working tree cannot be recorded: %w", err)
 	}
-	data, err := readSpecFile(dir, filepath.Join(e.set.Root, dir, "tasks.md"), dir+"/tasks.md")
+	plan, source, err := e.livingCriteria(s, dir)
 	if err != nil {
-		return fmt.Errorf("read %s/tasks.md: %w", dir, err)
+		return err
 	}
-	plan, _ := gates.ParseTasks(data)
 	var ids []string
 	for _, p := range plan.Phases {
 		for _, t := range p.Tasks {
@@ -265,7 +310,7 @@ func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 		return fmt.Errorf("read the tests: %w", err)
 	}
 	proven := provenTests(s)
-	rec := &LivingRecord{Spec: spec, Session: s.ID, CompletedAt: e.set.Now().UTC(), Tree: tree,
+	rec := &LivingRecord{Spec: spec, Session: s.ID, Workflow: s.Workflow, Source: source, CompletedAt: e.set.Now().UTC(), Tree: tree,
 		TestCommand: s.Vars["test_command"], TestReport: s.Vars["test_report"]}
 	if repo, err := gitrepo.Find(e.set.Root); err == nil {
 		if st, err := repo.State(); err == nil {
@@ -330,14 +375,32 @@ func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 
 // provenTests are the tests the session's gates proved a criterion with,
 // keyed by lower-case ID and the test's label.
+//
+// A bug fix proves its reproduction in two gates: the reproduction's test
+// seen failing, then passing unchanged (bug_fixed).
 func provenTests(s *Session) map[string]bool {
 	out := map[string]bool{}
+	var repro *gates.ReproDetails
+	fixed := false
 	for _, p := range s.Phases {
 		if p.LastGate == nil {
 			continue
 		}
 		for _, c := range p.LastGate.Checks {
-			if c.Type != gates.TypeAcceptanceCriteria || c.Details == nil {
+			switch {
+			case c.Type == gates.TypeBugFixed:
+				fixed = c.Passed
+			case c.Type == gates.TypeReproduction && c.Passed && c.Details != nil:
+				if data, err := json.Marshal(c.Details); err == nil {
+					var d gates.ReproDetails
+					if json.Unmarshal(data, &d) == nil {
+						repro = &d
+					}
+				}
+			}
+		}
+		for _, c := range p.LastGate.Checks {
+			if (c.Type != gates.TypeAcceptanceCriteria && c.Type != gates.TypeChangeCriteria) || c.Details == nil {
 				continue
 			}
 			data, err := json.Marshal(c.Details)
@@ -353,6 +416,11 @@ func provenTests(s *Session) map[string]bool {
 					out[strings.ToLower(pr.ID)+"\x00"+pr.Test] = true
 				}
 			}
+		}
+	}
+	if fixed && repro != nil {
+		for _, t := range repro.Tests {
+			out[strings.ToLower(repro.ID)+"\x00"+t] = true
 		}
 	}
 	return out

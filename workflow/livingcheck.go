@@ -113,7 +113,7 @@ func (e *Engine) SpecHistory(spec string) ([]HistoryEntry, *Integrity, error) {
 	}
 	rec, integrity, err := e.readLiving(spec)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, notFound("spec %s has not finished spec_execution_v1; it has no evidence", spec)
+		return nil, nil, notFound("spec %s has not finished spec_execution_v1, quick_change_v1 or bugfix_v1; it has no evidence", spec)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -146,7 +146,7 @@ func (e *Engine) CheckSpecs(ctx context.Context, names []string) ([]SpecState, e
 		}
 		rec, integrity, err := e.readLiving(spec)
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, notFound("spec %s has not finished spec_execution_v1, so it has no evidence to check; agentos specs lists the finished ones", spec)
+			return nil, notFound("spec %s has not finished spec_execution_v1, quick_change_v1 or bugfix_v1, so it has no evidence to check; agentos specs lists the finished ones", spec)
 		}
 		if err != nil {
 			return nil, err

@@ -84,6 +84,9 @@ type Check struct {
 	// coverage
 	Format    string   `yaml:"format,omitempty" json:"format,omitempty"`       // "" means auto
 	Threshold *float64 `yaml:"threshold,omitempty" json:"threshold,omitempty"` // percent; nil means Env.CoverageThreshold
+	// Lines is what the threshold applies to: "all" (the default), the
+	// whole report, or "changed", the code lines the session changed.
+	Lines string `yaml:"lines,omitempty" json:"lines,omitempty"`
 
 	// evidence
 	Fields []EvidenceField `yaml:"fields,omitempty" json:"fields,omitempty"`
@@ -176,7 +179,7 @@ var builtinKeys = map[string]struct{ allowed, required []string }{
 	TypeMarkdownSections:   {[]string{"file", "sections", "template"}, []string{"file", "sections"}},
 	TypeTasksFormat:        {[]string{"file", "requirements"}, []string{"file"}},
 	TypeCommand:            {[]string{"run", "timeout", "workdir", "report", "produces"}, []string{"run"}},
-	TypeCoverage:           {[]string{"file", "format", "threshold"}, []string{"file"}},
+	TypeCoverage:           {[]string{"file", "format", "threshold", "lines"}, []string{"file"}},
 	TypeAcceptanceCriteria: {[]string{"file"}, []string{"file"}},
 	TypeEvidence:           {[]string{"fields"}, []string{"fields"}},
 	TypeApproval:           {nil, nil},
@@ -202,6 +205,7 @@ func (c Check) setKeys() []string {
 	add(c.Produces != nil, "produces")
 	add(c.Format != "", "format")
 	add(c.Threshold != nil, "threshold")
+	add(c.Lines != "", "lines")
 	add(c.Fields != nil, "fields")
 	return keys
 }
@@ -303,6 +307,9 @@ func (c Check) Validate() error {
 		}
 		if c.Threshold != nil && (*c.Threshold < 0 || *c.Threshold > 100 || math.IsNaN(*c.Threshold)) {
 			return fmt.Errorf("threshold %v is out of range: give a percentage from 0 to 100", *c.Threshold)
+		}
+		if c.Lines != "" && c.Lines != CoverageLinesAll && c.Lines != CoverageLinesChanged {
+			return fmt.Errorf("lines %q is not known: give %s (the whole report) or %s (the lines the session changed)", c.Lines, CoverageLinesAll, CoverageLinesChanged)
 		}
 	case TypeEvidence:
 		if len(c.Fields) == 0 {

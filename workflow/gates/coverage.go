@@ -51,6 +51,10 @@ type CoverageDetails struct {
 	// Excluded lists the coverage exclusions in source whose code counts as
 	// uncovered (coverage_exclusions.go).
 	Excluded []Exclusion `json:"excluded,omitempty"`
+	// Changed is the coverage of the lines the session changed, which the
+	// threshold judges when the check says `lines: changed`
+	// (coverage_lines.go).
+	Changed *ChangedLinesDetails `json:"changed,omitempty"`
 }
 
 // ParseCoverage parses a coverage report in format (FormatAuto, or "",
@@ -659,9 +663,17 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 		r.Details = d
 		return r
 	}
+	var warnings []string
+	if c.Lines == CoverageLinesChanged {
+		if r, ok := c.judgeChanged(ctx, env, abs, rel, hint, &d); ok {
+			return r
+		}
+		warnings = append(warnings, "The session has no recorded base to read its changed lines from, so the whole report is judged.")
+	}
 	if d.Percent >= threshold {
 		r := pass(c.Type, "Coverage is %.2f%%, meeting the %s%% threshold.%s", d.Percent, fmtPercent(threshold), exclusionsSentence(excluded))
 		r.Details = d
+		r.Warnings = warnings
 		return r
 	}
 	fix := "Add tests for the least-covered code"
@@ -673,6 +685,7 @@ func (c Check) runCoverage(ctx context.Context, env Env) Result {
 	}
 	r := failf(c.Type, fix+", regenerate the report and run the gate again.", "Coverage is %.2f%%, below the %s%% threshold.%s", d.Percent, fmtPercent(threshold), exclusionsSentence(excluded))
 	r.Details = d
+	r.Warnings = warnings
 	return r
 }
 
@@ -767,4 +780,48 @@ func walkXML(ctx context.Context, r io.Reader, format string, start func(t xml.S
 			}
 		}
 	}
+}
+
+// judgeChanged judges the coverage of the lines the session changed, for a
+// check with `lines: changed`. ok is false when the session has no recorded
+// base to read its change from: the whole report is judged then, with a
+// warning.
+func (c Check) judgeChanged(ctx context.Context, env Env, abs, rel, hint string, d *CoverageDetails) (r Result, ok bool) {
+	changes, ok := changedCode(ctx, env)
+	if !ok {
+		return Result{}, false
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return failf(c.Type, "Produce it with "+hint+", then run the gate again.", "The coverage report %s cannot be read: %s.", rel, trimDot(err.Error())), true
+	}
+	defer f.Close()
+	lines, err := ParseLineCoverage(ctx, f, c.Format)
+	if err != nil {
+		return failf(c.Type, "Regenerate it with "+hint+", then run the gate again.", "The coverage report %s cannot be used: %s.", rel, trimDot(err.Error())), true
+	}
+	seen := ""
+	if env.Sandbox != nil {
+		seen = env.Sandbox.Seen()
+	}
+	ch := judgeChangedLines(env.Root, projectLines(env.Root, seen, lines), changes, d.Excluded)
+	d.Changed = &ch
+	var warnings []string
+	if len(ch.Unmeasured) > 0 {
+		warnings = append(warnings, fmt.Sprintf("The coverage report does not name %s the session changed, so %s not judged: %s.",
+			plural(len(ch.Unmeasured), "code file", "code files"), map[bool]string{true: "it is", false: "they are"}[len(ch.Unmeasured) == 1], listNames(ch.Unmeasured, 5)))
+	}
+	if ch.Lines == 0 {
+		r = pass(c.Type, "The session changed no code line the coverage report measures (total coverage %.2f%%).", d.Percent)
+	} else if ch.Percent >= d.Threshold {
+		r = pass(c.Type, "Coverage of the changed lines is %.2f%% (%d of %d), meeting the %s%% threshold.%s",
+			ch.Percent, ch.Covered, ch.Lines, fmtPercent(d.Threshold), exclusionsSentence(d.Excluded))
+	} else {
+		r = failf(c.Type, "Add tests that run the uncovered changed lines (or remove the code no test needs), then run the gate again.",
+			"Coverage of the changed lines is %.2f%% (%d of %d), below the %s%% threshold; not run by any test: %s.%s",
+			ch.Percent, ch.Covered, ch.Lines, fmtPercent(d.Threshold), listNames(uncoveredLabels(ch.Uncovered), 10), exclusionsSentence(d.Excluded))
+	}
+	r.Details = *d
+	r.Warnings = warnings
+	return r, true
 }

@@ -40,6 +40,8 @@ type Exclusion struct {
 	// Lines is how many code lines it excludes that count as uncovered: all
 	// of them when the marker is new, else those the session added.
 	Lines int `json:"lines"`
+	// hidden are the numbers of those lines.
+	hidden []int
 }
 
 func (x Exclusion) label() string {
@@ -110,13 +112,19 @@ func sessionChanges(ctx context.Context, env Env) map[string]addedLines {
 // addedFromDiff reads the added lines of each source file from a unified
 // diff with no context (git diff -U0).
 func addedFromDiff(diff []byte) map[string]addedLines {
+	return addedFromDiffFunc(diff, exclusionSource)
+}
+
+// addedFromDiffFunc reads the added lines of the files keep accepts from a
+// unified diff with no context.
+func addedFromDiffFunc(diff []byte, keep func(string) bool) map[string]addedLines {
 	out := map[string]addedLines{}
 	file := ""
 	for _, l := range strings.Split(string(diff), "\n") {
 		switch {
 		case strings.HasPrefix(l, "+++ "):
 			file = ""
-			if p, ok := strings.CutPrefix(l, "+++ b/"); ok && exclusionSource(p) {
+			if p, ok := strings.CutPrefix(l, "+++ b/"); ok && keep(p) {
 				file = p
 				out[file] = addedLines{lines: map[int]bool{}}
 			}
@@ -255,6 +263,7 @@ func fileExclusions(rel string, src []byte, added addedLines) []Exclusion {
 		for j := from; j <= to && j < len(lines); j++ {
 			if isCode(lines[j], py) && (newMarker || added.has(j+1)) {
 				x.Lines++
+				x.hidden = append(x.hidden, j+1)
 			}
 		}
 		if newMarker || x.Lines > 0 {

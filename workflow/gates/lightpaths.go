@@ -104,7 +104,20 @@ func readLightDoc(c Check, env Env, heading string) (*lightDoc, Result, bool) {
 		return nil, res, false
 	}
 	d := &lightDoc{rel: rel, lines: splitMarkdown(src), name: SpecName(filepath.Dir(rel))}
-	for _, l := range sectionLines(d.lines, heading) {
+	d.criteria = docCriteria(d.lines, heading)
+	return d, Result{}, true
+}
+
+// DocCriteria returns the criteria with IDs listed under heading in a light
+// path's document (change.md's "Acceptance criteria", bug.md's
+// "Reproduction"), as the gates read them.
+func DocCriteria(src []byte, heading string) []Criterion {
+	return docCriteria(splitMarkdown(src), heading)
+}
+
+func docCriteria(lines []mdLine, heading string) []Criterion {
+	var out []Criterion
+	for _, l := range sectionLines(lines, heading) {
 		item, ok := listItem(l.text)
 		if !ok {
 			continue
@@ -117,9 +130,9 @@ func readLightDoc(c Check, env Env, heading string) (*lightDoc, Result, bool) {
 		if m == nil {
 			continue
 		}
-		d.criteria = append(d.criteria, Criterion{ID: m[1], Text: strings.TrimSpace(m[2]), Checked: checked, Line: l.num})
+		out = append(out, Criterion{ID: m[1], Text: strings.TrimSpace(m[2]), Checked: checked, Line: l.num})
 	}
-	return d, Result{}, true
+	return out
 }
 
 // listItem returns the text of a markdown list item ("- x", "* x", "1. x").

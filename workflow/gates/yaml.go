@@ -84,6 +84,8 @@ func (c *Check) UnmarshalYAML(n *yaml.Node) error {
 			out.Produces, err = yamlStrings(v, key)
 		case "format":
 			out.Format, err = yamlString(v, key)
+		case "lines":
+			out.Lines, err = yamlString(v, key)
 		case "timeout":
 			var s string
 			if s, err = yamlString(v, key); err == nil {

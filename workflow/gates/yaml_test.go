@@ -78,7 +78,7 @@ func TestDecodeCheckErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown key", "- type: coverage\n  file: c.out\n  treshold: 80\n",
-			`line 3: unknown key "treshold" for a coverage check (did you mean "threshold"?) (it takes file, format, threshold, description)`},
+			`line 3: unknown key "treshold" for a coverage check (did you mean "threshold"?) (it takes file, format, threshold, lines, description)`},
 		{"key of another type", "- type: approval\n  file: x\n", `line 2: unknown key "file" for an approval check (it takes only type and description)`},
 		{"unknown type", "- type: file_exist\n  paths: [a]\n", `line 1: unknown check type "file_exist" (did you mean "files_exist"?)`},
 		{"no type", "- paths: [a]\n", "line 1: the gate check has no type"},
