@@ -20,7 +20,9 @@ import (
 
 // overview is what the page polls: everything but one session's detail.
 type overview struct {
-	Project    string       `json:"project"`
+	Project string `json:"project"`
+	// Inbox is what waits for the person, shown first.
+	Inbox      []inboxItem  `json:"inbox"`
 	Sessions   []sessionRow `json:"sessions"`
 	Unreadable []string     `json:"unreadable,omitempty"`
 	// Settings says which settings of mcp.yaml wait for `agentos trust`
@@ -33,15 +35,25 @@ type overview struct {
 }
 
 type sessionRow struct {
-	ID        string    `json:"id"`
-	Workflow  string    `json:"workflow"`
-	Status    string    `json:"status"`
+	ID string `json:"id"`
+	// Name is the feature's name, Spec its spec folder's: what a person
+	// knows the work by; the ID is secondary.
+	Name     string `json:"name"`
+	Spec     string `json:"spec,omitempty"`
+	Workflow string `json:"workflow"`
+	Status   string `json:"status"`
+	// State is the status in the person's words: whose move it is.
+	State     string    `json:"state"`
 	Phase     string    `json:"phase"`
 	Task      string    `json:"task,omitempty"`
 	Owner     string    `json:"owner"`
 	UpdatedAt time.Time `json:"updated_at"`
-	// Attention says what waits for a person, "" when nothing does.
+	// Attention says what waits for a person, "" when nothing does, and
+	// Asked what they are asked to do.
 	Attention string `json:"attention,omitempty"`
+	Asked     string `json:"asked,omitempty"`
+	// Decide is the page where the person makes the decision asked.
+	Decide string `json:"decide,omitempty"`
 }
 
 type specRow struct {
@@ -57,11 +69,11 @@ type standardRow struct {
 	Keywords []string `json:"keywords"`
 }
 
-// What waits for a person (sessionRow.Attention).
+// Approval states of a spec folder (specRow.State).
 const (
-	needsApproval  = "awaits approval"
-	needsRules     = "rules changed"
-	needsIntegrity = "changed outside agentos"
+	specNotApproved = "not approved"
+	specApproved    = "approved"
+	specChanged     = "changed since approval"
 )
 
 func (h *Handler) overview() (*overview, error) {
@@ -72,10 +84,19 @@ func (h *Handler) overview() (*overview, error) {
 	}
 	ov := &overview{Project: h.opts.Project.Name(), Sessions: []sessionRow{}, Agents: h.opts.Agents(), Indexes: h.opts.Indexes()}
 	for _, s := range sessions {
-		ov.Sessions = append(ov.Sessions, sessionRow{
-			ID: s.ID, Workflow: s.Workflow, Status: s.Status, Phase: s.PhaseLabel(), Task: currentTask(s),
-			Owner: s.Owner.Client, UpdatedAt: s.UpdatedAt, Attention: h.attention(s),
-		})
+		attention, asked, state, onSpec := h.triage(s)
+		row := sessionRow{
+			ID: s.ID, Name: featureName(s), Spec: specOf(s), Workflow: s.Workflow, Status: s.Status, State: state,
+			Phase: s.PhaseLabel(), Task: currentTask(s), Owner: s.Owner.Client, UpdatedAt: s.UpdatedAt,
+			Attention: attention, Asked: asked,
+		}
+		if attention != "" {
+			row.Decide = "#/session/" + s.ID + "/decide"
+			if onSpec {
+				row.Decide = "#/spec/" + row.Spec + "/decide"
+			}
+		}
+		ov.Sessions = append(ov.Sessions, row)
 	}
 	sort.SliceStable(ov.Sessions, func(i, j int) bool { return ov.Sessions[i].UpdatedAt.After(ov.Sessions[j].UpdatedAt) })
 	for _, c := range corrupt {
@@ -84,23 +105,12 @@ func (h *Handler) overview() (*overview, error) {
 	if ov.Specs, err = h.specs(); err != nil {
 		return nil, err
 	}
+	ov.Inbox = inbox(ov.Sessions, ov.Specs)
 	ov.Standards = h.standards()
 	if _, st, err := trust.Load(h.opts.Project); err == nil {
 		ov.Settings = st.Notice()
 	}
 	return ov, nil
-}
-
-func (h *Handler) attention(s *workflow.Session) string {
-	switch {
-	case s.Integrity != nil:
-		return needsIntegrity
-	case s.RulesChanged != "":
-		return needsRules
-	case s.Approval == nil && h.opts.Engine.AwaitsApproval(s):
-		return needsApproval
-	}
-	return ""
 }
 
 // currentTask is the title of the first task of the current phase not done.
@@ -131,12 +141,12 @@ func (h *Handler) specs() ([]specRow, error) {
 		if !d.IsDir() || err != nil {
 			continue
 		}
-		row := specRow{Name: d.Name(), State: "not approved"}
+		row := specRow{Name: d.Name(), State: specNotApproved}
 		rec, err := h.opts.Engine.SpecApproval(d.Name())
 		if err == nil && rec != nil && rec.Binding != nil {
-			row.State, row.By, row.At = "approved", rec.By, rec.At.Format(time.RFC3339)
+			row.State, row.By, row.At = specApproved, rec.By, rec.At.Format(time.RFC3339)
 			if now, err := h.opts.Engine.BindingFor(dir); err != nil || len(rec.Binding.Changes(now)) > 0 {
-				row.State = "changed since approval"
+				row.State = specChanged
 			}
 		}
 		rows = append(rows, row)

@@ -173,25 +173,79 @@
   function badge(text, cls) { return h("span", { class: "badge " + (cls || "") }, text); }
 
   // --- Views.
+  // filters is the person's choice in the sessions list; it outlives the
+  // 2-second refresh, which redraws the list.
+  const filters = { state: "", agent: "", spec: "" };
+
+  // stateClass colours a session's state: the person's move stands out.
+  function stateClass(st) {
+    if (/^(awaits your|revised|blocked)/.test(st)) return "warn";
+    if (/^changes requested/.test(st)) return "muted";
+    if (/^(approved|completed)/.test(st)) return "ok";
+    return "muted";
+  }
+
+  // inboxView is what waits for the person, first thing on the page: each
+  // item by the feature's name, what is asked, and a link to the decision.
+  function inboxView() {
+    const items = state.inbox || [];
+    const wrap = h("section", { "aria-labelledby": "h-inbox" }, h("h2", { id: "h-inbox" }, "Waiting for you ", h("span", { class: "count" }, "(" + items.length + ")")));
+    if (!items.length) { wrap.append(h("p", { class: "muted" }, "Nothing waits for you now. New approvals and problems appear here as the agents work.")); return wrap; }
+    const list = h("ul", { class: "inbox" });
+    for (const it of items) {
+      const label = { "awaits approval": "Review and decide", "approval void": "Review the changes", "rules changed": "Review the rules", "changed outside agentos": "Accept or reset", "gate failing": "Look at the evidence" }[it.kind] || "Open";
+      list.append(h("li", { class: "panel item" },
+        h("h3", {}, h("a", { href: it.href, "data-key": "inbox:" + it.href }, it.name), " ", badge(it.kind, it.kind === "gate failing" ? "bad" : "warn")),
+        h("p", {}, it.asked),
+        h("p", { class: "meta muted" }, it.owner ? "Agent " + it.owner + " · " : "", it.spec ? "spec " + it.spec + " · " : "", it.session ? "session " : "", it.session ? h("code", {}, it.session) : null, it.since ? [" · ", ago(it.since)] : null),
+        h("p", {}, h("a", { href: it.href, class: "go", "data-key": "go:" + it.href }, label, h("span", { class: "vh" }, ": " + it.name)))));
+    }
+    wrap.append(list);
+    return wrap;
+  }
+
+  // ago is a relative time, the exact one on hover.
+  function ago(t) {
+    const d = new Date(t);
+    if (isNaN(d)) return t || "";
+    const s = Math.round((Date.now() - d) / 1000);
+    const text = s < 60 ? "just now" : s < 3600 ? Math.round(s / 60) + " min ago" : s < 86400 ? Math.round(s / 3600) + " h ago" : Math.round(s / 86400) + " d ago";
+    return h("time", { datetime: d.toISOString(), title: d.toLocaleString() }, text);
+  }
+
   function sessionsView() {
     const rows = state.sessions;
-    const wrap = h("section", { "aria-labelledby": "h-sessions" }, h("h2", { id: "h-sessions" }, "Workflow sessions"));
-    if (state.unreadable) for (const u of state.unreadable) wrap.append(h("p", { class: "bad" }, u));
-    if (state.settings) wrap.append(h("p", { class: "bad" }, state.settings + "."));
-    if (!rows.length) { wrap.append(h("p", {}, "No workflow sessions yet. Agents start them with svc_workflow.")); return wrap; }
-    const waiting = rows.filter((r) => r.attention);
-    if (waiting.length) wrap.append(h("p", {}, waiting.length + (waiting.length === 1 ? " session waits" : " sessions wait") + " for you."));
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Session", "Workflow", "Owner", "Phase", "Task", "Status", "Updated"].map((t) => h("th", { scope: "col" }, t)))));
+    const wrap = h("div", {}, inboxView());
+    const all = h("section", { "aria-labelledby": "h-sessions" }, h("h2", { id: "h-sessions" }, "All sessions"));
+    wrap.append(all);
+    if (state.unreadable) for (const u of state.unreadable) all.append(h("p", { class: "bad" }, u));
+    if (state.settings) all.append(h("p", { class: "bad" }, state.settings + "."));
+    if (!rows.length) { all.append(h("p", {}, "No workflow sessions yet. Agents start them with svc_workflow.")); return wrap; }
+    const distinct = (key) => Array.from(new Set(rows.map((r) => r[key]).filter(Boolean))).sort();
+    const select = (key, label, options) => {
+      const id = "filter-" + key;
+      const sel = h("select", { id: id, "data-key": id }, h("option", { value: "" }, "all"), options.map((o) => h("option", { value: o, selected: o === filters[key] }, o)));
+      sel.addEventListener("change", () => { filters[key] = sel.value; route(true); });
+      return h("div", { class: "filter" }, h("label", { for: id }, label), sel);
+    };
+    all.append(h("div", { class: "filters", role: "group", "aria-label": "Filter the sessions" },
+      select("state", "State", distinct("state")), select("agent", "Agent", distinct("owner")), select("spec", "Spec", distinct("spec"))));
+    const shown = rows.filter((r) => (!filters.state || r.state === filters.state) && (!filters.agent || r.owner === filters.agent) && (!filters.spec || r.spec === filters.spec));
+    all.append(h("p", { class: "muted", id: "sessions-shown" }, shown.length === rows.length ? rows.length + " sessions, newest first." : shown.length + " of " + rows.length + " sessions match the filters."));
+    const cols = ["Feature", "State", "Phase", "Agent", "Updated"];
+    const cell = (i, ...kids) => h("td", { "data-label": cols[i] }, ...kids);
+    const table = h("table", { class: "sessions stack" }, h("thead", {}, h("tr", {}, cols.map((t) => h("th", { scope: "col" }, t)))));
     const tb = h("tbody", {});
-    for (const r of rows) {
+    for (const r of shown) {
       tb.append(h("tr", {},
-        h("td", {}, h("a", { href: "#/session/" + encodeURIComponent(r.id) }, r.id)),
-        h("td", {}, r.workflow), h("td", {}, r.owner), h("td", {}, r.phase), h("td", {}, r.task || ""),
-        h("td", {}, r.status, " ", r.attention ? badge(r.attention, "warn") : null),
-        h("td", {}, when(r.updated_at))));
+        cell(0, h("a", { href: "#/session/" + encodeURIComponent(r.id), "data-key": "row:" + r.id }, r.name), h("div", { class: "sub muted" }, r.workflow + " · ", h("code", {}, r.id))),
+        cell(1, badge(r.state, stateClass(r.state)), r.attention ? [" ", badge(r.attention, "warn")] : null),
+        cell(2, r.phase, r.task ? h("div", { class: "sub muted" }, r.task) : null),
+        cell(3, r.owner),
+        cell(4, ago(r.updated_at))));
     }
     table.append(tb);
-    wrap.append(table);
+    all.append(table);
     return wrap;
   }
 
@@ -361,7 +415,7 @@
     const ta = h("textarea", { id: id, name: "comment" });
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
     const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
-    const form = h("div", { class: "panel", role: "group", "aria-label": "Your decision" },
+    const form = h("div", { class: "panel decision", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
       h("p", {}, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
       h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
@@ -375,6 +429,8 @@
     buttons.forEach((b) => b && (b.disabled = true));
     try {
       const res = await api(action, body);
+      // What was typed went with the decision; a refusal keeps it.
+      view.querySelectorAll("textarea").forEach((ta) => { ta.value = ""; });
       say(res.message, true);
     } catch (e) {
       say(e.message);
@@ -389,10 +445,12 @@
     const v = await api("session?id=" + encodeURIComponent(id));
     const s = v.session;
     shownAt[id] = s.updated_at;
+    const row = (state.sessions || []).find((r) => r.id === s.id);
     const wrap = h("section", { "aria-labelledby": "h-session" },
       h("p", {}, h("a", { href: "#/sessions" }, "← All sessions")),
-      h("h2", { id: "h-session" }, s.id),
+      h("h2", { id: "h-session" }, row ? row.name : s.id, " ", h("span", { class: "muted sub-id" }, "session ", h("code", {}, s.id))),
       h("dl", { class: "kv" },
+        row ? [h("dt", {}, "State"), h("dd", {}, badge(row.state, stateClass(row.state)), row.asked ? h("div", {}, row.asked) : null)] : null,
         h("dt", {}, "Workflow"), h("dd", {}, s.workflow + " " + s.version),
         h("dt", {}, "Owner"), h("dd", {}, s.owner.client + (s.owner.session ? " (" + s.owner.session + ")" : "")),
         h("dt", {}, "Status"), h("dd", {}, s.status),
@@ -405,7 +463,7 @@
       const reset = h("button", { type: "button" }, "Reset it to phase 1");
       accept.addEventListener("click", () => act("accept", { session: s.id }, [accept, reset]));
       reset.addEventListener("click", () => act("reset", { session: s.id }, [accept, reset]));
-      wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Changed outside agentos" }, h("h3", {}, "Changed outside agentos"),
+      wrap.append(h("div", { class: "panel decision", role: "group", "aria-label": "Changed outside agentos" }, h("h3", {}, "Changed outside agentos"),
         h("p", {}, v.integrity.verdict + ": " + v.integrity.detail), h("div", { class: "actions" }, accept, reset)));
     }
     if (v.rules) {
@@ -413,7 +471,7 @@
       confirm.addEventListener("click", () => act("confirm-rules", { session: s.id, shown: v.rules.binding }, [confirm]));
       const harness = (v.rules.harness || []).map((f) => h("section", { "aria-label": f.path }, h("h4", {}, "Test harness: " + f.path + " ", badge(f.status, "warn")),
         f.note ? h("p", { class: "muted" }, f.note) : null, f.diff && f.diff.length ? diff(f.diff) : null));
-      wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
+      wrap.append(h("div", { class: "panel decision", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
         h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), ...harness, h("div", { class: "actions" }, confirm)));
     }
     const cols = h("div", { class: "cols" });
@@ -441,10 +499,48 @@
       h("h2", { id: "h-spec" }, "Spec " + spec.name), h("h3", {}, "What an approval binds, file by file"), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
   }
 
+  // --- Keeping the person's place across a redraw: the focused element,
+  // the open sections, what they typed and the scroll position are found
+  // again in the new view by a key (data-key, an id, or the element's own
+  // text within its labelled section).
+  function placeKey(el) {
+    if (!el || el === document.body) return "";
+    if (el.dataset && el.dataset.key) return "k:" + el.dataset.key;
+    if (el.id && !/^comment-/.test(el.id)) return "#" + el.id;
+    const sec = el.parentElement && el.parentElement.closest("[aria-label], [aria-labelledby]");
+    const where = sec ? sec.getAttribute("aria-label") || sec.getAttribute("aria-labelledby") : "";
+    const own = el.tagName === "DETAILS" ? (el.querySelector("summary") || el).textContent : el.tagName === "TEXTAREA" ? el.name : el.textContent;
+    return el.tagName + "|" + where + "|" + String(own).trim().slice(0, 80);
+  }
+
+  function capturePlace() {
+    const active = document.activeElement;
+    const place = { focus: view.contains(active) ? placeKey(active) : "", open: new Set(), typed: new Map(), x: window.scrollX, y: window.scrollY };
+    if (active && active.tagName === "TEXTAREA") place.sel = [active.selectionStart, active.selectionEnd];
+    view.querySelectorAll("details[open]").forEach((d) => place.open.add(placeKey(d)));
+    view.querySelectorAll("textarea").forEach((ta) => { if (ta.value) place.typed.set(placeKey(ta), ta.value); });
+    return place;
+  }
+
+  function restorePlace(place) {
+    if (place.open.size) view.querySelectorAll("details").forEach((d) => { if (place.open.has(placeKey(d))) d.open = true; });
+    if (place.typed.size) view.querySelectorAll("textarea").forEach((ta) => { const v = place.typed.get(placeKey(ta)); if (v && !ta.value) ta.value = v; });
+    window.scrollTo(place.x, place.y);
+    if (!place.focus) return;
+    const tag = place.focus.startsWith("#") || place.focus.startsWith("k:") ? "*" : place.focus.split("|")[0];
+    for (const el of view.querySelectorAll(tag === "*" ? "[data-key], [id]" : tag)) {
+      if (placeKey(el) === place.focus) {
+        el.focus({ preventScroll: true });
+        if (place.sel && el.setSelectionRange) el.setSelectionRange(place.sel[0], place.sel[1]);
+        return;
+      }
+    }
+  }
+
   // --- Routing and polling.
   let routing = 0;
   async function route(keepFocus) {
-    const [, tab = "sessions", arg] = decodeURI(location.hash).split("/");
+    const [, tab = "sessions", arg, sub] = location.hash.split("/");
     const which = ++routing;
     document.querySelectorAll("#tabs a").forEach((a) => {
       const on = a.dataset.tab === tab || (tab === "session" && a.dataset.tab === "sessions") || (tab === "spec" && a.dataset.tab === "specs");
@@ -461,11 +557,20 @@
       node = h("p", { class: "bad" }, e.message);
     }
     if (which !== routing) return; // a newer navigation won
+    const place = keepFocus ? capturePlace() : null;
     view.replaceChildren(node);
+    if (place) restorePlace(place);
     // Marks the first view drawn, for the first-render benchmark.
     if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
-    if (!keepFocus) document.getElementById("main").focus();
+    if (keepFocus) return;
+    // A link from the inbox lands on the decision itself.
+    const decision = sub === "decide" && view.querySelector(".decision h3");
+    if (decision) {
+      decision.setAttribute("tabindex", "-1");
+      decision.scrollIntoView({ block: "start" });
+      decision.focus();
+    } else document.getElementById("main").focus();
   }
 
   function expired() {
@@ -496,7 +601,7 @@
     stateText = text;
     state = JSON.parse(text);
     document.getElementById("project").textContent = state.project;
-    document.getElementById("count-sessions").textContent = "(" + state.sessions.length + ")";
+    document.getElementById("count-sessions").textContent = "(" + (state.inbox || []).length + " waiting)";
     document.getElementById("count-specs").textContent = "(" + state.specs.length + ")";
     document.getElementById("count-agents").textContent = "(" + (state.agents || []).length + ")";
     document.getElementById("count-standards").textContent = "(" + state.standards.length + ")";
