@@ -226,7 +226,14 @@ func TestReviewInbox(t *testing.T) {
 	if titles := p.eval("who", `Array.from(document.querySelectorAll("td [title^='remote-agent (mcp-session-']")).length + ""`); titles == "0" {
 		t.Errorf("the history shows no remote-agent with its session id on hover: %s", p.text(`table`))
 	}
+	if owner := p.eval("owner", `(function(){ const dd = Array.from(document.querySelectorAll("dl.kv dt")).find(dt => dt.textContent === "Owner").nextElementSibling; return dd.textContent + " | " + (dd.querySelector("[title]") || {}).title })()`); !strings.HasPrefix(owner, "remote-agent | remote-agent (mcp-session-") {
+		t.Errorf("the owner is not shown by its client's name with its session on hover: %q", owner)
+	}
 	p.fits("a remote agent's session", axe)
+	for _, tab := range []string{"specs", "agents", "standards"} {
+		p.do("open "+tab, chromedp.Navigate(rev.url+"#/"+tab), chromedp.WaitVisible(chromedp.CSS(`#h-`+tab)))
+		p.fits("the "+tab+" tab", "")
+	}
 	p.scheme("dark")
 	checkAxe(t, p.ctx, axe, "a remote agent's session, dark")
 	p.scheme("light")

@@ -170,6 +170,14 @@
       h("span", {}, label || percent.toFixed(1) + "%"));
   }
 
+  // stackTable is a table whose rows become labelled cards on a narrow
+  // window, so that at 390 px nothing is cut off or scrolls sideways.
+  function stackTable(name, cols, rows) {
+    return h("table", { class: "stack " + name },
+      h("thead", {}, h("tr", {}, cols.map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c, i) => h("td", { "data-label": cols[i] }, c))))));
+  }
+
   function badge(text, cls) { return h("span", { class: "badge " + (cls || "") }, text); }
 
   // --- Views.
@@ -213,6 +221,15 @@
     return h("time", { datetime: d.toISOString(), title: d.toLocaleString() }, text);
   }
 
+  // tick brings relative times up to date in place: a view is redrawn only
+  // when what it shows changed.
+  function tick() {
+    view.querySelectorAll("time[datetime]").forEach((el) => {
+      const now = ago(el.getAttribute("datetime"));
+      if (el.textContent !== now.textContent) el.textContent = now.textContent;
+    });
+  }
+
   function sessionsView() {
     const rows = state.sessions;
     const wrap = h("div", {}, inboxView());
@@ -252,25 +269,17 @@
   function specsView() {
     const wrap = h("section", { "aria-labelledby": "h-specs" }, h("h2", { id: "h-specs" }, "Specs"));
     if (!state.specs.length) { wrap.append(h("p", {}, "No spec folders under .agentos/specs/ yet.")); return wrap; }
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Spec", "Approval", "By", "When"].map((t) => h("th", { scope: "col" }, t)))));
-    const tb = h("tbody", {});
-    for (const s of state.specs) {
+    wrap.append(stackTable("specs", ["Spec", "Approval", "By", "When"], state.specs.map((s) => {
       const cls = s.state === "approved" ? "ok" : s.state === "not approved" ? "muted" : "warn";
-      tb.append(h("tr", {}, h("td", {}, h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name)), h("td", {}, badge(s.state, cls)), h("td", {}, s.by || ""), h("td", {}, when(s.at))));
-    }
-    table.append(tb);
-    wrap.append(table);
+      return [h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name), badge(s.state, cls), s.by || "", s.at ? ago(s.at) : ""];
+    })));
     return wrap;
   }
 
   function agentsView() {
     const wrap = h("section", { "aria-labelledby": "h-agents" }, h("h2", { id: "h-agents" }, "Connected agents"));
     if (!state.agents || !state.agents.length) { wrap.append(h("p", {}, "No agent is connected to this server now.")); return wrap; }
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Agent", "Version", "Transport", "Last seen"].map((t) => h("th", { scope: "col" }, t)))));
-    const tb = h("tbody", {});
-    for (const a of state.agents) tb.append(h("tr", {}, h("td", {}, a.name), h("td", {}, a.version || ""), h("td", {}, a.transport), h("td", {}, when(a.last_seen))));
-    table.append(tb);
-    wrap.append(table);
+    wrap.append(stackTable("agents", ["Agent", "Version", "Transport", "Last seen"], state.agents.map((a) => [a.name, a.version || "", a.transport, a.last_seen ? ago(a.last_seen) : ""])));
     return wrap;
   }
 
@@ -295,11 +304,7 @@
   function standardsView() {
     const wrap = h("section", { "aria-labelledby": "h-standards" }, h("h2", { id: "h-standards" }, "Standards"));
     if (!state.standards.length) { wrap.append(h("p", {}, "No standards under .agentos/standards/.")); return wrap; }
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Standard", "File", "Keywords"].map((t) => h("th", { scope: "col" }, t)))));
-    const tb = h("tbody", {});
-    for (const s of state.standards) tb.append(h("tr", {}, h("td", {}, s.title || "(untitled)"), h("td", { class: "hash long" }, s.path), h("td", {}, (s.keywords || []).map((k) => h("span", { class: "kw" }, k)))));
-    table.append(tb);
-    wrap.append(table);
+    wrap.append(stackTable("standards", ["Standard", "File", "Keywords"], state.standards.map((s) => [s.title || "(untitled)", h("span", { class: "hash" }, s.path), (s.keywords || []).map((k) => h("span", { class: "kw" }, k))])));
     return wrap;
   }
 
@@ -452,7 +457,7 @@
       h("dl", { class: "kv" },
         row ? [h("dt", {}, "State"), h("dd", {}, badge(row.state, stateClass(row.state)), row.asked ? h("div", {}, row.asked) : null)] : null,
         h("dt", {}, "Workflow"), h("dd", {}, s.workflow + " " + s.version),
-        h("dt", {}, "Owner"), h("dd", {}, s.owner.client + (s.owner.session ? " (" + s.owner.session + ")" : "")),
+        h("dt", {}, "Owner"), h("dd", {}, s.owner.session ? h("span", { title: s.owner.client + " (" + s.owner.session + ")" }, s.owner.client) : s.owner.client),
         h("dt", {}, "Status"), h("dd", {}, s.status),
         h("dt", {}, "Phase"), h("dd", {}, s.current_phase <= s.phases.length ? s.current_phase + "/" + s.phases.length + " " + s.phases[s.current_phase - 1].name : "complete"),
         s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, s.vars.spec_dir)] : null,
@@ -485,8 +490,7 @@
       p.tasks && p.tasks.length ? h("ul", {}, p.tasks.map((t) => h("li", {}, (t.status === "done" ? "☑ " : "☐ ") + t.id + " " + t.title))) : null))));
     left.append(h("h3", {}, "Gate evidence"), ...gatesView(s, v.criteria || {}));
     const right = h("div", {}, h("h3", {}, "History"),
-      h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who", "What", "Result"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, who(a.actor)), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
+      stackTable("history", ["When", "Who", "What", "Result"], v.audit.slice().reverse().map((a) => [ago(a.at), who(a.actor), a.action + (a.to_phase ? " → " + a.to_phase : ""), [a.result, a.detail].filter(Boolean).join(": ")])));
     cols.append(left, right);
     wrap.append(cols);
     return wrap;
@@ -596,6 +600,7 @@
       return;
     }
     live.textContent = "Live · " + new Date().toLocaleTimeString();
+    tick();
     if (text === stateText) return;
     const first = state === null;
     stateText = text;
