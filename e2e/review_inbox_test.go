@@ -43,7 +43,7 @@ func (p pageDriver) text(sel string) string {
 
 func (p pageDriver) eval(what, js string) string {
 	p.t.Helper()
-	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
+	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("%s: %v", what, err)
 	}

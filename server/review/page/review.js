@@ -9,7 +9,6 @@
   const live = document.getElementById("live");
   let state = null;      // the last overview
   let stateText = "";    // its JSON, to re-render only on change
-  let shownAt = {};      // session id -> updated_at of the detail on screen
 
   // h builds an element: h("p", {class: "x"}, "text", child, …).
   function h(tag, attrs, ...kids) {
@@ -35,7 +34,14 @@
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const res = await fetch("/review/api/" + path, opts);
+    let res;
+    try {
+      res = await fetch("/review/api/" + path, opts);
+    } catch (e) {
+      const err = new Error("the server is unreachable");
+      err.status = 0;
+      throw err;
+    }
     let data = null;
     try { data = await res.json(); } catch (e) { data = { error: "the server answered " + res.status }; }
     if (!res.ok) {
@@ -415,41 +421,70 @@
     return out;
   }
 
+  // Drafts: what the person types is kept in this browser, by spec and
+  // file, until it is sent; it survives a redraw, a refused approval, a
+  // stopped server and a closed link.
+  const draftPrefix = "agentos-review:draft:";
+  function draftKey(spec, file, line) { return draftPrefix + spec + ":" + (file || "") + (line ? ":" + line : ""); }
+  function loadDraft(key) { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } }
+  function saveDraft(key, text) {
+    try { if (text.trim()) localStorage.setItem(key, text); else localStorage.removeItem(key); } catch (e) { /* storage full or off: the page still works */ }
+  }
+  function dropDrafts(spec) {
+    try {
+      for (const k of Object.keys(localStorage)) if (k.startsWith(draftPrefix + spec + ":")) localStorage.removeItem(k);
+    } catch (e) { /* nothing kept */ }
+  }
+
   function approvalForm(target, spec) {
     const id = "comment-" + Math.random().toString(36).slice(2);
-    const ta = h("textarea", { id: id, name: "comment" });
+    const key = draftKey(spec.name, "");
+    const ta = h("textarea", { id: id, name: "comment", "data-key": "decision-comment" });
+    ta.value = loadDraft(key);
+    ta.addEventListener("input", () => saveDraft(key, ta.value));
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
     const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
     const form = h("div", { class: "panel decision", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
       h("p", {}, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
       h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
-      h("div", { class: "actions" }, approve, reject));
-    approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject]));
-    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, comment: ta.value }, [approve, reject]));
+      h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
+    const done = () => dropDrafts(spec.name);
+    approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject], done));
+    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, comment: ta.value }, [approve, reject], done));
     return form;
   }
 
-  async function act(action, body, buttons) {
+  // act sends one decision. What the person typed stays (on the page and
+  // in their drafts) unless the decision went through: a refusal, a
+  // stopped server or a closed link loses nothing, and leaves the view as
+  // it was.
+  async function act(action, body, buttons, done) {
     buttons.forEach((b) => b && (b.disabled = true));
+    let sent = false;
     try {
       const res = await api(action, body);
-      // What was typed went with the decision; a refusal keeps it.
+      sent = true;
+      if (done) done();
       view.querySelectorAll("textarea").forEach((ta) => { ta.value = ""; });
       say(res.message, true);
     } catch (e) {
+      if (e.status === 401) { buttons.forEach((b) => b && (b.disabled = false)); return expired(); }
+      if (e.status === 0) {
+        buttons.forEach((b) => b && (b.disabled = false));
+        setOffline(unreachable);
+        return;
+      }
       say(e.message);
     }
     buttons.forEach((b) => b && (b.disabled = false));
     await refresh(true);
     await route(true);
-    notice.focus();
+    if (sent || !notice.hidden) notice.focus();
   }
 
-  async function sessionView(id) {
-    const v = await api("session?id=" + encodeURIComponent(id));
+  function sessionView(v) {
     const s = v.session;
-    shownAt[id] = s.updated_at;
     const row = (state.sessions || []).find((r) => r.id === s.id);
     const wrap = h("section", { "aria-labelledby": "h-session" },
       h("p", {}, h("a", { href: "#/sessions" }, "← All sessions")),
@@ -467,9 +502,17 @@
       const accept = h("button", { type: "button", class: "primary" }, "Accept it as it is");
       const reset = h("button", { type: "button" }, "Reset it to phase 1");
       accept.addEventListener("click", () => act("accept", { session: s.id }, [accept, reset]));
-      reset.addEventListener("click", () => act("reset", { session: s.id }, [accept, reset]));
+      // Reset loses the session's progress: it asks first, saying what changes.
+      const sure = h("div", { class: "confirm", role: "group", "aria-label": "Confirm the reset", hidden: true },
+        h("p", {}, "Reset " + (row ? row.name : s.id) + " to phase 1? Its progress (phase " + Math.min(s.current_phase, s.phases.length) + " of " + s.phases.length + ", its tasks ticked and gates passed) is discarded and the agent starts over; its audit log is kept."));
+      const yes = h("button", { type: "button", class: "danger", "data-key": "reset-yes" }, "Yes, reset to phase 1");
+      const no = h("button", { type: "button", "data-key": "reset-no" }, "Cancel");
+      sure.append(h("div", { class: "actions" }, yes, no));
+      reset.addEventListener("click", () => { sure.hidden = false; no.focus(); });
+      no.addEventListener("click", () => { sure.hidden = true; reset.focus(); });
+      yes.addEventListener("click", () => act("reset", { session: s.id }, [accept, reset, yes, no]));
       wrap.append(h("div", { class: "panel decision", role: "group", "aria-label": "Changed outside agentos" }, h("h3", {}, "Changed outside agentos"),
-        h("p", {}, v.integrity.verdict + ": " + v.integrity.detail), h("div", { class: "actions" }, accept, reset)));
+        h("p", {}, v.integrity.verdict + ": " + v.integrity.detail), h("div", { class: "actions" }, accept, reset), sure, h("p", { class: "why-off", hidden: true })));
     }
     if (v.rules) {
       const confirm = h("button", { type: "button", class: "primary" }, "Confirm the new rules");
@@ -477,7 +520,7 @@
       const harness = (v.rules.harness || []).map((f) => h("section", { "aria-label": f.path }, h("h4", {}, "Test harness: " + f.path + " ", badge(f.status, "warn")),
         f.note ? h("p", { class: "muted" }, f.note) : null, f.diff && f.diff.length ? diff(f.diff) : null));
       wrap.append(h("div", { class: "panel decision", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
-        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), ...harness, h("div", { class: "actions" }, confirm)));
+        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), ...harness, h("div", { class: "actions" }, confirm), h("p", { class: "why-off", hidden: true })));
     }
     const cols = h("div", { class: "cols" });
     const left = h("div", {});
@@ -496,8 +539,7 @@
     return wrap;
   }
 
-  async function specView(name) {
-    const spec = await api("spec?name=" + encodeURIComponent(name));
+  function specView(spec) {
     return h("section", { "aria-labelledby": "h-spec" },
       h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
       h("h2", { id: "h-spec" }, "Spec " + spec.name), h("h3", {}, "What an approval binds, file by file"), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
@@ -553,17 +595,24 @@
     if (!state) return;
     let node;
     try {
-      if (tab === "session") node = await sessionView(decodeURIComponent(arg || ""));
-      else if (tab === "spec") node = await specView(decodeURIComponent(arg || ""));
-      else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
+      const path = detailPath(tab, arg);
+      if (path) {
+        const text = await apiText(path);
+        if (which !== routing) return;
+        detail = { path: path, text: text };
+        node = (tab === "session" ? sessionView : specView)(JSON.parse(text));
+      } else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
     } catch (e) {
       if (e.status === 401) return expired();
+      if (e.status === 0 && view.childElementCount) return setOffline(unreachable); // keep what is on screen
+      detail = { path: "", text: "" };
       node = h("p", { class: "bad" }, e.message);
     }
     if (which !== routing) return; // a newer navigation won
     const place = keepFocus ? capturePlace() : null;
     view.replaceChildren(node);
     if (place) restorePlace(place);
+    applyOffline();
     // Marks the first view drawn, for the first-render benchmark.
     if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
@@ -577,46 +626,109 @@
     } else document.getElementById("main").focus();
   }
 
+  // The detail on screen (a session or a spec) and the JSON it was drawn
+  // from: the refresh redraws it only when that changed.
+  let detail = { path: "", text: "" };
+  function detailPath(tab, arg) {
+    const name = decodeURIComponent(arg || "");
+    if (tab === "session") return "session?id=" + encodeURIComponent(name);
+    if (tab === "spec") return "spec?name=" + encodeURIComponent(name);
+    return "";
+  }
+
+  async function apiText(path) {
+    let res;
+    try {
+      res = await fetch("/review/api/" + path, { headers: { "X-Review-Token": token }, cache: "no-store", credentials: "omit" });
+    } catch (e) {
+      const err = new Error("the server is unreachable");
+      err.status = 0;
+      throw err;
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      let msg = "the server answered " + res.status;
+      try { msg = JSON.parse(text).error || msg; } catch (e) { /* not JSON */ }
+      const err = new Error(msg);
+      err.status = res.status;
+      throw err;
+    }
+    return text;
+  }
+
+  // Offline: the server is unreachable or the link closed. The view stays
+  // as it was, a banner says why, and every decision is disabled with the
+  // reason next to it.
+  const unreachable = "The agentos server is unreachable: nothing can be approved or sent now. What you typed is kept in this browser. Start the server (your agent starts it, or `agentos serve --transport dual`); this page reconnects on its own.";
+  const closed = "This review link is closed: the `agentos review` command that opened it ended, or 12 hours passed. Nothing can be approved from this page; what you typed is kept in this browser. Run `agentos review` again and open its link.";
+  let offline = "";
+  const banner = document.getElementById("offline");
+  function setOffline(why) {
+    if (why === offline) return;
+    offline = why;
+    banner.hidden = !why;
+    banner.textContent = why;
+    live.textContent = why === closed ? "Link closed" : why ? "Server unreachable" : "Live";
+    announce(why ? "" : "Connected to the agentos server again.");
+    applyOffline();
+  }
+  function applyOffline() {
+    view.querySelectorAll(".decision button").forEach((b) => { b.disabled = !!offline; });
+    view.querySelectorAll(".decision .why-off").forEach((p) => { p.hidden = !offline; p.textContent = offline; });
+  }
+
+  // announce speaks to a screen reader only when something changed for the
+  // person: the clock in the status line is not read every two seconds.
+  const announcer = document.getElementById("announce");
+  function announce(msg) {
+    if (msg && announcer.textContent !== msg) announcer.textContent = msg;
+  }
+
   function expired() {
     clearInterval(timer);
-    live.textContent = "Link closed";
-    view.replaceChildren(h("p", {}, "This review link is no longer valid: the `agentos review` command that opened it ended, or 12 hours passed. Run `agentos review` again."));
+    setOffline(closed);
   }
 
-  function busy() {
-    const el = document.activeElement;
-    return Array.from(document.querySelectorAll("textarea")).some((t) => t.value.trim() !== "") || (el && el.tagName === "TEXTAREA");
-  }
-
+  let waiting = -1;
   async function refresh(quiet) {
     let text;
     try {
-      const res = await fetch("/review/api/state", { headers: { "X-Review-Token": token }, cache: "no-store", credentials: "omit" });
-      if (res.status === 401) return expired();
-      text = await res.text();
-      if (!res.ok) throw new Error(text);
+      text = await apiText("state");
     } catch (e) {
-      live.textContent = "Server unreachable";
+      if (e.status === 401) return expired();
+      if (e.status === 0) setOffline(unreachable);
       return;
     }
-    live.textContent = "Live · " + new Date().toLocaleTimeString();
+    if (offline === unreachable) setOffline("");
+    live.textContent = "Live · updated " + new Date().toLocaleTimeString();
     tick();
-    if (text === stateText) return;
+    const changed = text !== stateText;
     const first = state === null;
-    stateText = text;
-    state = JSON.parse(text);
-    document.getElementById("project").textContent = state.project;
-    document.getElementById("count-sessions").textContent = "(" + (state.inbox || []).length + " waiting)";
-    document.getElementById("count-specs").textContent = "(" + state.specs.length + ")";
-    document.getElementById("count-agents").textContent = "(" + (state.agents || []).length + ")";
-    document.getElementById("count-standards").textContent = "(" + state.standards.length + ")";
+    if (changed) {
+      stateText = text;
+      state = JSON.parse(text);
+      const n = (state.inbox || []).length;
+      if (n !== waiting) {
+        announce(n === 0 ? "Nothing waits for you." : n === 1 ? "1 item waits for you." : n + " items wait for you.");
+        waiting = n;
+      }
+      document.getElementById("project").textContent = state.project;
+      document.getElementById("count-sessions").textContent = "(" + n + " waiting)";
+      document.getElementById("count-specs").textContent = "(" + state.specs.length + ")";
+      document.getElementById("count-agents").textContent = "(" + (state.agents || []).length + ")";
+      document.getElementById("count-standards").textContent = "(" + state.standards.length + ")";
+    }
     if (quiet) return;
-    const [, tab, arg] = decodeURI(location.hash).split("/");
     if (first) return route(true);
-    if (tab === "session") {
-      const row = state.sessions.find((r) => r.id === decodeURIComponent(arg || ""));
-      if (row && row.updated_at !== shownAt[row.id] && !busy()) route(true);
-    } else if (tab !== "spec") route(true);
+    const [, tab, arg] = location.hash.split("/");
+    const path = detailPath(tab, arg);
+    if (path && path === detail.path) {
+      // A session or a spec is redrawn when it changed (a spec's files
+      // change without the session's state changing).
+      let now;
+      try { now = await apiText(path); } catch (e) { return; }
+      if (now !== detail.text || changed) route(true);
+    } else if (changed) route(true);
   }
 
   window.addEventListener("hashchange", () => { say(""); route(false); });
