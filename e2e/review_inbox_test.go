@@ -119,7 +119,7 @@ func TestReviewInbox(t *testing.T) {
 	goProject(t, root)
 	c := stdioClient(t, root, "--transport", "dual")
 	st := waitState(t, root, 0)
-	greetID, _ := specAtApproval(t, c, "greeting")
+	greetID, greetDir := specAtApproval(t, c, "greeting")
 	remote := namedHTTPClient(t, st.URL, "remote-agent")
 	farewellID := specAtApprovalAs(t, remote, "farewell-with-a-rather-long-feature-name-for-the-layout")
 	// Fifty sessions the person need not look at now.
@@ -219,6 +219,35 @@ func TestReviewInbox(t *testing.T) {
 	if got := p.text(`ul.inbox`); strings.Contains(got, "greeting") {
 		t.Errorf("after a request for changes the inbox still lists greeting: %s", got)
 	}
+
+	// The agent revises: the session waits for the person again, and each
+	// file shows what changed against the version they rejected.
+	fsWrite(t, c, greetDir+"/specs.md", strings.Replace(honestSpec["specs.md"], "\n", "\nBonjour, in French too.\n", 1))
+	p.do("see the revision in the inbox", chromedp.WaitVisible(chromedp.Search(`//ul[@class="inbox"]//h3[contains(., "greeting")]`)))
+	p.do("open the spec's page", chromedp.Navigate(rev.url+"#/spec/"+filepath.Base(greetDir)), chromedp.WaitVisible(chromedp.Search(`//button[text()="Approve this version"]`)))
+	status := p.eval("statuses", `Array.from(document.querySelectorAll("table.binding tbody tr")).map(r => r.cells[0].textContent + " " + r.cells[1].textContent).join(", ")`)
+	if status != "README.md unchanged, implementation.md unchanged, specs.md changed since you looked, srd.md unchanged, tasks.md unchanged" {
+		t.Errorf("the file index after the revision: %s", status)
+	}
+	if d := p.text(`section[aria-label$="specs.md"] div.diff`); !strings.Contains(d, "Bonjour, in French too.") {
+		t.Errorf("the diff against the rejected version: %s", d)
+	}
+	if !strings.Contains(p.text(`#view`), "waits for this spec's approval") {
+		t.Error("the spec's page does not say which session waits on it")
+	}
+	// One decision path: approving on the spec's page approves the
+	// waiting session.
+	p.do("approve on the spec's page", chromedp.Click(chromedp.Search(`//button[text()="Approve this version"]`)),
+		chromedp.WaitVisible(chromedp.Search(`//div[@id="notice" and contains(., "Approved")]`)))
+	if r := runOK(t, root, "workflow", "show", greetID, "--json", "--dir", root); !strings.Contains(r.stdout, `"via": "review page"`) {
+		t.Errorf("approving on the spec's page left the session waiting:\n%s", r.stdout)
+	}
+	p.do("see the history", chromedp.WaitVisible(chromedp.Search(`//section[@aria-label="Decisions on this spec"]//li[1][contains(., "approved")]//details[@open]//div[contains(@class, "diff")][contains(., "Bonjour")]`)))
+	if h := p.text(`section[aria-label="Decisions on this spec"]`); !strings.Contains(h, "changes requested") || !strings.Contains(h, "Greet in French too.") {
+		t.Errorf("the history lacks the request for changes: %s", h)
+	}
+	p.fits("a spec with its history", axe)
+	screenshot(t, p.ctx, "spec-history")
 
 	// The remote agent's session: its history names the agent, not its
 	// MCP session id, which stays on hover; nothing overflows.

@@ -156,8 +156,8 @@
     return root;
   }
 
-  function diff(lines) {
-    const box = h("div", { class: "diff", role: "group", "aria-label": "changes since the last approval", tabindex: "0" });
+  function diff(lines, label) {
+    const box = h("div", { class: "diff", role: "group", "aria-label": label || "changes since the last approval", tabindex: "0" });
     for (const l of lines) {
       const cls = { "+": "add", "-": "del", "…": "gap" }[l.op] || "";
       const mark = { "+": "+ ", "-": "- ", "…": "… " }[l.op] || "  ";
@@ -402,15 +402,67 @@
     return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
   }
 
+  // statusWords says a file's status against what the person last looked
+  // at, in their words.
+  function statusWords(f, spec) {
+    const mine = /^the version you/.test(spec.against || "");
+    return { unchanged: "unchanged", changed: mine ? "changed since you looked" : "changed", added: "added", removed: "removed", new: "new" }[f.status] || f.status;
+  }
+  const statusClass = { unchanged: "muted", changed: "warn", added: "warn", removed: "bad", new: "muted" };
+  function fileAnchor(spec, path) { return "file-" + spec.name + "-" + path.split("/").pop().replace(/[^A-Za-z0-9_-]/g, "_"); }
+
+  // bindingTable is what an approval binds, file by file: the name first,
+  // its status, its length and a short hash (the whole on hover and in the
+  // terminal's summary below it).
+  function bindingTable(spec) {
+    const cols = ["File", "Status", "Lines", "SHA-256"];
+    return stackTable("binding", cols, spec.files.map((f) => [
+      h("a", { href: "#" + fileAnchor(spec, f.path), "data-anchor": fileAnchor(spec, f.path) }, f.path.split("/").pop()),
+      badge(statusWords(f, spec), statusClass[f.status]),
+      f.lines ? String(f.lines) : "",
+      f.sha256 ? h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…") : ""]));
+  }
+
+  function historyView(spec) {
+    if (!spec.history || !spec.history.length) return null;
+    return h("section", { class: "history", "aria-label": "Decisions on this spec" }, h("h3", {}, "Decisions on this spec"),
+      h("ol", { class: "decisions", reversed: true }, spec.history.map((d, i) => h("li", {},
+        h("strong", {}, d.action), " by " + d.by + (d.via ? " via " + d.via : "") + ", ", ago(d.at),
+        d.comment ? h("blockquote", {}, d.comment) : null,
+        h("details", { open: i === 0 && d.changed && d.changed.length ? true : null, "data-key": "decision:" + d.at },
+          h("summary", {}, i === 0 ? "What this decision covered" : "Files and changes"),
+          h("ul", { class: "hashes" }, d.files.map((f) => h("li", {}, f.path.split("/").pop() + " ", h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…")))),
+          (d.changed || []).map((c) => h("div", {}, h("h4", {}, c.path.split("/").pop() + " ", badge(c.status, statusClass[c.status] || "warn")),
+            c.note ? h("p", { class: "muted" }, c.note) : null, c.diff && c.diff.length ? diff(c.diff, "changes in " + c.path) : null)))))));
+  }
+
+  // rulesOf is the terminal's summary of what an approval binds without
+  // its list of files (the table above shows them, names first): the
+  // judging workflows, the test command, the threshold, the harness.
+  function rulesOf(describe) {
+    const out = [];
+    let files = false;
+    for (const line of describe.split("\n")) {
+      if (/^Files /.test(line)) { files = true; continue; }
+      if (files && /^\s/.test(line)) continue;
+      files = false;
+      out.push(line);
+    }
+    return out.join("\n").trim();
+  }
+
   function specBody(spec) {
-    const out = [h("pre", { class: "out", tabindex: "0" }, spec.describe)];
+    const out = [h("nav", { class: "files", "aria-label": "Files of the spec" }, h("h3", {}, "What an approval binds"), bindingTable(spec),
+      spec.against ? h("p", { class: "muted" }, "Each file is compared with " + spec.against + ".") : null,
+      h("pre", { class: "out", tabindex: "0" }, rulesOf(spec.describe)))];
     if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
+    const hist = historyView(spec);
+    if (hist) out.push(hist);
     for (const f of spec.files) {
-      const cls = { unchanged: "muted", changed: "warn", added: "warn", removed: "bad", new: "muted" }[f.status];
-      const sec = h("section", { class: "panel", "aria-label": f.path }, h("h4", {}, f.path, " ", badge(f.status, cls)),
+      const sec = h("section", { class: "panel file", "aria-label": f.path, id: fileAnchor(spec, f.path), tabindex: "-1" }, h("h4", {}, f.path, " ", badge(statusWords(f, spec), statusClass[f.status])),
         f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
       if (f.note) sec.append(h("p", { class: "muted" }, f.note));
-      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since the last approval"), diff(f.diff));
+      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since " + (spec.against || "the last approval").replace(/ \(.*\)$/, "")), diff(f.diff, "changes in " + f.path));
       if (f.binary) sec.append(h("p", { class: "muted" }, "Not a text file."));
       else if (f.status !== "removed") {
         const body = markdown(f.text || "");
@@ -451,7 +503,7 @@
       h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
     const done = () => dropDrafts(spec.name);
     approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject], done));
-    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, comment: ta.value }, [approve, reject], done));
+    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value }, [approve, reject], done));
     return form;
   }
 
@@ -542,7 +594,9 @@
   function specView(spec) {
     return h("section", { "aria-labelledby": "h-spec" },
       h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
-      h("h2", { id: "h-spec" }, "Spec " + spec.name), h("h3", {}, "What an approval binds, file by file"), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
+      h("h2", { id: "h-spec" }, "Spec " + spec.name),
+      spec.waiting ? h("p", { class: "panel" }, "Session ", h("a", { href: "#/session/" + encodeURIComponent(spec.waiting) }, spec.waiting), " waits for this spec's approval: a decision here is given in that session, the same as on its page.") : null,
+      ...specBody(spec), approvalForm(spec.waiting ? { session: spec.waiting } : { spec: spec.name }, spec));
   }
 
   // --- Keeping the person's place across a redraw: the focused element,
