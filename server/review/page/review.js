@@ -423,6 +423,16 @@
       f.sha256 ? h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…") : ""]));
   }
 
+  // The file index's links move the focus to the file, so that a
+  // keyboard user goes on reading from there (the hash routes the page).
+  document.addEventListener("click", (ev) => {
+    const a = ev.target.closest && ev.target.closest("a[data-anchor]");
+    if (!a) return;
+    ev.preventDefault();
+    const sec = document.getElementById(a.dataset.anchor);
+    if (sec) { sec.scrollIntoView({ block: "start" }); sec.focus({ preventScroll: true }); }
+  });
+
   function historyView(spec) {
     if (!spec.history || !spec.history.length) return null;
     return h("section", { class: "history", "aria-label": "Decisions on this spec" }, h("h3", {}, "Decisions on this spec"),
@@ -496,9 +506,9 @@
     ta.addEventListener("input", () => saveDraft(key, ta.value));
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
     const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
-    const form = h("div", { class: "panel decision", role: "group", "aria-label": "Your decision" },
+    const form = h("div", { class: "panel decision bar", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
-      h("p", {}, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
+      h("p", { class: "explain" }, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
       h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
       h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
     const done = () => dropDrafts(spec.name);
