@@ -242,11 +242,12 @@ func TestReviewInbox(t *testing.T) {
 	if r := runOK(t, root, "workflow", "show", greetID, "--json", "--dir", root); !strings.Contains(r.stdout, `"via": "review page"`) {
 		t.Errorf("approving on the spec's page left the session waiting:\n%s", r.stdout)
 	}
-	p.do("see the history", chromedp.WaitVisible(chromedp.Search(`//section[@aria-label="Decisions on this spec"]//li[1][contains(., "approved")]//details[@open]//div[contains(@class, "diff")][contains(., "Bonjour")]`)))
+	p.do("see the history", chromedp.WaitVisible(chromedp.Search(`//section[@aria-label="Decisions on this spec"]/ul/li[1][contains(., "approved")]//details[@open]//div[contains(@class, "diff")][contains(., "Bonjour")]`)))
 	if h := p.text(`section[aria-label="Decisions on this spec"]`); !strings.Contains(h, "changes requested") || !strings.Contains(h, "Greet in French too.") {
 		t.Errorf("the history lacks the request for changes: %s", h)
 	}
 	p.fits("a spec with its history", axe)
+	p.do("show the history", chromedp.Evaluate[chromedp.Void](`document.querySelector('section[aria-label="Decisions on this spec"]').scrollIntoView()`))
 	screenshot(t, p.ctx, "spec-history")
 
 	// The remote agent's session: its history names the agent, not its

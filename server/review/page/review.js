@@ -436,7 +436,7 @@
   function historyView(spec) {
     if (!spec.history || !spec.history.length) return null;
     return h("section", { class: "history", "aria-label": "Decisions on this spec" }, h("h3", {}, "Decisions on this spec"),
-      h("ol", { class: "decisions", reversed: true }, spec.history.map((d, i) => h("li", {},
+      h("ul", { class: "decisions" }, spec.history.map((d, i) => h("li", {},
         h("strong", {}, d.action), " by " + d.by + (d.via ? " via " + d.via : "") + ", ", ago(d.at),
         d.comment ? h("blockquote", {}, d.comment) : null,
         h("details", { open: i === 0 && d.changed && d.changed.length ? true : null, "data-key": "decision:" + d.at },
@@ -506,7 +506,7 @@
     ta.addEventListener("input", () => saveDraft(key, ta.value));
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
     const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
-    const form = h("div", { class: "panel decision bar", role: "group", "aria-label": "Your decision" },
+    const form = h("div", { class: "panel decision dbar", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
       h("p", { class: "explain" }, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
       h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
