@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os/user"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentos-dev/agentos/workflow"
@@ -114,17 +115,22 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 			if err != nil {
 				return "", err
 			}
+			h.record(in.Spec, "", decidedApproved, who, in)
 			return fmt.Sprintf("Approved spec %s; its execution will require %s.", in.Spec, t), nil
 		}
-		if _, err := e.Approve(in.Session, who, strings.TrimSpace(in.Comment), in.Shown); err != nil {
+		s, err := e.Approve(in.Session, who, strings.TrimSpace(in.Comment), in.Shown)
+		if err != nil {
 			return "", err
 		}
+		h.record(filepath.Base(s.Vars["spec_dir"]), s.Vars["spec_dir"], decidedApproved, who, in)
 		return "Approved. The agent can now complete the approval phase.", nil
 	case "request-changes":
-		if _, err := e.Reject(in.Session, who, strings.TrimSpace(in.Comment)); err != nil {
+		s, err := e.Reject(in.Session, who, strings.TrimSpace(in.Comment))
+		if err != nil {
 			return "", err
 		}
-		return "Changes requested. The owning agent receives your comment at its next svc_workflow call.", nil
+		h.record(filepath.Base(s.Vars["spec_dir"]), s.Vars["spec_dir"], decidedChanges, who, in)
+		return "Changes requested: the agent has to act. It receives your comment at its next svc_workflow call.", nil
 	case "confirm-rules":
 		if err := needShown(); err != nil {
 			return "", err
@@ -145,6 +151,30 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 		return "Reset: the session starts over from phase 1; its audit log is kept.", nil
 	}
 	return "", &workflow.Error{Kind: workflow.KindNotFound, Msg: "no such action: " + name}
+}
+
+// record keeps a decision in the person's history of spec, with the
+// version the page showed (in.Shown) and its bytes. The decision is made
+// already: failing to record it costs only the diff the next review shows,
+// and is logged.
+func (h *Handler) record(spec, specDir, action string, who workflow.Approver, in actionInput) {
+	if spec == "" || spec == "." {
+		return
+	}
+	if specDir == "" {
+		specDir, _ = workflow.SpecDir(spec)
+	}
+	dec := decision{Action: action, By: who.By, Via: who.Via, At: h.opts.Now().UTC(), Session: in.Session, Comment: strings.TrimSpace(in.Comment)}
+	_, files, err := h.opts.Engine.SpecSnapshot(specDir)
+	if err != nil {
+		h.log.Warn("review page: read the spec decided on", "spec", spec, "err", err)
+	}
+	if in.Shown != nil {
+		dec.Files = in.Shown.Files
+	}
+	if err := h.decisions.add(spec, dec, files); err != nil {
+		h.log.Warn("review page: keep the decision", "spec", spec, "err", err)
+	}
 }
 
 // person names who approves from the page: the user the server runs as,

@@ -69,9 +69,10 @@ type Options struct {
 
 // Handler serves the review page and its API.
 type Handler struct {
-	opts   Options
-	grants *grants
-	log    *slog.Logger
+	opts      Options
+	grants    *grants
+	decisions *decisions
+	log       *slog.Logger
 }
 
 // New returns the handler to mount at Prefix.
@@ -88,7 +89,7 @@ func New(opts Options) *Handler {
 	if opts.Indexes == nil {
 		opts.Indexes = func() []searchtool.IndexStatus { return nil }
 	}
-	return &Handler{opts: opts, grants: newGrants(opts.Now), log: opts.Logger}
+	return &Handler{opts: opts, grants: newGrants(opts.Now), decisions: newDecisions(opts.Project.Cache(), person()), log: opts.Logger}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

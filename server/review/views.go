@@ -20,7 +20,9 @@ import (
 
 // overview is what the page polls: everything but one session's detail.
 type overview struct {
-	Project    string       `json:"project"`
+	Project string `json:"project"`
+	// Inbox is what waits for the person, shown first.
+	Inbox      []inboxItem  `json:"inbox"`
 	Sessions   []sessionRow `json:"sessions"`
 	Unreadable []string     `json:"unreadable,omitempty"`
 	// Settings says which settings of mcp.yaml wait for `agentos trust`
@@ -33,15 +35,25 @@ type overview struct {
 }
 
 type sessionRow struct {
-	ID        string    `json:"id"`
-	Workflow  string    `json:"workflow"`
-	Status    string    `json:"status"`
+	ID string `json:"id"`
+	// Name is the feature's name, Spec its spec folder's: what a person
+	// knows the work by; the ID is secondary.
+	Name     string `json:"name"`
+	Spec     string `json:"spec,omitempty"`
+	Workflow string `json:"workflow"`
+	Status   string `json:"status"`
+	// State is the status in the person's words: whose move it is.
+	State     string    `json:"state"`
 	Phase     string    `json:"phase"`
 	Task      string    `json:"task,omitempty"`
 	Owner     string    `json:"owner"`
 	UpdatedAt time.Time `json:"updated_at"`
-	// Attention says what waits for a person, "" when nothing does.
+	// Attention says what waits for a person, "" when nothing does, and
+	// Asked what they are asked to do.
 	Attention string `json:"attention,omitempty"`
+	Asked     string `json:"asked,omitempty"`
+	// Decide is the page where the person makes the decision asked.
+	Decide string `json:"decide,omitempty"`
 }
 
 type specRow struct {
@@ -57,11 +69,11 @@ type standardRow struct {
 	Keywords []string `json:"keywords"`
 }
 
-// What waits for a person (sessionRow.Attention).
+// Approval states of a spec folder (specRow.State).
 const (
-	needsApproval  = "awaits approval"
-	needsRules     = "rules changed"
-	needsIntegrity = "changed outside agentos"
+	specNotApproved = "not approved"
+	specApproved    = "approved"
+	specChanged     = "changed since approval"
 )
 
 func (h *Handler) overview() (*overview, error) {
@@ -72,10 +84,19 @@ func (h *Handler) overview() (*overview, error) {
 	}
 	ov := &overview{Project: h.opts.Project.Name(), Sessions: []sessionRow{}, Agents: h.opts.Agents(), Indexes: h.opts.Indexes()}
 	for _, s := range sessions {
-		ov.Sessions = append(ov.Sessions, sessionRow{
-			ID: s.ID, Workflow: s.Workflow, Status: s.Status, Phase: s.PhaseLabel(), Task: currentTask(s),
-			Owner: s.Owner.Client, UpdatedAt: s.UpdatedAt, Attention: h.attention(s),
-		})
+		attention, asked, state, onSpec := h.triage(s)
+		row := sessionRow{
+			ID: s.ID, Name: featureName(s), Spec: specOf(s), Workflow: s.Workflow, Status: s.Status, State: state,
+			Phase: s.PhaseLabel(), Task: currentTask(s), Owner: s.Owner.Client, UpdatedAt: s.UpdatedAt,
+			Attention: attention, Asked: asked,
+		}
+		if attention != "" {
+			row.Decide = "#/session/" + s.ID + "/decide"
+			if onSpec {
+				row.Decide = "#/spec/" + row.Spec + "/decide"
+			}
+		}
+		ov.Sessions = append(ov.Sessions, row)
 	}
 	sort.SliceStable(ov.Sessions, func(i, j int) bool { return ov.Sessions[i].UpdatedAt.After(ov.Sessions[j].UpdatedAt) })
 	for _, c := range corrupt {
@@ -84,23 +105,12 @@ func (h *Handler) overview() (*overview, error) {
 	if ov.Specs, err = h.specs(); err != nil {
 		return nil, err
 	}
+	ov.Inbox = inbox(ov.Sessions, ov.Specs)
 	ov.Standards = h.standards()
 	if _, st, err := trust.Load(h.opts.Project); err == nil {
 		ov.Settings = st.Notice()
 	}
 	return ov, nil
-}
-
-func (h *Handler) attention(s *workflow.Session) string {
-	switch {
-	case s.Integrity != nil:
-		return needsIntegrity
-	case s.RulesChanged != "":
-		return needsRules
-	case s.Approval == nil && h.opts.Engine.AwaitsApproval(s):
-		return needsApproval
-	}
-	return ""
 }
 
 // currentTask is the title of the first task of the current phase not done.
@@ -131,12 +141,12 @@ func (h *Handler) specs() ([]specRow, error) {
 		if !d.IsDir() || err != nil {
 			continue
 		}
-		row := specRow{Name: d.Name(), State: "not approved"}
+		row := specRow{Name: d.Name(), State: specNotApproved}
 		rec, err := h.opts.Engine.SpecApproval(d.Name())
 		if err == nil && rec != nil && rec.Binding != nil {
-			row.State, row.By, row.At = "approved", rec.By, rec.At.Format(time.RFC3339)
+			row.State, row.By, row.At = specApproved, rec.By, rec.At.Format(time.RFC3339)
 			if now, err := h.opts.Engine.BindingFor(dir); err != nil || len(rec.Binding.Changes(now)) > 0 {
-				row.State = "changed since approval"
+				row.State = specChanged
 			}
 		}
 		rows = append(rows, row)
@@ -230,23 +240,58 @@ type specView struct {
 	Describe string                   `json:"describe"`
 	Files    []fileView               `json:"files"`
 	Last     *workflow.ApprovalRecord `json:"last_approval,omitempty"`
+	// Against says what each file is compared with: the version the
+	// person last decided on ("the version you asked changes on, …"), or
+	// the last approval; "" when there is none.
+	Against string `json:"against,omitempty"`
+	// History is every decision on the spec, newest first, with what
+	// changed since the one before.
+	History []historyEntry `json:"history,omitempty"`
+	// Waiting is the session that waits for this spec's approval: an
+	// approval from the spec's page is given there, so that there is one
+	// decision per spec version, whichever page it is made on.
+	Waiting string `json:"waiting,omitempty"`
 }
 
 type fileView struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256,omitempty"`
-	// Status against the last approval: unchanged, changed, added,
-	// removed, or new (never approved).
+	// Status against the version compared with: unchanged, changed,
+	// added, removed, or new (nothing to compare with).
 	Status string     `json:"status"`
 	Text   string     `json:"text,omitempty"` // the file as it is (empty when removed or not text)
+	Lines  int        `json:"lines,omitempty"`
 	Binary bool       `json:"binary,omitempty"`
 	Diff   []diffLine `json:"diff,omitempty"`
 	Note   string     `json:"note,omitempty"` // why no diff is shown
 }
 
+// historyEntry is one decision on a spec: the person's from the page, or
+// an approval recorded by the workflow (the terminal's, an IDE's).
+type historyEntry struct {
+	Action  string     `json:"action"`
+	By      string     `json:"by"`
+	Via     string     `json:"via,omitempty"`
+	At      time.Time  `json:"at"`
+	Comment string     `json:"comment,omitempty"`
+	Session string     `json:"session,omitempty"`
+	Files   []fileHash `json:"files"`
+	// Changed is each file that differs from the decision before, with
+	// its diff (all of them for the first).
+	Changed []fileView `json:"changed,omitempty"`
+}
+
+type fileHash struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
 // maxShownBytes caps a file the page shows: a spec file is a few kB, and
 // the page should not carry megabytes because an agent wrote them.
 const maxShownBytes = 1 << 20
+
+// maxHistoryDiffs is how many of the newest decisions carry their diffs.
+const maxHistoryDiffs = 5
 
 // specByName is the view of a spec folder by name.
 func (h *Handler) specByName(name string) (*specView, error) {
@@ -254,12 +299,27 @@ func (h *Handler) specByName(name string) (*specView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.spec(dir, nil)
+	var approved *workflow.Binding
+	waiting := ""
+	if sessions, _, err := h.opts.Engine.Store().List(); err == nil {
+		for _, s := range sessions {
+			if s.Vars["spec_dir"] == dir && h.opts.Engine.AwaitsApproval(s) {
+				waiting, approved = s.ID, s.Binding
+				break
+			}
+		}
+	}
+	v, err := h.spec(dir, approved)
+	if v != nil {
+		v.Waiting = waiting
+	}
+	return v, err
 }
 
 // spec reads specDir once, as an approval binds it, and compares it with
-// the last approval: sessionApproved when the session holds one, else the
-// spec's approval record.
+// the newest of: the person's last decision on it from the page (an
+// approval, or a request for changes), the session's approval
+// (sessionApproved), the spec's approval record.
 func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*specView, error) {
 	e := h.opts.Engine
 	b, files, err := e.SpecSnapshot(specDir)
@@ -267,11 +327,29 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 		return nil, err
 	}
 	v := &specView{Name: filepath.Base(specDir), Dir: specDir, Binding: b, Describe: e.Describe(specDir, b)}
-	last := sessionApproved
-	if rec, err := e.SpecApproval(v.Name); err == nil && rec != nil && rec.Binding != nil {
+	var last map[string]string
+	var lastAt time.Time
+	if sessionApproved != nil {
+		last, v.Against = sessionApproved.Files, "the version approved in this session"
+	}
+	rec, _ := e.SpecApproval(v.Name)
+	if rec != nil && rec.Binding != nil {
 		v.Last = rec
 		if last == nil {
-			last = rec.Binding
+			last, lastAt, v.Against = rec.Binding.Files, rec.At, "the last approval ("+rec.By+", "+rec.At.Local().Format(time.DateTime)+")"
+		}
+	}
+	decs, err := h.decisions.of(v.Name)
+	if err != nil {
+		h.log.Warn("review page", "err", err)
+	}
+	if n := len(decs); n > 0 && decs[n-1].Files != nil && !decs[n-1].At.Before(lastAt) {
+		d := decs[n-1]
+		last = d.Files
+		if d.Action == decidedChanges {
+			v.Against = "the version you asked changes on (" + d.At.Local().Format(time.DateTime) + ")"
+		} else {
+			v.Against = "the version you approved (" + d.At.Local().Format(time.DateTime) + ")"
 		}
 	}
 	for _, path := range sortedKeys(b.Files) {
@@ -284,33 +362,121 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 			fv.Note = fmt.Sprintf("%d bytes: too large to show here; read it in your editor before you approve (its SHA-256 is above)", len(f.Raw))
 		default:
 			fv.Text = string(f.Raw)
+			fv.Lines = len(splitLines(fv.Text))
 		}
 		var was string
 		switch {
 		case last == nil:
 			fv.Status = "new"
-		case last.Files[path] == "":
+		case last[path] == "":
 			fv.Status = "added"
-		case last.Files[path] == b.Files[path]:
+		case last[path] == b.Files[path]:
 			fv.Status = "unchanged"
 		default:
-			fv.Status, was = "changed", last.Files[path]
+			fv.Status, was = "changed", last[path]
 		}
 		if was != "" && fv.Note == "" {
 			fv.Diff, fv.Note = h.diffAgainst(was, f.Bound, fv.Binary)
 		}
 		v.Files = append(v.Files, fv)
 	}
-	if last != nil {
-		for _, path := range sortedKeys(last.Files) {
-			if _, ok := b.Files[path]; !ok {
-				fv := fileView{Path: path, Status: "removed"}
-				fv.Diff, fv.Note = h.diffAgainst(last.Files[path], nil, false)
-				v.Files = append(v.Files, fv)
-			}
+	for _, path := range sortedKeys(last) {
+		if _, ok := b.Files[path]; !ok {
+			fv := fileView{Path: path, Status: "removed"}
+			fv.Diff, fv.Note = h.diffAgainst(last[path], nil, false)
+			v.Files = append(v.Files, fv)
 		}
 	}
+	v.History = h.history(decs, rec)
 	return v, nil
+}
+
+// history is the decisions on a spec, newest first: the person's from the
+// page, and the spec's approval record when the page did not give it.
+func (h *Handler) history(decs []decision, rec *workflow.ApprovalRecord) []historyEntry {
+	var out []historyEntry
+	fromPage := false
+	for _, d := range decs {
+		out = append(out, historyEntry{Action: d.Action, By: d.By, Via: d.Via, At: d.At, Comment: d.Comment, Session: d.Session, Files: hashes(d.Files)})
+		fromPage = fromPage || (rec != nil && rec.Binding != nil && d.Action == decidedApproved && sameFiles(d.Files, rec.Binding.Files) && !d.At.After(rec.At))
+	}
+	if rec != nil && rec.Binding != nil && !fromPage {
+		out = append(out, historyEntry{Action: decidedApproved, By: rec.By, Via: rec.Via, At: rec.At, Comment: rec.Note, Session: rec.Session, Files: hashes(rec.Binding.Files)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	for i := max(0, len(out)-maxHistoryDiffs); i < len(out); i++ {
+		var before map[string]string
+		if i > 0 {
+			before = files(out[i-1].Files)
+		}
+		out[i].Changed = h.changedBetween(before, files(out[i].Files))
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// changedBetween is each file that differs between two decided versions,
+// with its diff when both were kept.
+func (h *Handler) changedBetween(was, now map[string]string) []fileView {
+	var out []fileView
+	for _, path := range sortedKeys(now) {
+		if was[path] == now[path] {
+			continue
+		}
+		fv := fileView{Path: path, SHA256: now[path], Status: "changed"}
+		cur, ok := h.kept(now[path])
+		switch {
+		case !ok:
+			fv.Note = "the version decided on was not kept"
+		case was == nil || was[path] == "":
+			fv.Status = "added"
+			if was == nil {
+				fv.Status = "new"
+			}
+			if utf8.Valid(cur) && len(cur) <= maxShownBytes {
+				fv.Diff, fv.Note = diffLines("", string(cur))
+			}
+		default:
+			fv.Diff, fv.Note = h.diffAgainst(was[path], cur, !utf8.Valid(cur))
+		}
+		out = append(out, fv)
+	}
+	for _, path := range sortedKeys(was) {
+		if _, ok := now[path]; !ok && now != nil {
+			out = append(out, fileView{Path: path, Status: "removed"})
+		}
+	}
+	return out
+}
+
+func hashes(m map[string]string) []fileHash {
+	out := []fileHash{}
+	for _, k := range sortedKeys(m) {
+		out = append(out, fileHash{Path: k, SHA256: m[k]})
+	}
+	return out
+}
+
+func files(hs []fileHash) map[string]string {
+	m := map[string]string{}
+	for _, f := range hs {
+		m[f.Path] = f.SHA256
+	}
+	return m
+}
+
+func sameFiles(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 // harnessDiffs is each part of the test harness that differs between was
@@ -339,14 +505,24 @@ func (h *Handler) harnessDiffs(was, now *workflow.Binding) []fileView {
 	return out
 }
 
-// diffAgainst diffs the approved version kept under sum with now.
+// kept is the version of a file kept under sum: by the person's decisions
+// on the page, or by an approval.
+func (h *Handler) kept(sum string) ([]byte, bool) {
+	if data, ok := h.decisions.file(sum); ok {
+		return data, true
+	}
+	data, ok, err := h.opts.Engine.ApprovedFile(sum)
+	return data, err == nil && ok
+}
+
+// diffAgainst diffs the version kept under sum with now.
 func (h *Handler) diffAgainst(sum string, now []byte, binary bool) ([]diffLine, string) {
 	if binary {
 		return nil, "not text: no diff shown"
 	}
-	old, ok, err := h.opts.Engine.ApprovedFile(sum)
-	if err != nil || !ok {
-		return nil, "the approved version was not kept (approved before agentos kept copies, or removed since); the hashes still tell it changed"
+	old, ok := h.kept(sum)
+	if !ok {
+		return nil, "the version compared with was not kept (approved before agentos kept copies, or removed since); the hashes still tell it changed"
 	}
 	if !utf8.Valid(old) {
 		return nil, "not text: no diff shown"

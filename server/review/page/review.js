@@ -9,7 +9,6 @@
   const live = document.getElementById("live");
   let state = null;      // the last overview
   let stateText = "";    // its JSON, to re-render only on change
-  let shownAt = {};      // session id -> updated_at of the detail on screen
 
   // h builds an element: h("p", {class: "x"}, "text", child, …).
   function h(tag, attrs, ...kids) {
@@ -35,7 +34,14 @@
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
-    const res = await fetch("/review/api/" + path, opts);
+    let res;
+    try {
+      res = await fetch("/review/api/" + path, opts);
+    } catch (e) {
+      const err = new Error("the server is unreachable");
+      err.status = 0;
+      throw err;
+    }
     let data = null;
     try { data = await res.json(); } catch (e) { data = { error: "the server answered " + res.status }; }
     if (!res.ok) {
@@ -150,8 +156,8 @@
     return root;
   }
 
-  function diff(lines) {
-    const box = h("div", { class: "diff", role: "group", "aria-label": "changes since the last approval", tabindex: "0" });
+  function diff(lines, label) {
+    const box = h("div", { class: "diff", role: "group", "aria-label": label || "changes since the last approval", tabindex: "0" });
     for (const l of lines) {
       const cls = { "+": "add", "-": "del", "…": "gap" }[l.op] || "";
       const mark = { "+": "+ ", "-": "- ", "…": "… " }[l.op] || "  ";
@@ -170,53 +176,116 @@
       h("span", {}, label || percent.toFixed(1) + "%"));
   }
 
+  // stackTable is a table whose rows become labelled cards on a narrow
+  // window, so that at 390 px nothing is cut off or scrolls sideways.
+  function stackTable(name, cols, rows) {
+    return h("table", { class: "stack " + name },
+      h("thead", {}, h("tr", {}, cols.map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c, i) => h("td", { "data-label": cols[i] }, c))))));
+  }
+
   function badge(text, cls) { return h("span", { class: "badge " + (cls || "") }, text); }
 
   // --- Views.
+  // filters is the person's choice in the sessions list; it outlives the
+  // 2-second refresh, which redraws the list.
+  const filters = { state: "", agent: "", spec: "" };
+
+  // stateClass colours a session's state: the person's move stands out.
+  function stateClass(st) {
+    if (/^(awaits your|revised|blocked)/.test(st)) return "warn";
+    if (/^changes requested/.test(st)) return "muted";
+    if (/^(approved|completed)/.test(st)) return "ok";
+    return "muted";
+  }
+
+  // inboxView is what waits for the person, first thing on the page: each
+  // item by the feature's name, what is asked, and a link to the decision.
+  function inboxView() {
+    const items = state.inbox || [];
+    const wrap = h("section", { "aria-labelledby": "h-inbox" }, h("h2", { id: "h-inbox" }, "Waiting for you ", h("span", { class: "count" }, "(" + items.length + ")")));
+    if (!items.length) { wrap.append(h("p", { class: "muted" }, "Nothing waits for you now. New approvals and problems appear here as the agents work.")); return wrap; }
+    const list = h("ul", { class: "inbox" });
+    for (const it of items) {
+      const label = { "awaits approval": "Review and decide", "approval void": "Review the changes", "rules changed": "Review the rules", "changed outside agentos": "Accept or reset", "gate failing": "Look at the evidence" }[it.kind] || "Open";
+      list.append(h("li", { class: "panel item" },
+        h("h3", {}, h("a", { href: it.href, "data-key": "inbox:" + it.href }, it.name), " ", badge(it.kind, it.kind === "gate failing" ? "bad" : "warn")),
+        h("p", {}, it.asked),
+        h("p", { class: "meta muted" }, it.owner ? "Agent " + it.owner + " · " : "", it.spec ? "spec " + it.spec + " · " : "", it.session ? "session " : "", it.session ? h("code", {}, it.session) : null, it.since ? [" · ", ago(it.since)] : null),
+        h("p", {}, h("a", { href: it.href, class: "go", "data-key": "go:" + it.href }, label, h("span", { class: "vh" }, ": " + it.name)))));
+    }
+    wrap.append(list);
+    return wrap;
+  }
+
+  // ago is a relative time, the exact one on hover.
+  function ago(t) {
+    const d = new Date(t);
+    if (isNaN(d)) return t || "";
+    const s = Math.round((Date.now() - d) / 1000);
+    const text = s < 60 ? "just now" : s < 3600 ? Math.round(s / 60) + " min ago" : s < 86400 ? Math.round(s / 3600) + " h ago" : Math.round(s / 86400) + " d ago";
+    return h("time", { datetime: d.toISOString(), title: d.toLocaleString() }, text);
+  }
+
+  // tick brings relative times up to date in place: a view is redrawn only
+  // when what it shows changed.
+  function tick() {
+    view.querySelectorAll("time[datetime]").forEach((el) => {
+      const now = ago(el.getAttribute("datetime"));
+      if (el.textContent !== now.textContent) el.textContent = now.textContent;
+    });
+  }
+
   function sessionsView() {
     const rows = state.sessions;
-    const wrap = h("section", { "aria-labelledby": "h-sessions" }, h("h2", { id: "h-sessions" }, "Workflow sessions"));
-    if (state.unreadable) for (const u of state.unreadable) wrap.append(h("p", { class: "bad" }, u));
-    if (state.settings) wrap.append(h("p", { class: "bad" }, state.settings + "."));
-    if (!rows.length) { wrap.append(h("p", {}, "No workflow sessions yet. Agents start them with svc_workflow.")); return wrap; }
-    const waiting = rows.filter((r) => r.attention);
-    if (waiting.length) wrap.append(h("p", {}, waiting.length + (waiting.length === 1 ? " session waits" : " sessions wait") + " for you."));
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Session", "Workflow", "Owner", "Phase", "Task", "Status", "Updated"].map((t) => h("th", { scope: "col" }, t)))));
+    const wrap = h("div", {}, inboxView());
+    const all = h("section", { "aria-labelledby": "h-sessions" }, h("h2", { id: "h-sessions" }, "All sessions"));
+    wrap.append(all);
+    if (state.unreadable) for (const u of state.unreadable) all.append(h("p", { class: "bad" }, u));
+    if (state.settings) all.append(h("p", { class: "bad" }, state.settings + "."));
+    if (!rows.length) { all.append(h("p", {}, "No workflow sessions yet. Agents start them with svc_workflow.")); return wrap; }
+    const distinct = (key) => Array.from(new Set(rows.map((r) => r[key]).filter(Boolean))).sort();
+    const select = (key, label, options) => {
+      const id = "filter-" + key;
+      const sel = h("select", { id: id, "data-key": id }, h("option", { value: "" }, "all"), options.map((o) => h("option", { value: o, selected: o === filters[key] }, o)));
+      sel.addEventListener("change", () => { filters[key] = sel.value; route(true); });
+      return h("div", { class: "filter" }, h("label", { for: id }, label), sel);
+    };
+    all.append(h("div", { class: "filters", role: "group", "aria-label": "Filter the sessions" },
+      select("state", "State", distinct("state")), select("agent", "Agent", distinct("owner")), select("spec", "Spec", distinct("spec"))));
+    const shown = rows.filter((r) => (!filters.state || r.state === filters.state) && (!filters.agent || r.owner === filters.agent) && (!filters.spec || r.spec === filters.spec));
+    all.append(h("p", { class: "muted", id: "sessions-shown" }, shown.length === rows.length ? rows.length + " sessions, newest first." : shown.length + " of " + rows.length + " sessions match the filters."));
+    const cols = ["Feature", "State", "Phase", "Agent", "Updated"];
+    const cell = (i, ...kids) => h("td", { "data-label": cols[i] }, ...kids);
+    const table = h("table", { class: "sessions stack" }, h("thead", {}, h("tr", {}, cols.map((t) => h("th", { scope: "col" }, t)))));
     const tb = h("tbody", {});
-    for (const r of rows) {
+    for (const r of shown) {
       tb.append(h("tr", {},
-        h("td", {}, h("a", { href: "#/session/" + encodeURIComponent(r.id) }, r.id)),
-        h("td", {}, r.workflow), h("td", {}, r.owner), h("td", {}, r.phase), h("td", {}, r.task || ""),
-        h("td", {}, r.status, " ", r.attention ? badge(r.attention, "warn") : null),
-        h("td", {}, when(r.updated_at))));
+        cell(0, h("a", { href: "#/session/" + encodeURIComponent(r.id), "data-key": "row:" + r.id }, r.name), h("div", { class: "sub muted" }, r.workflow + " · ", h("code", {}, r.id))),
+        cell(1, badge(r.state, stateClass(r.state)), r.attention ? [" ", badge(r.attention, "warn")] : null),
+        cell(2, r.phase, r.task ? h("div", { class: "sub muted" }, r.task) : null),
+        cell(3, r.owner),
+        cell(4, ago(r.updated_at))));
     }
     table.append(tb);
-    wrap.append(table);
+    all.append(table);
     return wrap;
   }
 
   function specsView() {
     const wrap = h("section", { "aria-labelledby": "h-specs" }, h("h2", { id: "h-specs" }, "Specs"));
     if (!state.specs.length) { wrap.append(h("p", {}, "No spec folders under .agentos/specs/ yet.")); return wrap; }
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Spec", "Approval", "By", "When"].map((t) => h("th", { scope: "col" }, t)))));
-    const tb = h("tbody", {});
-    for (const s of state.specs) {
+    wrap.append(stackTable("specs", ["Spec", "Approval", "By", "When"], state.specs.map((s) => {
       const cls = s.state === "approved" ? "ok" : s.state === "not approved" ? "muted" : "warn";
-      tb.append(h("tr", {}, h("td", {}, h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name)), h("td", {}, badge(s.state, cls)), h("td", {}, s.by || ""), h("td", {}, when(s.at))));
-    }
-    table.append(tb);
-    wrap.append(table);
+      return [h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name), badge(s.state, cls), s.by || "", s.at ? ago(s.at) : ""];
+    })));
     return wrap;
   }
 
   function agentsView() {
     const wrap = h("section", { "aria-labelledby": "h-agents" }, h("h2", { id: "h-agents" }, "Connected agents"));
     if (!state.agents || !state.agents.length) { wrap.append(h("p", {}, "No agent is connected to this server now.")); return wrap; }
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Agent", "Version", "Transport", "Last seen"].map((t) => h("th", { scope: "col" }, t)))));
-    const tb = h("tbody", {});
-    for (const a of state.agents) tb.append(h("tr", {}, h("td", {}, a.name), h("td", {}, a.version || ""), h("td", {}, a.transport), h("td", {}, when(a.last_seen))));
-    table.append(tb);
-    wrap.append(table);
+    wrap.append(stackTable("agents", ["Agent", "Version", "Transport", "Last seen"], state.agents.map((a) => [a.name, a.version || "", a.transport, a.last_seen ? ago(a.last_seen) : ""])));
     return wrap;
   }
 
@@ -241,11 +310,7 @@
   function standardsView() {
     const wrap = h("section", { "aria-labelledby": "h-standards" }, h("h2", { id: "h-standards" }, "Standards"));
     if (!state.standards.length) { wrap.append(h("p", {}, "No standards under .agentos/standards/.")); return wrap; }
-    const table = h("table", {}, h("thead", {}, h("tr", {}, ["Standard", "File", "Keywords"].map((t) => h("th", { scope: "col" }, t)))));
-    const tb = h("tbody", {});
-    for (const s of state.standards) tb.append(h("tr", {}, h("td", {}, s.title || "(untitled)"), h("td", { class: "hash long" }, s.path), h("td", {}, (s.keywords || []).map((k) => h("span", { class: "kw" }, k)))));
-    table.append(tb);
-    wrap.append(table);
+    wrap.append(stackTable("standards", ["Standard", "File", "Keywords"], state.standards.map((s) => [s.title || "(untitled)", h("span", { class: "hash" }, s.path), (s.keywords || []).map((k) => h("span", { class: "kw" }, k))])));
     return wrap;
   }
 
@@ -337,15 +402,77 @@
     return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
   }
 
+  // statusWords says a file's status against what the person last looked
+  // at, in their words.
+  function statusWords(f, spec) {
+    const mine = /^the version you/.test(spec.against || "");
+    return { unchanged: "unchanged", changed: mine ? "changed since you looked" : "changed", added: "added", removed: "removed", new: "new" }[f.status] || f.status;
+  }
+  const statusClass = { unchanged: "muted", changed: "warn", added: "warn", removed: "bad", new: "muted" };
+  function fileAnchor(spec, path) { return "file-" + spec.name + "-" + path.split("/").pop().replace(/[^A-Za-z0-9_-]/g, "_"); }
+
+  // bindingTable is what an approval binds, file by file: the name first,
+  // its status, its length and a short hash (the whole on hover and in the
+  // terminal's summary below it).
+  function bindingTable(spec) {
+    const cols = ["File", "Status", "Lines", "SHA-256"];
+    return stackTable("binding", cols, spec.files.map((f) => [
+      h("a", { href: "#" + fileAnchor(spec, f.path), "data-anchor": fileAnchor(spec, f.path) }, f.path.split("/").pop()),
+      badge(statusWords(f, spec), statusClass[f.status]),
+      f.lines ? String(f.lines) : "",
+      f.sha256 ? h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…") : ""]));
+  }
+
+  // The file index's links move the focus to the file, so that a
+  // keyboard user goes on reading from there (the hash routes the page).
+  document.addEventListener("click", (ev) => {
+    const a = ev.target.closest && ev.target.closest("a[data-anchor]");
+    if (!a) return;
+    ev.preventDefault();
+    const sec = document.getElementById(a.dataset.anchor);
+    if (sec) { sec.scrollIntoView({ block: "start" }); sec.focus({ preventScroll: true }); }
+  });
+
+  function historyView(spec) {
+    if (!spec.history || !spec.history.length) return null;
+    return h("section", { class: "history", "aria-label": "Decisions on this spec" }, h("h3", {}, "Decisions on this spec"),
+      h("ul", { class: "decisions" }, spec.history.map((d, i) => h("li", {},
+        h("strong", {}, d.action), " by " + d.by + (d.via ? " via " + d.via : "") + ", ", ago(d.at),
+        d.comment ? h("blockquote", {}, d.comment) : null,
+        h("details", { open: i === 0 && d.changed && d.changed.length ? true : null, "data-key": "decision:" + d.at },
+          h("summary", {}, i === 0 ? "What this decision covered" : "Files and changes"),
+          h("ul", { class: "hashes" }, d.files.map((f) => h("li", {}, f.path.split("/").pop() + " ", h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…")))),
+          (d.changed || []).map((c) => h("div", {}, h("h4", {}, c.path.split("/").pop() + " ", badge(c.status, statusClass[c.status] || "warn")),
+            c.note ? h("p", { class: "muted" }, c.note) : null, c.diff && c.diff.length ? diff(c.diff, "changes in " + c.path) : null)))))));
+  }
+
+  // rulesOf is the terminal's summary of what an approval binds without
+  // its list of files (the table above shows them, names first): the
+  // judging workflows, the test command, the threshold, the harness.
+  function rulesOf(describe) {
+    const out = [];
+    let files = false;
+    for (const line of describe.split("\n")) {
+      if (/^Files /.test(line)) { files = true; continue; }
+      if (files && /^\s/.test(line)) continue;
+      files = false;
+      out.push(line);
+    }
+    return out.join("\n").trim();
+  }
+
   function specBody(spec) {
-    const out = [h("pre", { class: "out", tabindex: "0" }, spec.describe)];
+    const out = [h("nav", { class: "files", "aria-label": "Files of the spec" }, h("h3", {}, "What an approval binds"), bindingTable(spec),
+      spec.against ? h("p", { class: "muted" }, "Each file is compared with " + spec.against + ".") : null,
+      h("pre", { class: "out", tabindex: "0" }, rulesOf(spec.describe)))];
     if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
+    const hist = historyView(spec);
+    if (hist) out.push(hist);
     for (const f of spec.files) {
-      const cls = { unchanged: "muted", changed: "warn", added: "warn", removed: "bad", new: "muted" }[f.status];
-      const sec = h("section", { class: "panel", "aria-label": f.path }, h("h4", {}, f.path, " ", badge(f.status, cls)),
+      const sec = h("section", { class: "panel file", "aria-label": f.path, id: fileAnchor(spec, f.path), tabindex: "-1" }, h("h4", {}, f.path, " ", badge(statusWords(f, spec), statusClass[f.status])),
         f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
       if (f.note) sec.append(h("p", { class: "muted" }, f.note));
-      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since the last approval"), diff(f.diff));
+      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since " + (spec.against || "the last approval").replace(/ \(.*\)$/, "")), diff(f.diff, "changes in " + f.path));
       if (f.binary) sec.append(h("p", { class: "muted" }, "Not a text file."));
       else if (f.status !== "removed") {
         const body = markdown(f.text || "");
@@ -356,45 +483,78 @@
     return out;
   }
 
+  // Drafts: what the person types is kept in this browser, by spec and
+  // file, until it is sent; it survives a redraw, a refused approval, a
+  // stopped server and a closed link.
+  const draftPrefix = "agentos-review:draft:";
+  function draftKey(spec, file, line) { return draftPrefix + spec + ":" + (file || "") + (line ? ":" + line : ""); }
+  function loadDraft(key) { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } }
+  function saveDraft(key, text) {
+    try { if (text.trim()) localStorage.setItem(key, text); else localStorage.removeItem(key); } catch (e) { /* storage full or off: the page still works */ }
+  }
+  function dropDrafts(spec) {
+    try {
+      for (const k of Object.keys(localStorage)) if (k.startsWith(draftPrefix + spec + ":")) localStorage.removeItem(k);
+    } catch (e) { /* nothing kept */ }
+  }
+
   function approvalForm(target, spec) {
     const id = "comment-" + Math.random().toString(36).slice(2);
-    const ta = h("textarea", { id: id, name: "comment" });
+    const key = draftKey(spec.name, "");
+    const ta = h("textarea", { id: id, name: "comment", "data-key": "decision-comment" });
+    ta.value = loadDraft(key);
+    ta.addEventListener("input", () => saveDraft(key, ta.value));
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
     const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
-    const form = h("div", { class: "panel", role: "group", "aria-label": "Your decision" },
+    const form = h("div", { class: "panel decision dbar", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
-      h("p", {}, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
+      h("p", { class: "explain" }, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
       h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
-      h("div", { class: "actions" }, approve, reject));
-    approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject]));
-    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, comment: ta.value }, [approve, reject]));
+      h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
+    const done = () => dropDrafts(spec.name);
+    approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject], done));
+    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value }, [approve, reject], done));
     return form;
   }
 
-  async function act(action, body, buttons) {
+  // act sends one decision. What the person typed stays (on the page and
+  // in their drafts) unless the decision went through: a refusal, a
+  // stopped server or a closed link loses nothing, and leaves the view as
+  // it was.
+  async function act(action, body, buttons, done) {
     buttons.forEach((b) => b && (b.disabled = true));
+    let sent = false;
     try {
       const res = await api(action, body);
+      sent = true;
+      if (done) done();
+      view.querySelectorAll("textarea").forEach((ta) => { ta.value = ""; });
       say(res.message, true);
     } catch (e) {
+      if (e.status === 401) { buttons.forEach((b) => b && (b.disabled = false)); return expired(); }
+      if (e.status === 0) {
+        buttons.forEach((b) => b && (b.disabled = false));
+        setOffline(unreachable);
+        return;
+      }
       say(e.message);
     }
     buttons.forEach((b) => b && (b.disabled = false));
     await refresh(true);
     await route(true);
-    notice.focus();
+    if (sent || !notice.hidden) notice.focus();
   }
 
-  async function sessionView(id) {
-    const v = await api("session?id=" + encodeURIComponent(id));
+  function sessionView(v) {
     const s = v.session;
-    shownAt[id] = s.updated_at;
+    const row = (state.sessions || []).find((r) => r.id === s.id);
     const wrap = h("section", { "aria-labelledby": "h-session" },
       h("p", {}, h("a", { href: "#/sessions" }, "← All sessions")),
-      h("h2", { id: "h-session" }, s.id),
+      h("h2", { id: "h-session" }, row ? row.name : s.id, " ", h("span", { class: "muted sub-id" }, "session ", h("code", {}, s.id))),
       h("dl", { class: "kv" },
+        row ? [h("dt", {}, "State"), h("dd", {}, badge(row.state, stateClass(row.state)), row.asked ? h("div", {}, row.asked) : null)] : null,
         h("dt", {}, "Workflow"), h("dd", {}, s.workflow + " " + s.version),
-        h("dt", {}, "Owner"), h("dd", {}, s.owner.client + (s.owner.session ? " (" + s.owner.session + ")" : "")),
+        h("dt", {}, "Owner"), h("dd", {}, s.owner.session ? h("span", { title: s.owner.client + " (" + s.owner.session + ")" }, s.owner.client) : s.owner.client),
         h("dt", {}, "Status"), h("dd", {}, s.status),
         h("dt", {}, "Phase"), h("dd", {}, s.current_phase <= s.phases.length ? s.current_phase + "/" + s.phases.length + " " + s.phases[s.current_phase - 1].name : "complete"),
         s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, s.vars.spec_dir)] : null,
@@ -404,17 +564,25 @@
       const accept = h("button", { type: "button", class: "primary" }, "Accept it as it is");
       const reset = h("button", { type: "button" }, "Reset it to phase 1");
       accept.addEventListener("click", () => act("accept", { session: s.id }, [accept, reset]));
-      reset.addEventListener("click", () => act("reset", { session: s.id }, [accept, reset]));
-      wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Changed outside agentos" }, h("h3", {}, "Changed outside agentos"),
-        h("p", {}, v.integrity.verdict + ": " + v.integrity.detail), h("div", { class: "actions" }, accept, reset)));
+      // Reset loses the session's progress: it asks first, saying what changes.
+      const sure = h("div", { class: "confirm", role: "group", "aria-label": "Confirm the reset", hidden: true },
+        h("p", {}, "Reset " + (row ? row.name : s.id) + " to phase 1? Its progress (phase " + Math.min(s.current_phase, s.phases.length) + " of " + s.phases.length + ", its tasks ticked and gates passed) is discarded and the agent starts over; its audit log is kept."));
+      const yes = h("button", { type: "button", class: "danger", "data-key": "reset-yes" }, "Yes, reset to phase 1");
+      const no = h("button", { type: "button", "data-key": "reset-no" }, "Cancel");
+      sure.append(h("div", { class: "actions" }, yes, no));
+      reset.addEventListener("click", () => { sure.hidden = false; no.focus(); });
+      no.addEventListener("click", () => { sure.hidden = true; reset.focus(); });
+      yes.addEventListener("click", () => act("reset", { session: s.id }, [accept, reset, yes, no]));
+      wrap.append(h("div", { class: "panel decision", role: "group", "aria-label": "Changed outside agentos" }, h("h3", {}, "Changed outside agentos"),
+        h("p", {}, v.integrity.verdict + ": " + v.integrity.detail), h("div", { class: "actions" }, accept, reset), sure, h("p", { class: "why-off", hidden: true })));
     }
     if (v.rules) {
       const confirm = h("button", { type: "button", class: "primary" }, "Confirm the new rules");
       confirm.addEventListener("click", () => act("confirm-rules", { session: s.id, shown: v.rules.binding }, [confirm]));
       const harness = (v.rules.harness || []).map((f) => h("section", { "aria-label": f.path }, h("h4", {}, "Test harness: " + f.path + " ", badge(f.status, "warn")),
         f.note ? h("p", { class: "muted" }, f.note) : null, f.diff && f.diff.length ? diff(f.diff) : null));
-      wrap.append(h("div", { class: "panel", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
-        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), ...harness, h("div", { class: "actions" }, confirm)));
+      wrap.append(h("div", { class: "panel decision", role: "group", "aria-label": "Rules changed" }, h("h3", {}, "The rules changed under this session"),
+        h("ul", {}, v.rules.changes.map((c) => h("li", {}, c))), ...harness, h("div", { class: "actions" }, confirm), h("p", { class: "why-off", hidden: true })));
     }
     const cols = h("div", { class: "cols" });
     const left = h("div", {});
@@ -427,24 +595,62 @@
       p.tasks && p.tasks.length ? h("ul", {}, p.tasks.map((t) => h("li", {}, (t.status === "done" ? "☑ " : "☐ ") + t.id + " " + t.title))) : null))));
     left.append(h("h3", {}, "Gate evidence"), ...gatesView(s, v.criteria || {}));
     const right = h("div", {}, h("h3", {}, "History"),
-      h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who", "What", "Result"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, v.audit.slice().reverse().map((a) => h("tr", {}, h("td", {}, when(a.at)), h("td", {}, who(a.actor)), h("td", {}, a.action + (a.to_phase ? " → " + a.to_phase : "")), h("td", { class: "long" }, [a.result, a.detail].filter(Boolean).join(": ")))))));
+      stackTable("history", ["When", "Who", "What", "Result"], v.audit.slice().reverse().map((a) => [ago(a.at), who(a.actor), a.action + (a.to_phase ? " → " + a.to_phase : ""), [a.result, a.detail].filter(Boolean).join(": ")])));
     cols.append(left, right);
     wrap.append(cols);
     return wrap;
   }
 
-  async function specView(name) {
-    const spec = await api("spec?name=" + encodeURIComponent(name));
+  function specView(spec) {
     return h("section", { "aria-labelledby": "h-spec" },
       h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
-      h("h2", { id: "h-spec" }, "Spec " + spec.name), h("h3", {}, "What an approval binds, file by file"), ...specBody(spec), approvalForm({ spec: spec.name }, spec));
+      h("h2", { id: "h-spec" }, "Spec " + spec.name),
+      spec.waiting ? h("p", { class: "panel" }, "Session ", h("a", { href: "#/session/" + encodeURIComponent(spec.waiting) }, spec.waiting), " waits for this spec's approval: a decision here is given in that session, the same as on its page.") : null,
+      ...specBody(spec), approvalForm(spec.waiting ? { session: spec.waiting } : { spec: spec.name }, spec));
+  }
+
+  // --- Keeping the person's place across a redraw: the focused element,
+  // the open sections, what they typed and the scroll position are found
+  // again in the new view by a key (data-key, an id, or the element's own
+  // text within its labelled section).
+  function placeKey(el) {
+    if (!el || el === document.body) return "";
+    if (el.dataset && el.dataset.key) return "k:" + el.dataset.key;
+    if (el.id && !/^comment-/.test(el.id)) return "#" + el.id;
+    const sec = el.parentElement && el.parentElement.closest("[aria-label], [aria-labelledby]");
+    const where = sec ? sec.getAttribute("aria-label") || sec.getAttribute("aria-labelledby") : "";
+    const own = el.tagName === "DETAILS" ? (el.querySelector("summary") || el).textContent : el.tagName === "TEXTAREA" ? el.name : el.textContent;
+    return el.tagName + "|" + where + "|" + String(own).trim().slice(0, 80);
+  }
+
+  function capturePlace() {
+    const active = document.activeElement;
+    const place = { focus: view.contains(active) ? placeKey(active) : "", open: new Set(), typed: new Map(), x: window.scrollX, y: window.scrollY };
+    if (active && active.tagName === "TEXTAREA") place.sel = [active.selectionStart, active.selectionEnd];
+    view.querySelectorAll("details[open]").forEach((d) => place.open.add(placeKey(d)));
+    view.querySelectorAll("textarea").forEach((ta) => { if (ta.value) place.typed.set(placeKey(ta), ta.value); });
+    return place;
+  }
+
+  function restorePlace(place) {
+    if (place.open.size) view.querySelectorAll("details").forEach((d) => { if (place.open.has(placeKey(d))) d.open = true; });
+    if (place.typed.size) view.querySelectorAll("textarea").forEach((ta) => { const v = place.typed.get(placeKey(ta)); if (v && !ta.value) ta.value = v; });
+    window.scrollTo(place.x, place.y);
+    if (!place.focus) return;
+    const tag = place.focus.startsWith("#") || place.focus.startsWith("k:") ? "*" : place.focus.split("|")[0];
+    for (const el of view.querySelectorAll(tag === "*" ? "[data-key], [id]" : tag)) {
+      if (placeKey(el) === place.focus) {
+        el.focus({ preventScroll: true });
+        if (place.sel && el.setSelectionRange) el.setSelectionRange(place.sel[0], place.sel[1]);
+        return;
+      }
+    }
   }
 
   // --- Routing and polling.
   let routing = 0;
   async function route(keepFocus) {
-    const [, tab = "sessions", arg] = decodeURI(location.hash).split("/");
+    const [, tab = "sessions", arg, sub] = location.hash.split("/");
     const which = ++routing;
     document.querySelectorAll("#tabs a").forEach((a) => {
       const on = a.dataset.tab === tab || (tab === "session" && a.dataset.tab === "sessions") || (tab === "spec" && a.dataset.tab === "specs");
@@ -453,60 +659,140 @@
     if (!state) return;
     let node;
     try {
-      if (tab === "session") node = await sessionView(decodeURIComponent(arg || ""));
-      else if (tab === "spec") node = await specView(decodeURIComponent(arg || ""));
-      else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
+      const path = detailPath(tab, arg);
+      if (path) {
+        const text = await apiText(path);
+        if (which !== routing) return;
+        detail = { path: path, text: text };
+        node = (tab === "session" ? sessionView : specView)(JSON.parse(text));
+      } else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
     } catch (e) {
       if (e.status === 401) return expired();
+      if (e.status === 0 && view.childElementCount) return setOffline(unreachable); // keep what is on screen
+      detail = { path: "", text: "" };
       node = h("p", { class: "bad" }, e.message);
     }
     if (which !== routing) return; // a newer navigation won
+    const place = keepFocus ? capturePlace() : null;
     view.replaceChildren(node);
+    if (place) restorePlace(place);
+    applyOffline();
     // Marks the first view drawn, for the first-render benchmark.
     if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
-    if (!keepFocus) document.getElementById("main").focus();
+    if (keepFocus) return;
+    // A link from the inbox lands on the decision itself.
+    const decision = sub === "decide" && view.querySelector(".decision h3");
+    if (decision) {
+      decision.setAttribute("tabindex", "-1");
+      decision.scrollIntoView({ block: "start" });
+      decision.focus();
+    } else document.getElementById("main").focus();
+  }
+
+  // The detail on screen (a session or a spec) and the JSON it was drawn
+  // from: the refresh redraws it only when that changed.
+  let detail = { path: "", text: "" };
+  function detailPath(tab, arg) {
+    const name = decodeURIComponent(arg || "");
+    if (tab === "session") return "session?id=" + encodeURIComponent(name);
+    if (tab === "spec") return "spec?name=" + encodeURIComponent(name);
+    return "";
+  }
+
+  async function apiText(path) {
+    let res;
+    try {
+      res = await fetch("/review/api/" + path, { headers: { "X-Review-Token": token }, cache: "no-store", credentials: "omit" });
+    } catch (e) {
+      const err = new Error("the server is unreachable");
+      err.status = 0;
+      throw err;
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      let msg = "the server answered " + res.status;
+      try { msg = JSON.parse(text).error || msg; } catch (e) { /* not JSON */ }
+      const err = new Error(msg);
+      err.status = res.status;
+      throw err;
+    }
+    return text;
+  }
+
+  // Offline: the server is unreachable or the link closed. The view stays
+  // as it was, a banner says why, and every decision is disabled with the
+  // reason next to it.
+  const unreachable = "The agentos server is unreachable: nothing can be approved or sent now. What you typed is kept in this browser. Start the server (your agent starts it, or `agentos serve --transport dual`); this page reconnects on its own.";
+  const closed = "This review link is closed: the `agentos review` command that opened it ended, or 12 hours passed. Nothing can be approved from this page; what you typed is kept in this browser. Run `agentos review` again and open its link.";
+  let offline = "";
+  const banner = document.getElementById("offline");
+  function setOffline(why) {
+    if (why === offline) return;
+    offline = why;
+    banner.hidden = !why;
+    banner.textContent = why;
+    live.textContent = why === closed ? "Link closed" : why ? "Server unreachable" : "Live";
+    announce(why ? "" : "Connected to the agentos server again.");
+    applyOffline();
+  }
+  function applyOffline() {
+    view.querySelectorAll(".decision button").forEach((b) => { b.disabled = !!offline; });
+    view.querySelectorAll(".decision .why-off").forEach((p) => { p.hidden = !offline; p.textContent = offline; });
+  }
+
+  // announce speaks to a screen reader only when something changed for the
+  // person: the clock in the status line is not read every two seconds.
+  const announcer = document.getElementById("announce");
+  function announce(msg) {
+    if (msg && announcer.textContent !== msg) announcer.textContent = msg;
   }
 
   function expired() {
     clearInterval(timer);
-    live.textContent = "Link closed";
-    view.replaceChildren(h("p", {}, "This review link is no longer valid: the `agentos review` command that opened it ended, or 12 hours passed. Run `agentos review` again."));
+    setOffline(closed);
   }
 
-  function busy() {
-    const el = document.activeElement;
-    return Array.from(document.querySelectorAll("textarea")).some((t) => t.value.trim() !== "") || (el && el.tagName === "TEXTAREA");
-  }
-
+  let waiting = -1;
   async function refresh(quiet) {
     let text;
     try {
-      const res = await fetch("/review/api/state", { headers: { "X-Review-Token": token }, cache: "no-store", credentials: "omit" });
-      if (res.status === 401) return expired();
-      text = await res.text();
-      if (!res.ok) throw new Error(text);
+      text = await apiText("state");
     } catch (e) {
-      live.textContent = "Server unreachable";
+      if (e.status === 401) return expired();
+      if (e.status === 0) setOffline(unreachable);
       return;
     }
-    live.textContent = "Live · " + new Date().toLocaleTimeString();
-    if (text === stateText) return;
+    if (offline === unreachable) setOffline("");
+    live.textContent = "Live · updated " + new Date().toLocaleTimeString();
+    tick();
+    const changed = text !== stateText;
     const first = state === null;
-    stateText = text;
-    state = JSON.parse(text);
-    document.getElementById("project").textContent = state.project;
-    document.getElementById("count-sessions").textContent = "(" + state.sessions.length + ")";
-    document.getElementById("count-specs").textContent = "(" + state.specs.length + ")";
-    document.getElementById("count-agents").textContent = "(" + (state.agents || []).length + ")";
-    document.getElementById("count-standards").textContent = "(" + state.standards.length + ")";
+    if (changed) {
+      stateText = text;
+      state = JSON.parse(text);
+      const n = (state.inbox || []).length;
+      if (n !== waiting) {
+        announce(n === 0 ? "Nothing waits for you." : n === 1 ? "1 item waits for you." : n + " items wait for you.");
+        waiting = n;
+      }
+      document.getElementById("project").textContent = state.project;
+      document.getElementById("count-sessions").textContent = "(" + n + " waiting)";
+      document.getElementById("count-specs").textContent = "(" + state.specs.length + ")";
+      document.getElementById("count-agents").textContent = "(" + (state.agents || []).length + ")";
+      document.getElementById("count-standards").textContent = "(" + state.standards.length + ")";
+    }
     if (quiet) return;
-    const [, tab, arg] = decodeURI(location.hash).split("/");
     if (first) return route(true);
-    if (tab === "session") {
-      const row = state.sessions.find((r) => r.id === decodeURIComponent(arg || ""));
-      if (row && row.updated_at !== shownAt[row.id] && !busy()) route(true);
-    } else if (tab !== "spec") route(true);
+    const [, tab, arg] = location.hash.split("/");
+    const path = detailPath(tab, arg);
+    if (path && path === detail.path) {
+      // A session or a spec is redrawn when it changed (a spec's files
+      // change without the session's state changing).
+      let now;
+      try { now = await apiText(path); } catch (e) { return; }
+      if (now !== detail.text || changed) route(true);
+    } else if (changed) route(true);
   }
 
   window.addEventListener("hashchange", () => { say(""); route(false); });

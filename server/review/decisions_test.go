@@ -1,0 +1,94 @@
+package review
+
+import (
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// After a request for changes and the agent's revision, each file shows
+// what changed against the version the person rejected; approving keeps a
+// history (who, when, how, the hashes) whose newest entry still shows the
+// diff just approved. The spec's page names the session waiting on it, so
+// its Approve is the session's.
+func TestChangesSinceYouLooked(t *testing.T) {
+	f := newFixture(t, 0)
+	l := f.link(t)
+	tok, csrf := token(l), f.page(t, l)
+	id, dir := f.session.ID, f.session.Vars["spec_dir"]
+	get := func(path string, v any) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", f.srv.URL+apiPrefix+path, nil)
+		req.Header.Set(TokenHeader, tok)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first specView
+	get("spec?name="+filepath.Base(dir), &first)
+	if first.Waiting != id {
+		t.Errorf("the spec's page does not name the session waiting on it: %q", first.Waiting)
+	}
+	for _, fv := range first.Files {
+		if fv.Status != "new" {
+			t.Errorf("before any decision %s is %s", fv.Path, fv.Status)
+		}
+	}
+	if code, out := f.post(t, tok, csrf, "request-changes", actionInput{Session: id, Shown: first.Binding, Comment: "Threshold 90."}); code != 200 {
+		t.Fatalf("request changes: %d %v", code, out)
+	}
+	readme := filepath.Join(f.root, dir, "README.md")
+	write(t, readme, "# Greet\n\nCoverage threshold: 90%\n")
+
+	var sv sessionView
+	get("session?id="+id, &sv)
+	if sv.Pending == nil || !strings.Contains(sv.Pending.Against, "the version you asked changes on") {
+		t.Fatalf("after the revision the spec is compared with %+v", sv.Pending)
+	}
+	for _, fv := range sv.Pending.Files {
+		want := "unchanged"
+		if strings.HasSuffix(fv.Path, "README.md") {
+			want = "changed"
+			if got, _ := json.Marshal(fv.Diff); !strings.Contains(string(got), `{"op":"-","text":"Coverage threshold: 80%"},{"op":"+","text":"Coverage threshold: 90%"}`) {
+				t.Errorf("the diff against the rejected version: %s (%s)", got, fv.Note)
+			}
+		}
+		if fv.Status != want {
+			t.Errorf("after the revision %s is %s, want %s", fv.Path, fv.Status, want)
+		}
+	}
+
+	if code, out := f.post(t, tok, csrf, "approve", actionInput{Session: id, Shown: sv.Pending.Binding, Comment: "Good."}); code != 200 {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	var after specView
+	get("spec?name="+filepath.Base(dir), &after)
+	for _, fv := range after.Files {
+		if fv.Status != "unchanged" {
+			t.Errorf("after the approval %s is %s", fv.Path, fv.Status)
+		}
+	}
+	if len(after.History) != 2 {
+		t.Fatalf("history: %+v", after.History)
+	}
+	approved, rejected := after.History[0], after.History[1]
+	if approved.Action != decidedApproved || approved.Via != "review page" || approved.Comment != "Good." || approved.By == "" || len(approved.Files) != 2 {
+		t.Errorf("the approval in the history: %+v", approved)
+	}
+	if len(approved.Changed) != 1 || !strings.HasSuffix(approved.Changed[0].Path, "README.md") || len(approved.Changed[0].Diff) == 0 {
+		t.Errorf("the approval's entry does not show the diff it approved: %+v", approved.Changed)
+	}
+	if rejected.Action != decidedChanges || rejected.Comment != "Threshold 90." || len(rejected.Changed) != 2 {
+		t.Errorf("the request for changes in the history: %+v", rejected)
+	}
+	if after.Waiting != id {
+		t.Errorf("approved but not completed: the session still waits (%q)", after.Waiting)
+	}
+}
