@@ -149,8 +149,10 @@ func TestWorkflowAnswerBytes(t *testing.T) {
 	honestRun(t, root, m)
 	total, lines := m.report()
 	t.Logf("svc_workflow answer bytes (text + structured content) over an honest run of both workflows, %.1f%% of the %d baseline:\n%s", 100*float64(total)/baselineBytes, baselineBytes, lines)
-	// The budget: at most 35% of the baseline.
-	if budget := baselineBytes * 35 / 100; total > budget {
+	// The budget: at most 35.5% of the baseline (35% until the gate judged
+	// the coverage of the changed lines, which the phases and the gate's
+	// answer now say: 35,084 → 35,636 bytes).
+	if budget := baselineBytes * 355 / 1000; total > budget {
 		t.Errorf("the honest run's answers cost %d bytes (%.1f%% of the %d baseline), more than the %d budget", total, 100*float64(total)/baselineBytes, baselineBytes, budget)
 	}
 }
