@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # The project's test command (README and CI run exactly this): formatting,
-# vet, then every test, with the race detector (when a C compiler is there)
-# but for the packages named below, ending with one line
-# "N passed, N failed[, N skipped]".
+# vet, then every test, ending with one line "N passed, N failed[, N
+# skipped]".
 #
-#   scripts/test.sh [--long] [go test flags]
+#   scripts/test.sh [--long] [--race] [go test flags]
 #
-# --long also runs the long tests (AGENTOS_LONG=1; docs/development.md lists them); other
-# arguments go to `go test`.
+# --long also runs the long tests (AGENTOS_LONG=1; docs/development.md lists
+# them) and checks for data races as --race does; CI runs it. --race runs
+# the tests with the race detector (when a C compiler is there) but for the
+# packages named below. Other arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 long=
+race=
 args=()
 for a in "$@"; do
   case "$a" in
-    --long) long=1 ;;
+    --long) long=1 race=1 ;;
+    --race) race=1 ;;
     *) args+=("$a") ;;
   esac
 done
@@ -68,7 +71,11 @@ tools=$(mktemp -d)
 trap 'rm -rf "$tools" ${scratch:+"$scratch"}' EXIT
 go build -o "$tools/testsum" ./internal/tools/testsum
 
-if [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1; then
+# The race detector doubles the CPU the tests take and builds every
+# package a second time (an empty build cache's first run pays for both):
+# the fast run, for a developer's every change, goes without it, and CI's
+# --long run checks for races (docs/decisions.md).
+if [ -n "$race" ] && [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1; then
   # A race-built program sleeps a second when it exits, so that other
   # threads can still report; every test binary would wait it out. Races
   # are reported when they happen.
