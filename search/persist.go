@@ -39,8 +39,8 @@ import (
 // Go, a call on a parameter whose class the signature states goes to the
 // class's method. 14: TypeScript, JavaScript and Python files' imports and
 // exports (FileFacts.Bindings), reads of properties that may be getters,
-// calls with type arguments.
-const formatVersion = 14
+// calls with type arguments. 15: a chunk records whether it is a Go setter.
+const formatVersion = 15
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a

@@ -631,6 +631,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 	if m.Generated {
 		p *= t.GeneratedFactor
 	}
+	if m.Setter {
+		p *= t.SetterFactor
+	}
 	u := st.use[id]
 	p *= 1 + t.FanInBoost*math.Log1p(float64(u.Callers))
 	p *= 1 + t.CallerPkgBoost*math.Log1p(float64(u.CallerPkgs))
