@@ -59,6 +59,8 @@ type meta struct {
 	// Deprecated says the symbol's documentation or annotations mark it
 	// deprecated (isDeprecated).
 	Deprecated bool
+	// Setter says a Go function only stores values in fields (isSetter).
+	Setter bool
 }
 
 // aside reports whether a chunk is from a test, an example or the like: the

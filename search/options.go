@@ -141,6 +141,10 @@ type Tuning struct {
 	// Python docstring's own ".. deprecated::"; isDeprecated), unless the
 	// query asks for one: its replacement is the better answer.
 	DeprecatedFactor float64
+	// SetterFactor multiplies a Go function whose body only stores values
+	// in fields (isSetter): it names what the function that reads them
+	// does, and ranked above it.
+	SetterFactor float64
 	// Graph signals multiply by 1 + boost·ln(1+count), for the symbol's
 	// callers, the other packages calling it, and the packages importing
 	// its package.
@@ -226,6 +230,7 @@ func DefaultTuning() Tuning {
 		MemberFactor:       0.7,
 		GeneratedFactor:    0.5,
 		DeprecatedFactor:   0.7,
+		SetterFactor:       0.7,
 		FanInBoost:         0.07,
 		CallerPkgBoost:     0.02,
 		ImporterBoost:      0,

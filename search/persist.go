@@ -42,7 +42,8 @@ import (
 // calls with type arguments.
 // 15: Go facts record range, type switch, type assertion and package-level
 // variables' types, containers' element types and calls on a call's result.
-const formatVersion = 15
+// 16: a chunk records whether it is a Go setter.
+const formatVersion = 16
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a

@@ -130,7 +130,8 @@ func (ix *Index) read(rel string) (*prepared, error) {
 			Section: strings.Join(c.Heading, " > "), Signature: c.Signature, StartLine: c.StartLine,
 			DeclLine: c.DeclLine, EndLine: c.EndLine, Exported: c.Exported, Test: c.Test,
 			HasDoc: strings.TrimSpace(c.Doc) != "", Internal: internal, Generated: generated, Example: example,
-			StartByte: offset(c.StartLine), EndByte: offset(c.EndLine + 1), Deprecated: isDeprecated(c)}
+			StartByte: offset(c.StartLine), EndByte: offset(c.EndLine + 1), Deprecated: isDeprecated(c),
+			Setter: isSetter(c)}
 		if len(m.Signature) > 300 {
 			m.Signature = m.Signature[:300] + "…"
 		}

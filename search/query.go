@@ -222,6 +222,12 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	accept := func(id uint32) bool { return q.accept(st.metas[id]) }
+	if q.PathPrefix == "" && q.Language == "" && q.Domain == "" && q.Kind == "" {
+		// No filter: only removed chunks are left out, and a chunk's
+		// metadata, one read from memory for each of the tens of thousands
+		// of chunks a common word matches, is not read.
+		accept = func(id uint32) bool { return st.metas[id] != nil }
+	}
 	nc := max(t.Candidates, q.Limit*4)
 	if q.Method == Lexical || q.Method == Vector {
 		nc = max(q.Limit*8, 100) // enough for priors to reorder
@@ -624,6 +630,9 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 	}
 	if m.Generated {
 		p *= t.GeneratedFactor
+	}
+	if m.Setter {
+		p *= t.SetterFactor
 	}
 	u := st.use[id]
 	p *= 1 + t.FanInBoost*math.Log1p(float64(u.Callers))

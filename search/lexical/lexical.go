@@ -102,6 +102,11 @@ type Index struct {
 	norms  [][MaxFields]float32
 	normOK bool
 	stats  stats // with norms
+	// countedDF caches, by term, how many counted documents hold it when
+	// some are background (stats.filtered): counting them walks the
+	// term's whole posting list, as long as scoring it, and a search asks
+	// for every term it scores. Emptied with the norms.
+	countedDF map[uint32]int
 
 	// background, when set, names documents that are searched but do not
 	// shape the statistics: the average field lengths and the document
@@ -321,6 +326,7 @@ func (ix *Index) weights() ([][MaxFields]float32, stats) {
 		}
 	}
 	ix.norms, ix.normOK = norms, true
+	ix.countedDF = nil
 	return norms, ix.stats
 }
 
@@ -400,7 +406,40 @@ func (ix *Index) DFCounted(term string, limit int) int {
 	if !st.filtered {
 		return ix.df(t)
 	}
+	ix.normMu.Lock()
+	n, ok := ix.countedDF[t]
+	ix.normMu.Unlock()
+	if ok {
+		return min(n, limit+1)
+	}
 	return ix.postings[t].countDocs(st.counted, limit)
+}
+
+// maxCountedDF bounds the cache of counts: a server asked many distinct
+// words between two changes starts it again rather than grow.
+const maxCountedDF = 1 << 16
+
+// counted returns how many counted documents hold term t (st.filtered),
+// from the cache when a search has counted them since the last change.
+// Writers never run concurrently with searches, so a count made outside
+// the lock is still right when stored.
+func (ix *Index) counted(t uint32, st stats) int {
+	ix.normMu.Lock()
+	n, ok := ix.countedDF[t]
+	ix.normMu.Unlock()
+	if ok {
+		return n
+	}
+	n = ix.postings[t].countDocs(st.counted, math.MaxInt)
+	ix.normMu.Lock()
+	if ix.normOK {
+		if ix.countedDF == nil || len(ix.countedDF) >= maxCountedDF {
+			ix.countedDF = map[uint32]int{}
+		}
+		ix.countedDF[t] = n
+	}
+	ix.normMu.Unlock()
+	return n
 }
 
 // IDF returns the inverse document frequency of a term (0 when absent).
@@ -476,8 +515,7 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		}
 		var idf float64
 		if st.filtered {
-			df := ix.postings[t].countDocs(st.counted, math.MaxInt)
-			idf = idfOf(st.n, df) * qt.Weight
+			idf = idfOf(st.n, ix.counted(t, st)) * qt.Weight
 		} else {
 			idf = ix.idf(ix.df(t)) * qt.Weight
 		}

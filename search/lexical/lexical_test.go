@@ -303,6 +303,19 @@ func TestDFCounted(t *testing.T) {
 	if got := ix.DFCounted("chair", 10); got != 0 {
 		t.Errorf("DFCounted of an absent term = %d", got)
 	}
+	// A search counts its terms once and keeps the counts; a change
+	// forgets them.
+	ix.Search([]QueryTerm{{Term: "draw", Weight: 1}}, 10, nil)
+	if got := ix.DFCounted("draw", 10); got != 2 {
+		t.Errorf("DFCounted after a search = %d, want 2", got)
+	}
+	if got := ix.DFCounted("draw", 0); got != 1 {
+		t.Errorf("DFCounted with limit 0 after a search = %d, want 1", got)
+	}
+	ix.Add(6, Analyze("Table", "draw a table"))
+	if got := ix.DFCounted("draw", 10); got != 3 {
+		t.Errorf("DFCounted after an add = %d, want 3 (documents 2, 4 and 6)", got)
+	}
 }
 
 // Background documents are found, but the scores of the others are those of

@@ -92,3 +92,35 @@ func TestTrim(t *testing.T) {
 		t.Error("scores changed")
 	}
 }
+
+// ScoreAll gives every document the score Score gives it, exactly, across
+// the workers' ranges; removed documents score Dead.
+func TestScoreAllMatchesScore(t *testing.T) {
+	const n, dim = 12_345, 16
+	s := New(dim)
+	v := make([]float32, dim)
+	for i := range n {
+		for d := range v {
+			v[d] = float32((i*31+d*17)%23) - 11
+		}
+		s.Set(uint32(i), v)
+	}
+	for i := 0; i < n; i += 97 {
+		s.Remove(uint32(i))
+	}
+	q := make([]float32, dim)
+	for d := range q {
+		if d%3 != 0 {
+			q[d] = float32(d) / 10
+		}
+	}
+	sc := s.ScoreAll(q, nil)
+	if len(sc) != n {
+		t.Fatalf("%d scores for %d documents", len(sc), n)
+	}
+	for i, x := range sc {
+		if want := s.Score(uint32(i), q); x != want {
+			t.Fatalf("ScoreAll[%d] = %v, Score = %v", i, x, want)
+		}
+	}
+}
