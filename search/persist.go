@@ -38,8 +38,8 @@ import (
 // chain of fields (s.cfg.Store.Get()) records the whole chain. 13: outside
 // Go, a call on a parameter whose class the signature states goes to the
 // class's method. 14: Go facts record range, type switch, type assertion
-// and package-level variables' types, containers' element types and calls
-// on a call's result.
+// and package-level variables' types, containers' element types, calls on
+// a call's result, a function's second result and result count.
 const formatVersion = 14
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does

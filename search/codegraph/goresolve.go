@@ -100,16 +100,15 @@ func (d *derived) goType(pkg, recv string, depth int) (goTypeOf, bool) {
 			return goTypeOf{}, false
 		}
 		c, ok := d.goType(pkg, container, depth+1)
-		if !ok || c.elem != elemSlice && c.elem != elemMap {
-			// A range's value over a channel is no element; over a
-			// named container type, not known.
+		if !ok || c.elem == elemNone {
+			// Over a named container type: not known.
 			return goTypeOf{pkg: c.pkg}, false
 		}
 		if rest = strings.Trim(rest, fieldOf); rest == "" {
 			return goTypeOf{name: c.name, pkg: c.pkg}, true
 		}
 		return d.fieldPath(c.pkg, c.name, rest)
-	case strings.HasPrefix(recv, resultOf):
+	case strings.HasPrefix(recv, resultOf) || strings.HasPrefix(recv, result2Of):
 		called, path, _ := strings.Cut(recv, fieldOf)
 		t, ok := d.goResultType(pkg, called, depth)
 		if !ok || path == "" {
@@ -131,7 +130,8 @@ func (d *derived) goType(pkg, recv string, depth int) (goTypeOf, bool) {
 // (Def.Result), or the method of the receiver's type (itself maybe a
 // stand-in, a few calls deep at most), its own or promoted.
 func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
-	called = strings.TrimPrefix(called, resultOf)
+	second := strings.HasPrefix(called, result2Of)
+	called = called[1:] // resultOf or result2Of
 	recv, name := "", called
 	if k := strings.LastIndexByte(called, '.'); k >= 0 {
 		recv, name = called[:k], called[k+1:]
@@ -153,14 +153,18 @@ func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
 	}
 	s := d.syms[i]
 	def := s.def()
-	switch {
-	case def.Result == "":
-		return goTypeOf{}, false
-	case def.ResultPkg == 0:
-		return goTypeOf{name: def.Result, pkg: s.f.Package, elem: def.ResultElem}, true
+	name, rpkg, elem := def.Result, def.ResultPkg, def.ResultElem
+	if second {
+		name, rpkg, elem = def.Result2, def.Result2Pkg, def.Result2Elem
 	}
-	tp := s.f.pkgOf(Ref{Pkg: def.ResultPkg})
-	return goTypeOf{name: def.Result, pkg: tp, elem: def.ResultElem}, tp != ""
+	switch {
+	case name == "":
+		return goTypeOf{}, false
+	case rpkg == 0:
+		return goTypeOf{name: name, pkg: s.f.Package, elem: elem}, true
+	}
+	tp := s.f.pkgOf(Ref{Pkg: rpkg})
+	return goTypeOf{name: name, pkg: tp, elem: elem}, tp != ""
 }
 
 // fieldPath follows a chain of fields, joined by fieldOf, from the Go
