@@ -28,9 +28,13 @@ func (d *derived) satisfies(pkg, typ string, iface int32) bool {
 	if samePackageOnly(want) && pkg != d.syms[iface].f.Package {
 		return false
 	}
+	t, known := d.one(d.withNameIn(typ, pkg), isType, nil)
 	for _, m := range want {
 		i, ok := d.goMethod(pkg, typ, m.Name, isCallable)
 		if !ok {
+			if known && d.stdMethod(t, m.Name, m.Arity) {
+				continue
+			}
 			return false
 		}
 		if !sameShape(d.syms[i].def(), &m) {

@@ -274,9 +274,12 @@ func (d *derived) goMethod(pkg, typ, name string, want func(*Def) bool) (int32, 
 
 // goEmbedded resolves the types each Go type of the project embeds, by
 // type, for promoted methods and fields: types of other modules are left
-// out, so a method of theirs is never found.
+// out, so a method of theirs is never found. The standard library
+// interfaces a type embeds (stdInterfaces) are kept in d.stdEmbeds, for
+// method sets.
 func (d *derived) goEmbedded(files map[string]*FileFacts, paths []string) map[int32][]int32 {
 	out := map[int32][]int32{}
+	d.stdEmbeds = map[int32][]string{}
 	for _, p := range paths {
 		f := files[p]
 		if f.Language != "go" {
@@ -293,6 +296,14 @@ func (d *derived) goEmbedded(files map[string]*FileFacts, paths []string) map[in
 			}
 			if i, ok := d.methodIn(pkg, "", r.Name, isType); ok && i != base+r.From {
 				out[base+r.From] = append(out[base+r.From], i)
+				continue
+			}
+			key := pkg + "." + r.Name
+			if r.Pkg == 0 && universe[r.Name] {
+				key = r.Name
+			}
+			if _, ok := stdInterfaces[key]; ok && (r.Pkg == 0 || !d.isProject(pkg)) {
+				d.stdEmbeds[base+r.From] = append(d.stdEmbeds[base+r.From], key)
 			}
 		}
 	}

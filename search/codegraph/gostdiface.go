@@ -84,6 +84,31 @@ func (d *derived) goMethodSet(iface int32) (methods []Def, ok bool) {
 	return methods, true
 }
 
+// stdMethod reports whether the Go type t gets a method from a standard
+// library interface it embeds, or one a type it embeds does: a struct
+// embedding io.Writer has Write.
+func (d *derived) stdMethod(t int32, name string, arity int16) bool {
+	seen := map[int32]bool{}
+	level := []int32{t}
+	for depth := 0; depth <= maxEmbedDepth && len(level) > 0; depth++ {
+		var next []int32
+		for _, x := range level {
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			for _, k := range d.stdEmbeds[x] {
+				if a, ok := stdInterfaces[k][name]; ok && (arity == 0 || a == arity) {
+					return true
+				}
+			}
+			next = append(next, d.embedded[x]...)
+		}
+		level = next
+	}
+	return false
+}
+
 // sameShape reports whether two Go methods have the same numbers of
 // parameters and results, where both are known: the part of a signature's
 // check that needs no type checker.

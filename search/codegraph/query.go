@@ -343,6 +343,17 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 				}
 			}
 		}
+		// A type embedding a standard library interface that has it.
+		for t, keys := range d.stdEmbeds {
+			for _, key := range keys {
+				if a, ok := stdInterfaces[key][m.Name]; ok && (m.Arity == 0 || a == m.Arity) {
+					if !d.syms[t].def().Iface {
+						has[typeKey{d.syms[t].f.Package, d.syms[t].def().Name}] = true
+					}
+					from = append(from, t)
+				}
+			}
+		}
 		// A method promoted from an embedded struct, pointer or interface,
 		// any levels down.
 		promoted := map[int32]bool{}
