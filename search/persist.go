@@ -42,8 +42,9 @@ import (
 // calls with type arguments.
 // 15: Go facts record range, type switch, type assertion and package-level
 // variables' types, containers' element types and calls on a call's result.
-// 16: a chunk records whether it is a Go setter.
-const formatVersion = 16
+// 16: a chunk records whether it is a Go setter. 17: Go facts record a
+// function's second result and its result count.
+const formatVersion = 17
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a

@@ -60,6 +60,9 @@ type Def struct {
 	// known: matching an interface's methods by name and parameter count is
 	// the cheap part of a signature check that needs no type checker.
 	Arity int16
+	// Outs is a Go function's number of results plus one, 0 when not
+	// known: checked with Arity.
+	Outs int8
 	// Result is the named type a Go function returns, first of its results
 	// when the others are at most an error (T, *T, (T, error)), and
 	// ResultPkg its package as Ref.Pkg (0: the function's own): a local set
@@ -69,6 +72,11 @@ type Def struct {
 	// ResultElem says the result is a slice, map or channel of Result
 	// (elemSlice…): ranging over the call gives its elements.
 	ResultElem uint8
+	// Result2, Result2Pkg and Result2Elem are the second result's, as
+	// Result's: addr, t := NewTransport().
+	Result2Elem uint8
+	Result2Pkg  uint16
+	Result2     string
 }
 
 // Ref is a call site not yet resolved to a symbol, or, with Embeds, a type
@@ -145,6 +153,11 @@ const fieldOf = "\x00"
 // result ("\x01NewClient"): resolving it looks up the function (of the
 // package Ref.Pkg names) and its Def.Result.
 const resultOf = "\x01"
+
+// result2Of starts the Recv of a call on a local set from a function's
+// second result ("\x03NewTransport" of addr, t := NewTransport()), as
+// resultOf does from its first (Def.Result2).
+const result2Of = "\x03"
 
 // symbol returns the file's i-th symbol.
 func (f *FileFacts) symbol(i int) Symbol {
@@ -416,9 +429,12 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			s := Def{Name: d.Name.Name, Line: line(d.Pos()), EndLine: line(d.End()), Kind: "func", Exported: d.Name.IsExported(),
-				Arity: arity(d.Type)}
-			if t, ok := resultType(d.Type, imports); ok {
+				Arity: arity(d.Type), Outs: outs(d.Type)}
+			if t, ok := resultType(d.Type, imports, 0); ok {
 				s.Result, s.ResultPkg, s.ResultElem = t.name, t.pkg, t.elem
+			}
+			if t, ok := resultType(d.Type, imports, 1); ok {
+				s.Result2, s.Result2Pkg, s.Result2Elem = t.name, t.pkg, t.elem
 			}
 			vars := map[string]typeRef{}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
@@ -456,7 +472,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 							}
 							for _, n := range m.Names {
 								add(Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
-									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft)})
+									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft), Outs: outs(ft)})
 							}
 						}
 					}
@@ -658,6 +674,17 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		}
 		return calledResult(e, sc.imports, sc.typeOf)
 	}
+	// second is the type the second name gets: addr, t := NewTransport().
+	second := func(e ast.Expr) (typeRef, bool) {
+		if _, ok := e.(*ast.TypeAssertExpr); ok {
+			return typeRef{}, false // ok, a bool
+		}
+		t, ok := calledResult(e, sc.imports, sc.typeOf)
+		if !ok {
+			return typeRef{}, false
+		}
+		return typeRef{name: result2Of + strings.TrimPrefix(t.name, resultOf), pkg: t.pkg}, true
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -679,6 +706,8 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 					t, ok = sc.exprType(n.Values[i])
 				case i == 0 && len(n.Values) == 1:
 					t, ok = first(n.Values[0])
+				case i == 1 && len(n.Values) == 1:
+					t, ok = second(n.Values[0])
 				}
 				note(id.Name, t, ok)
 			}
@@ -694,6 +723,8 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 						t, ok = sc.exprType(n.Rhs[i])
 					case i == 0 && len(n.Rhs) == 1:
 						t, ok = first(n.Rhs[0])
+					case i == 1 && len(n.Rhs) == 1:
+						t, ok = second(n.Rhs[0])
 					}
 					note(id.Name, t, ok)
 				}
@@ -784,9 +815,10 @@ func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (ty
 	return typeRef{}, false
 }
 
-// resultType returns the named type a function's results give its callers:
-// the first result's when the rest are at most an error.
-func resultType(ft *ast.FuncType, imports map[string]uint16) (typeRef, bool) {
+// resultType returns the named type of a function's k-th result (from 0),
+// which a caller's k-th variable gets (c, err := NewClient(); addr, t :=
+// NewTransport()).
+func resultType(ft *ast.FuncType, imports map[string]uint16, k int) (typeRef, bool) {
 	if ft.Results == nil || len(ft.Results.List) == 0 {
 		return typeRef{}, false
 	}
@@ -796,18 +828,13 @@ func resultType(ft *ast.FuncType, imports map[string]uint16) (typeRef, bool) {
 			types = append(types, f.Type)
 		}
 	}
-	if len(types) > 2 {
+	if k >= len(types) {
 		return typeRef{}, false
 	}
-	if len(types) == 2 {
-		if id, ok := types[1].(*ast.Ident); !ok || id.Name != "error" {
-			return typeRef{}, false
-		}
-	}
-	if id, ok := types[0].(*ast.Ident); ok && universe[id.Name] {
+	if id, ok := types[k].(*ast.Ident); ok && universe[id.Name] {
 		return typeRef{}, false
 	}
-	return varType(types[0], imports)
+	return varType(types[k], imports)
 }
 
 // namedType returns the type a parameter's type expression names: T, *T,
@@ -833,6 +860,17 @@ func namedType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 		}
 	}
 	return typeRef{}, false
+}
+
+// outs returns a function type's result count plus one (see Def.Outs).
+func outs(ft *ast.FuncType) int8 {
+	n := 0
+	if ft.Results != nil {
+		for _, p := range ft.Results.List {
+			n += max(len(p.Names), 1)
+		}
+	}
+	return int8(min(n, math.MaxInt8-1) + 1)
 }
 
 // arity returns a function type's parameter count plus one (see Def.Arity).

@@ -21,16 +21,23 @@ func (d *derived) typeOfMethod(m sym) (int32, bool) {
 // method of the interface iface, its own or promoted, each with the
 // interface's parameter count.
 func (d *derived) satisfies(pkg, typ string, iface int32) bool {
-	want := d.methodSet(iface, map[int32]bool{})
-	if len(want) == 0 {
+	want, complete := d.goMethodSet(iface)
+	if len(want) == 0 || !complete {
 		return false // every type satisfies an empty interface: no dispatch to name
 	}
+	if samePackageOnly(want) && pkg != d.syms[iface].f.Package {
+		return false
+	}
+	t, known := d.one(d.withNameIn(typ, pkg), isType, nil)
 	for _, m := range want {
 		i, ok := d.goMethod(pkg, typ, m.Name, isCallable)
 		if !ok {
+			if known && d.stdMethod(t, m.Name, m.Arity) {
+				continue
+			}
 			return false
 		}
-		if a := d.syms[i].def().Arity; a != 0 && m.Arity != 0 && a != m.Arity {
+		if !sameShape(d.syms[i].def(), &m) {
 			return false
 		}
 	}
@@ -53,7 +60,7 @@ func (d *derived) dispatchedBy(m int32) []int32 {
 		if !id.Iface || id.Kind != "method" || is.f.Language != "go" {
 			continue
 		}
-		if id.Arity != 0 && def.Arity != 0 && id.Arity != def.Arity {
+		if !sameShape(id, def) {
 			continue
 		}
 		iface, ok := d.typeOfMethod(is)

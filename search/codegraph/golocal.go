@@ -25,13 +25,16 @@ const (
 
 // elemOf brackets, in a stand-in type, a container whose type only the
 // resolved graph knows: a range variable over s.items (s's struct declared
-// in another file) is "\x02S\x00items\x02", over l.Items() "\x02\x01L.Items\x02".
-// Fields after the element (it.conn.Close()) follow, joined by fieldOf.
+// in another file) is "\x02S\x00items\x02", over l.Items() "\x02\x01L.Items\x02";
+// a value received from a channel (v := <-p.Consumer()) is written the same
+// way. Fields after the element (it.conn.Close()) follow, joined by fieldOf.
 const elemOf = "\x02"
 
 // isStandIn reports whether a type name is a stand-in for a type the
 // resolved graph works out, not a type's own name.
-func isStandIn(name string) bool { return strings.ContainsAny(name, fieldOf+resultOf+elemOf) }
+func isStandIn(name string) bool {
+	return strings.ContainsAny(name, fieldOf+resultOf+result2Of+elemOf)
+}
 
 // varType returns the type a declaration's type expression gives a
 // variable or a field: a named type (namedType), or a slice, array, map or
@@ -103,7 +106,7 @@ type goScope struct {
 // exprType returns the type an expression has when the code states it
 // or a stand-in the graph resolves: T{}, &T{}, new(T), x.(T), []T{},
 // make([]T, n), a variable, a chain of fields (s.cfg.Store), an element
-// (items[i]) or a call's result (NewClient(), db.Query()).
+// (items[i], <-ch) or a call's result (NewClient(), db.Query()).
 func (sc goScope) exprType(e ast.Expr) (typeRef, bool) {
 	for {
 		p, ok := e.(*ast.ParenExpr)
@@ -137,6 +140,14 @@ func (sc goScope) exprType(e ast.Expr) (typeRef, bool) {
 	case *ast.IndexExpr: // items[i], byName[k]
 		if c, ok := sc.exprType(x.X); ok && (c.elem == elemSlice || c.elem == elemMap) {
 			return typeRef{name: c.name, pkg: c.pkg}, true
+		}
+		return typeRef{}, false
+	case *ast.UnaryExpr: // <-ch
+		if x.Op != token.ARROW {
+			return typeRef{}, false
+		}
+		if c, ok := sc.exprType(x.X); ok && (c.elem == elemChan || c.elem == elemNone && isStandIn(c.name)) {
+			return element(c)
 		}
 		return typeRef{}, false
 	}

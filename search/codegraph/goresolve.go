@@ -100,16 +100,15 @@ func (d *derived) goType(pkg, recv string, depth int) (goTypeOf, bool) {
 			return goTypeOf{}, false
 		}
 		c, ok := d.goType(pkg, container, depth+1)
-		if !ok || c.elem != elemSlice && c.elem != elemMap {
-			// A range's value over a channel is no element; over a
-			// named container type, not known.
+		if !ok || c.elem == elemNone {
+			// Over a named container type: not known.
 			return goTypeOf{pkg: c.pkg}, false
 		}
 		if rest = strings.Trim(rest, fieldOf); rest == "" {
 			return goTypeOf{name: c.name, pkg: c.pkg}, true
 		}
 		return d.fieldPath(c.pkg, c.name, rest)
-	case strings.HasPrefix(recv, resultOf):
+	case strings.HasPrefix(recv, resultOf) || strings.HasPrefix(recv, result2Of):
 		called, path, _ := strings.Cut(recv, fieldOf)
 		t, ok := d.goResultType(pkg, called, depth)
 		if !ok || path == "" {
@@ -131,7 +130,8 @@ func (d *derived) goType(pkg, recv string, depth int) (goTypeOf, bool) {
 // (Def.Result), or the method of the receiver's type (itself maybe a
 // stand-in, a few calls deep at most), its own or promoted.
 func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
-	called = strings.TrimPrefix(called, resultOf)
+	second := strings.HasPrefix(called, result2Of)
+	called = called[1:] // resultOf or result2Of
 	recv, name := "", called
 	if k := strings.LastIndexByte(called, '.'); k >= 0 {
 		recv, name = called[:k], called[k+1:]
@@ -153,14 +153,18 @@ func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
 	}
 	s := d.syms[i]
 	def := s.def()
-	switch {
-	case def.Result == "":
-		return goTypeOf{}, false
-	case def.ResultPkg == 0:
-		return goTypeOf{name: def.Result, pkg: s.f.Package, elem: def.ResultElem}, true
+	name, rpkg, elem := def.Result, def.ResultPkg, def.ResultElem
+	if second {
+		name, rpkg, elem = def.Result2, def.Result2Pkg, def.Result2Elem
 	}
-	tp := s.f.pkgOf(Ref{Pkg: def.ResultPkg})
-	return goTypeOf{name: def.Result, pkg: tp, elem: def.ResultElem}, tp != ""
+	switch {
+	case name == "":
+		return goTypeOf{}, false
+	case rpkg == 0:
+		return goTypeOf{name: name, pkg: s.f.Package, elem: elem}, true
+	}
+	tp := s.f.pkgOf(Ref{Pkg: rpkg})
+	return goTypeOf{name: name, pkg: tp, elem: elem}, tp != ""
 }
 
 // fieldPath follows a chain of fields, joined by fieldOf, from the Go
@@ -270,9 +274,12 @@ func (d *derived) goMethod(pkg, typ, name string, want func(*Def) bool) (int32, 
 
 // goEmbedded resolves the types each Go type of the project embeds, by
 // type, for promoted methods and fields: types of other modules are left
-// out, so a method of theirs is never found.
+// out, so a method of theirs is never found. The standard library
+// interfaces a type embeds (stdInterfaces) are kept in d.stdEmbeds, for
+// method sets.
 func (d *derived) goEmbedded(files map[string]*FileFacts, paths []string) map[int32][]int32 {
 	out := map[int32][]int32{}
+	d.stdEmbeds = map[int32][]string{}
 	for _, p := range paths {
 		f := files[p]
 		if f.Language != "go" {
@@ -289,6 +296,14 @@ func (d *derived) goEmbedded(files map[string]*FileFacts, paths []string) map[in
 			}
 			if i, ok := d.methodIn(pkg, "", r.Name, isType); ok && i != base+r.From {
 				out[base+r.From] = append(out[base+r.From], i)
+				continue
+			}
+			key := pkg + "." + r.Name
+			if r.Pkg == 0 && universe[r.Name] {
+				key = r.Name
+			}
+			if _, ok := stdInterfaces[key]; ok && (r.Pkg == 0 || !d.isProject(pkg)) {
+				d.stdEmbeds[base+r.From] = append(d.stdEmbeds[base+r.From], key)
 			}
 		}
 	}

@@ -4,32 +4,36 @@
 // who calls this, what does it call (to a depth), how does A reach B.
 //
 // Go is read from its syntax tree, without type checking, with the local
-// inference a syntax tree allows: calls to functions of the same package
-// and of imported packages, and method calls on a value whose type the code
+// inference a syntax tree allows: calls to functions of the same package and
+// of imported packages, and method calls on a value whose type the code
 // states are resolved exactly to that type's method — its own, else one it
 // gets from a struct, pointer or interface it embeds (promoted, by Go's
-// shallowest-depth rule). The value may be the receiver, a parameter, a
-// local (var s T, s := &T{}, s := x.(T), s, ok := x.(T), c := NewClient(),
-// c := s.cfg.Client, it := items[i]), a function literal's parameter, a type
-// switch's variable in a case of one type, a range variable over a slice,
-// map or channel of a named type (a parameter, a local, a field, a
-// function's result), a package-level variable of stated type, a field or
-// a chain of fields (of structs in any file or package of the project, and
-// their promoted fields) or a function's result. A call through an
-// interface goes to the interface's method; the interface's implementations
-// are the project's types having its methods, promoted ones included
-// (Implementations), and a concrete method's callers include those that
-// reach it through an interface of the project its type satisfies
-// (Node.Dispatch). A call on a value of a type of another module
-// (atomic.Int64, *os.File, a field of an imported package's type) or of a
-// project type without that method is linked to nothing. Only a method call
-// on a value of unknown type (x.Close() with x set from an expression the
-// code does not type, or of a type parameter) is linked by name: to the
-// package's only method with a body of that name, else the project's only
-// one, and marked loose. Function values, method expressions, type aliases
-// and generic constraints' methods are not followed, a local declared twice
-// with two types is dropped, and a call through a standard library
-// interface (io.Closer) is no dispatch caller. Other languages are read from their
+// shallowest-depth rule). The value may be the receiver, a parameter, a local
+// (var s T, s := &T{}, s := x.(T), s, ok := x.(T), c := NewClient(), addr, t
+// := NewTransport(), c := s.cfg.Client, it := items[i], v := <-ch), a
+// function literal's parameter or local, a type switch's variable in a case
+// of one type, a range variable over a slice, map or channel of a named type
+// (a parameter, a local, a field, a function's result), a package-level
+// variable of stated type, a field or a chain of fields (of structs in any
+// file or package of the project, and their promoted fields) or a function's
+// result. A call through an interface goes to the interface's method; the
+// interface's implementations are the project's types having its methods (by
+// name and numbers of parameters and results; an unexported one only in its
+// package; those of the standard library interfaces it embeds, io.Writer,
+// included), promoted ones included (Implementations), and a concrete
+// method's callers include those that reach it through an interface of the
+// project its type satisfies (Node.Dispatch). A call on a value of a type of
+// another module (atomic.Int64, *os.File, a field of an imported package's
+// type) or of a project type without that method is linked to nothing. Only a
+// method call on a value of unknown type (x.Close() with x set from an
+// expression the code does not type, or of a type parameter) is linked by
+// name: to the package's only method with a body of that name, else the
+// project's only one, and marked loose. Function values, method expressions,
+// type aliases and generic constraints' methods are not followed, a local
+// declared twice with two types is dropped, and a call through a standard
+// library interface (io.Closer) is no dispatch caller.
+//
+// Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
 // enclosing class's method, else its base class's. In TypeScript,
 // JavaScript and Python a call of a name the file imports goes, exactly,
@@ -129,6 +133,7 @@ type derived struct {
 	// embedded holds the project's types each Go type embeds, for the
 	// methods and fields they promote.
 	embedded, embedders map[int32][]int32
+	stdEmbeds           map[int32][]string // keys of stdInterfaces a type embeds
 }
 
 // New returns an empty graph.

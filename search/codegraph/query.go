@@ -318,10 +318,13 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 			return w, nil
 		}
 	}
-	want := d.methodSet(iface, map[int32]bool{})
-	if len(want) == 0 {
-		return w, nil // every type implements an empty interface: not an answer
+	want, complete := d.goMethodSet(iface)
+	if len(want) == 0 || !complete {
+		// Every type implements an empty interface: not an answer; nor is
+		// one that embeds another module's interface of unknown methods.
+		return w, nil
 	}
+	samePkg := samePackageOnly(want)
 	// The types having the interface's first method, kept while they have
 	// each of the others.
 	type typeKey struct{ pkg, recv string }
@@ -331,12 +334,22 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 		var from []int32 // the types declaring it, for those embedding them
 		for _, i := range d.withName(m.Name) {
 			s := d.syms[i]
-			if def := s.def(); def.Kind == "method" && s.f.Language == "go" &&
-				(def.Arity == 0 || m.Arity == 0 || def.Arity == m.Arity) {
+			if def := s.def(); def.Kind == "method" && s.f.Language == "go" && sameShape(def, &m) {
 				if !def.Iface {
 					has[typeKey{s.f.Package, def.Recv}] = true
 				}
 				if t, ok := d.typeOfMethod(s); ok {
+					from = append(from, t)
+				}
+			}
+		}
+		// A type embedding a standard library interface that has it.
+		for t, keys := range d.stdEmbeds {
+			for _, key := range keys {
+				if a, ok := stdInterfaces[key][m.Name]; ok && (m.Arity == 0 || a == m.Arity) {
+					if !d.syms[t].def().Iface {
+						has[typeKey{d.syms[t].f.Package, d.syms[t].def().Name}] = true
+					}
 					from = append(from, t)
 				}
 			}
@@ -365,6 +378,9 @@ func (g *Graph) Implementations(name string, limit int) (Walk, error) {
 	}
 	var found []int32
 	for _, t := range keys {
+		if samePkg && t.pkg != d.syms[iface].f.Package {
+			continue // an unexported method: only the interface's package has it
+		}
 		if method != "" {
 			// The type's method, its own or promoted (once, however many
 			// types it is promoted into).

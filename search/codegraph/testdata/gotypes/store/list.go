@@ -6,6 +6,7 @@ type List struct {
 	byName map[string]*Item
 	ch     chan Item
 	head   *Item
+	feed   chan *Item
 }
 
 // Items returns the list's items.

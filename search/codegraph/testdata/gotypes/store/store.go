@@ -61,3 +61,17 @@ func (i *Item) Touch() {}
 
 // Next is the item after i.
 func (i *Item) Next() *Item { return i.next }
+
+// Close makes Disk an io.Closer.
+func (d *Disk) Close() error { return nil }
+
+// ErrMissing is an error of the store.
+type ErrMissing struct{ Key string }
+
+func (e *ErrMissing) Error() string { return e.Key }
+
+// Open returns a path and a Syncer: two results, neither an error.
+func Open(path string) (string, Syncer) { return path, &Disk{path: path} }
+
+// Feed hands out items on a channel.
+func (l *List) Feed() <-chan *Item { return l.feed }
