@@ -370,7 +370,7 @@ func fit(out *Output) {
 // unseenCalls says which calls the graph cannot see in a language.
 func unseenCalls(lang string) string {
 	if lang == "go" {
-		return "Calls through function values, and through interfaces held in local variables of no stated type or in fields of structs declared in another file, are not seen by the graph."
+		return "Calls through function values and method values, and through a method an interface takes from a standard-library one (io.WriteCloser's Close), are not seen by the graph; callers through an interface are listed with the interface's method (dispatch)."
 	}
-	return "Calls through function values, and method calls on objects whose class the code does not state (x.m() with x a parameter or the result of a call), are matched by name only or not seen by the graph."
+	return "Calls through function values, and method calls on objects whose class the code does not state (an untyped callback parameter, a value narrowed by a type guard or a cast), are matched by name only or not seen by the graph."
 }
