@@ -511,7 +511,9 @@
       h("p", { class: "explain" }, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
       h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
       h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
-    const done = () => dropDrafts(spec.name);
+    // Only this form's comment is emptied once its decision went through:
+    // the person may have moved on, and typed elsewhere, while it was sent.
+    const done = () => { dropDrafts(spec.name); ta.value = ""; };
     approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject], done));
     if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value }, [approve, reject], done));
     return form;
@@ -528,7 +530,6 @@
       const res = await api(action, body);
       sent = true;
       if (done) done();
-      view.querySelectorAll("textarea").forEach((ta) => { ta.value = ""; });
       say(res.message, true);
     } catch (e) {
       if (e.status === 401) { buttons.forEach((b) => b && (b.disabled = false)); return expired(); }
