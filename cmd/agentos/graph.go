@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/search/codegraph"
 	"github.com/agentos-dev/agentos/server/searchtool"
 )
@@ -110,19 +112,9 @@ code index in memory; otherwise it loads the saved code index. The answer is the
 				query["to_symbol"] = to
 			}
 			ask := askGraph(query, &out)
-			local := func() error {
-				l, err := openIndexes(cmd.Context(), s, p, cfg, searchtool.LocalOptions{Code: true})
-				if err != nil {
-					return err
-				}
-				defer l.Close()
-				out, err = l.Graph(action, args[1], to, depth, n)
-				if err != nil {
-					return graphCLIError(err)
-				}
-				out.IndexStatus = l.Status(searchtool.Code)
-				return nil
-			}
+			local := graphLocally(cmd.Context(), s, p, cfg, codeOnly, &out, func(l *searchtool.Local) (searchtool.Output, error) {
+				return l.Graph(action, args[1], to, depth, n)
+			})
 			if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
 				return printCandidates(s, err)
 			}
@@ -296,3 +288,26 @@ func askGraph(args map[string]any, out *searchtool.Output) func(ctx context.Cont
 		return true, "", nil
 	}
 }
+
+// graphLocally answers a graph question from the saved code index, when no
+// server runs, keeping the answer and the index's status in out. options
+// is called then, not before: the server may answer instead.
+func graphLocally(ctx context.Context, s *streams, p project.Paths, cfg config.Config, options func() searchtool.LocalOptions, out *searchtool.Output,
+	question func(*searchtool.Local) (searchtool.Output, error)) func() error {
+	return func() error {
+		l, err := openIndexes(ctx, s, p, cfg, options())
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		*out, err = question(l)
+		if err != nil {
+			return graphCLIError(err)
+		}
+		out.IndexStatus = l.Status(searchtool.Code)
+		return nil
+	}
+}
+
+// codeOnly is the saved code index alone.
+func codeOnly() searchtool.LocalOptions { return searchtool.LocalOptions{Code: true} }

@@ -49,23 +49,16 @@ func runImpact(cmd *cobra.Command, s *streams, dir string, args []string, diff b
 		query["query"] = symbol
 	}
 	ask := askGraph(query, &out)
-	local := func() error {
-		o := searchtool.LocalOptions{Code: true}
+	withCriteria := func() searchtool.LocalOptions {
+		o := codeOnly()
 		if e, err := workflow.ForProject(p, cfg, nil); err == nil {
 			o.Criteria = server.SpecCriteria(e)
 		}
-		l, err := openIndexes(cmd.Context(), s, p, cfg, o)
-		if err != nil {
-			return err
-		}
-		defer l.Close()
-		out, err = l.Impact(cmd.Context(), symbol, diff, base, depth, n)
-		if err != nil {
-			return graphCLIError(err)
-		}
-		out.IndexStatus = l.Status(searchtool.Code)
-		return nil
+		return o
 	}
+	local := graphLocally(cmd.Context(), s, p, cfg, withCriteria, &out, func(l *searchtool.Local) (searchtool.Output, error) {
+		return l.Impact(cmd.Context(), symbol, diff, base, depth, n)
+	})
 	if err := askRunning(cmd.Context(), s, p, cfg, verbose, ask, local); err != nil {
 		return printCandidates(s, err)
 	}
