@@ -179,9 +179,9 @@ func provenBefore(rep *workflow.GateReport) bool {
 	return false
 }
 
-// failBeforeSession approves the shop spec in root, starts its execution
-// (recording the base), makes the session's change and completes its task.
-func failBeforeSession(b *testing.B, root string) (*workflow.Engine, string) {
+// benchEngine is the workflow engine of root with the built-in workflows
+// and the test command detected there, at a 1% coverage threshold.
+func benchEngine(b *testing.B, root string) *workflow.Engine {
 	b.Helper()
 	builtin, err := assets.Sub(assets.Workflows)
 	if err != nil {
@@ -192,8 +192,15 @@ func failBeforeSession(b *testing.B, root string) (*workflow.Engine, string) {
 		b.Fatal(err)
 	}
 	d := testcmd.For(root)
-	state := filepath.Join(root, ".agentos", "state")
-	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: state, TestCommand: d.Command, CoverageFile: d.Coverage, TestReport: d.Report, CoverageThreshold: 1})
+	return workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state"),
+		TestCommand: d.Command, CoverageFile: d.Coverage, TestReport: d.Report, CoverageThreshold: 1})
+}
+
+// failBeforeSession approves the shop spec in root, starts its execution
+// (recording the base), makes the session's change and completes its task.
+func failBeforeSession(b *testing.B, root string) (*workflow.Engine, string) {
+	b.Helper()
+	e := benchEngine(b, root)
 	spec := "2026-01-01-shop"
 	writeFiles(b, root, map[string]string{
 		".agentos/specs/" + spec + "/README.md": "# Shop\n\nCoverage threshold: 1%\n\n## Objectives\nA discount on the cart.\n",

@@ -11,9 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/workflow"
-	"github.com/agentos-dev/agentos/workflow/testcmd"
 )
 
 // What a check of a finished spec costs (issue 36), on a real project: a
@@ -101,17 +99,7 @@ func BenchmarkLivingSpecCheck(b *testing.B) {
 
 func livingSession(b *testing.B, root string) (*workflow.Engine, string) {
 	b.Helper()
-	builtin, err := assets.Sub(assets.Workflows)
-	if err != nil {
-		b.Fatal(err)
-	}
-	lib, err := workflow.LoadLibrary(builtin, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := testcmd.For(root)
-	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state"),
-		TestCommand: d.Command, CoverageFile: d.Coverage, TestReport: d.Report, CoverageThreshold: 1})
+	e := benchEngine(b, root)
 	spec := "2026-01-01-short"
 	writeFiles(b, root, map[string]string{
 		".agentos/specs/" + spec + "/README.md": "# Short ids\n\nCoverage threshold: 1%\n\n## Objectives\nShort ids.\n",
