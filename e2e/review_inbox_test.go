@@ -127,15 +127,7 @@ func TestReviewInbox(t *testing.T) {
 		mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": fmt.Sprintf("background-%02d", i)}})
 	}
 	// One changed outside agentos.
-	tampered := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "tampered"}}).Session.ID
-	statePath := filepath.Join(root, ".agentos", "state", "workflows", tampered, "state.json")
-	data, err := os.ReadFile(statePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(statePath, []byte(strings.Replace(string(data), `"current_phase": 1`, `"current_phase": 2`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tamperedSession(t, c, root)
 	// A spec approved, then edited: its approval is void.
 	spec := "2026-01-01-voided"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Voided\n\n## Objectives\nGreet.\n")
@@ -267,4 +259,20 @@ func TestReviewInbox(t *testing.T) {
 	p.scheme("dark")
 	checkAxe(t, p.ctx, axe, "a remote agent's session, dark")
 	p.scheme("light")
+}
+
+// tamperedSession starts a session and moves it to phase 2 by editing its
+// state file, as a hand outside agentos would; it returns its id.
+func tamperedSession(t *testing.T, c *client.Client, root string) string {
+	t.Helper()
+	id := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "tampered"}}).Session.ID
+	statePath := filepath.Join(root, ".agentos", "state", "workflows", id, "state.json")
+	data, err := os.ReadFile(statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(statePath, []byte(strings.Replace(string(data), `"current_phase": 1`, `"current_phase": 2`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,15 +32,7 @@ func TestReviewKeepsPlace(t *testing.T) {
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
 	write(t, root, readme, "# Voided\n\n## Objectives\nGreet, edited after the approval.\n")
 	write(t, root, ".agentos/specs/2026-01-02-unfinished/README.md", "# Unfinished\n\nNo tasks yet.\n")
-	tampered := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_creation_v1", "options": map[string]any{"feature": "tampered"}}).Session.ID
-	statePath := filepath.Join(root, ".agentos", "state", "workflows", tampered, "state.json")
-	data, err := os.ReadFile(statePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(statePath, []byte(strings.Replace(string(data), `"current_phase": 1`, `"current_phase": 2`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tampered := tamperedSession(t, c, root)
 
 	rev := startReview(t, root)
 	p := pageDriver{t, reviewBrowser(t)}
