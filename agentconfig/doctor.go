@@ -1,14 +1,11 @@
 package agentconfig
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/agentos-dev/agentos/internal/shellquote"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -21,6 +18,7 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/config"
+	"github.com/agentos-dev/agentos/internal/filecmp"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/server"
 )
@@ -330,9 +328,7 @@ func checkBinary(p project.Paths) Check {
 	}
 	exe, err := os.Executable()
 	if err == nil {
-		a, errA := fileHash(exe)
-		b, errB := fileHash(bin)
-		if errA == nil && errB == nil && !bytes.Equal(a, b) {
+		if same, err := filecmp.Same(exe, bin); err == nil && !same {
 			return otherBuild(p, bin)
 		}
 	}
@@ -376,19 +372,6 @@ func describeBuild(i buildinfo.Info) string {
 		s += ")"
 	}
 	return s
-}
-
-func fileHash(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
-	}
-	return h.Sum(nil), nil
 }
 
 // checkEntry checks one client entry against what the client needs.

@@ -1,16 +1,14 @@
 package installer
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/filecmp"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -83,17 +81,9 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		return change{step: step}, nil // running the pinned copy itself
 	}
 	if targetErr == nil {
-		same := targetInfo.Size() == srcInfo.Size()
-		if same {
-			a, err := fileSum(src)
-			if err != nil {
-				return change{}, err
-			}
-			b, err := fileSum(target)
-			if err != nil {
-				return change{}, err
-			}
-			same = bytes.Equal(a, b)
+		same, err := filecmp.Same(src, target)
+		if err != nil {
+			return change{}, fmt.Errorf("install: %w", err)
 		}
 		if same && modeOK(targetInfo.Mode()) {
 			return change{step: step}, nil
@@ -121,20 +111,6 @@ func planBinary(p project.Paths, opts Options) (change, error) {
 		}
 		return nil
 	}}, nil
-}
-
-// fileSum is the sha256 of the file at path.
-func fileSum(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("install: %w", err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("install: read %s: %w", path, err)
-	}
-	return h.Sum(nil), nil
 }
 
 // modeOK reports whether the pinned binary can be run as installed. Windows

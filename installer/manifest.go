@@ -61,8 +61,8 @@ func recordManifest(p project.Paths) error {
 			}
 		}
 	}
-	if bin, err := os.ReadFile(PinnedBinary(p)); err == nil {
-		m.Files[p.Rel(PinnedBinary(p))] = manifest.Entry{SHA256: manifest.Sum(bin), Version: m.AssetVersion}
+	if sum, err := manifest.SumFile(PinnedBinary(p)); err == nil {
+		m.Files[p.Rel(PinnedBinary(p))] = manifest.Entry{SHA256: sum, Version: m.AssetVersion}
 	}
 	if maps.Equal(m.Files, old.Files) {
 		return nil
