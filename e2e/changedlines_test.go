@@ -73,6 +73,7 @@ func TestChangedLinesGo(t *testing.T) {
 }
 
 func TestChangedLinesPytest(t *testing.T) {
+	long(t) // the fast run has changed lines in Go, and pytest's coverage report in workflow/gates
 	p := untested(pythonLight(t), "old.py", oldPyCode)
 	if passed, answer := changedLinesRun(t, p, pyGreet); !passed {
 		t.Fatalf("covered new lines in a project whose old code is untested were refused: %s", answer)

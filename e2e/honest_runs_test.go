@@ -181,6 +181,7 @@ func TestHonestVitestRunPassesFirstTime(t *testing.T) {
 }
 
 func TestHonestJestRunPassesFirstTime(t *testing.T) {
+	long(t) // a Jest gate costs seconds of CPU: the fast run has TypeScript through Vitest
 	t.Parallel()
 	modules := runnersCache(t, "jest")
 	root := map[string]string{"package.json": jestPackage, "tsconfig.json": jestTSConfig}

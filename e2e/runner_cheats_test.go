@@ -27,9 +27,11 @@ import (
 //
 // Each cheat a gate has to run the tests to refuse costs the runner's runs
 // (seconds of CPU for Jest): the fast run (scripts/test.sh without --long)
-// plays only those marked fast, one or two of each way of refusing per
-// runner; cheats refused before any test runs it always plays, and the
-// long run, which CI runs, plays them all.
+// plays only those marked fast: the ones only this runner can play (its
+// own skip, ignore and mock features), while the ways of cheating that do
+// not depend on the runner (a test asserting nothing, an earlier test
+// deleted or gutted) it plays on Go; cheats refused before any test runs
+// it always plays, and the long run, which CI runs, plays them all.
 type runnerCheat struct {
 	name  string
 	files []string // path, content, path, content …
@@ -225,7 +227,7 @@ func TestPytestCheatsAreRefused(t *testing.T) {
 			files: []string{"shout.py", "def shout(s):\n    return s\n", "test_shout.py", "from shout import shout\n\n\ndef test_shout():\n    shout(\"hi\")\n"},
 			check: "command", want: []string{"test_shout.test_shout passes now only as the session changed it", "assert 'hi' == 'HI'"},
 			undo: []string{"shout.py", pyShout, "test_shout.py", pyShoutTest}},
-	}, "a test that asserts nothing", "xfail", "# pragma: no cover on the branch no test runs", "breaking earlier code and rewriting its test to check nothing"))
+	}, "xfail", "# pragma: no cover on the branch no test runs"))
 
 	passHonestly(t, c, id, "test_greet.py", pyHonestTest)
 }
@@ -364,7 +366,7 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
 			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
-	), "a test that asserts nothing", "deleting an earlier test", "/* v8 ignore next */ on the branch no test runs", "vi.mock of the module under test"))
+	), "/* v8 ignore next */ on the branch no test runs", "vi.mock of the module under test"))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
 
