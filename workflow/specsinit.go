@@ -112,7 +112,7 @@ func (e *Engine) DraftSpecs(ctx context.Context, opts DraftOptions) ([]Draft, er
 	if len(modules) == 0 {
 		modules = topModules(files)
 		if len(modules) == 0 {
-			return nil, notFound("the code index holds no code outside tests; nothing to draft a spec from")
+			return nil, notFound("the code index holds no code outside tests, so there is nothing to draft a spec from (a server's index may still be building: wait until svc_search_project's index_status says ready)")
 		}
 	}
 	tests, err := gates.ListTests(ctx, e.set.Root)
