@@ -231,3 +231,41 @@ func specsInitRun(t *testing.T, p brownfield) {
 		t.Fatalf("after converge: %+v (exit %d)", specs, r.code)
 	}
 }
+
+// An agent drafts through svc_workflow's draft_specs, as agentos specs init
+// does; the drafts still wait for a person's approval.
+func TestSpecsInitThroughMCP(t *testing.T) {
+	t.Parallel()
+	p := goBrownfield()
+	root := newProject(t)
+	for rel, content := range p.files {
+		write(t, root, rel, content)
+	}
+	c := stdioClient(t, root, "--transport", "stdio")
+	waitIndexes(t, c) // drafts are read from the whole index
+	var out struct {
+		Drafts []struct {
+			Spec     string            `json:"spec"`
+			Files    map[string]string `json:"files"`
+			Criteria []struct{ ID, Test string }
+			Written  bool `json:"written"`
+		} `json:"drafts"`
+		Next string `json:"next_action"`
+	}
+	res := call(t, c, "svc_workflow", map[string]any{"action": "draft_specs", "options": map[string]any{"dry_run": "true"}}, &out)
+	if res.IsError || len(out.Drafts) != 1 || out.Drafts[0].Written || len(out.Drafts[0].Files) != 5 || len(out.Drafts[0].Criteria) != 2 {
+		t.Fatalf("draft_specs dry run: %+v %v", out, res.Content)
+	}
+	fitsSchema(t, c, "svc_workflow", res)
+	if _, err := os.Stat(filepath.Join(root, ".agentos", "specs", out.Drafts[0].Spec)); !os.IsNotExist(err) {
+		t.Fatalf("a dry run wrote the draft: %v", err)
+	}
+	res = call(t, c, "svc_workflow", map[string]any{"action": "draft_specs", "options": map[string]any{"module": "greet"}}, &out)
+	if res.IsError || len(out.Drafts) != 1 || !out.Drafts[0].Written || !strings.Contains(out.Next, "agentos workflow approve --spec "+out.Drafts[0].Spec) {
+		t.Fatalf("draft_specs: %+v %v", out, res.Content)
+	}
+	fitsSchema(t, c, "svc_workflow", res)
+	if _, errText := wf(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": out.Drafts[0].Spec}}); !strings.Contains(errText, "not been approved") {
+		t.Fatalf("an execution on an unapproved draft: %s", errText)
+	}
+}
