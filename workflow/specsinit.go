@@ -139,6 +139,13 @@ func (e *Engine) DraftSpecs(ctx context.Context, opts DraftOptions) ([]Draft, er
 				if err := e.writeDraft(&d); err != nil {
 					return nil, err
 				}
+				if len(d.Annotated) > 0 {
+					// The comments moved the tests' lines: a later module
+					// reached by the same test files reads them afresh.
+					if tests, err = gates.ListTests(ctx, e.set.Root); err != nil {
+						return nil, fmt.Errorf("read the tests: %w", err)
+					}
+				}
 			}
 		}
 		out = append(out, d)
