@@ -48,7 +48,7 @@ func (t *tool) living(ctx context.Context, in input, actor workflow.Actor) (out 
 		}
 		out := Output{Specs: specs, NextAction: "check_specs runs their traced tests on the code as it is now"}
 		if len(specs) == 0 {
-			out.NextAction = "no spec has finished spec_execution_v1 yet"
+			out.NextAction = "no spec has finished yet; for code that has no spec, draft_specs drafts specs from it for a person to approve"
 		}
 		return out, true, nil
 	case "check_specs":
