@@ -543,6 +543,8 @@ func draftSRD(module string, files []string, byFile map[string][]*draftTest) str
 	fmt.Fprintf(&b, "# Requirements: %s\n\n", moduleTitle(module))
 	b.WriteString("> Drafted from the existing tests: each requirement is the behaviour one test file checks.\n\n")
 	b.WriteString("## Functional requirements\n\n")
+	b.WriteString("Each requirement below is the behaviour one existing test file checks today. The tests it names are its\n")
+	b.WriteString("acceptance criteria in tasks.md, and each of them must keep passing as it is written.\n\n")
 	if len(files) == 0 {
 		b.WriteString("No test checks this module's behaviour yet, so no requirement could be drafted from one.\n\n")
 	}
@@ -569,6 +571,8 @@ func draftSpecsDoc(root, module, doc string, code []string, syms []codegraph.Sym
 	}
 	fmt.Fprintf(&b, "This spec describes %s as its code stands: %d source files and %d exported symbols, read from the project's code index.\n\n", moduleLabel(module), len(code), len(syms))
 	b.WriteString("## Components and data flow\n\n")
+	b.WriteString("The module's code lives in these files, as the code index reads them; each line counts the exported\n")
+	b.WriteString("symbols the file declares, which the Interfaces section lists one by one.\n\n")
 	for _, f := range code {
 		n := 0
 		for _, s := range syms {
@@ -580,7 +584,10 @@ func draftSpecsDoc(root, module, doc string, code []string, syms []codegraph.Sym
 	}
 	b.WriteString("\n## Interfaces\n\n")
 	if len(syms) == 0 {
-		b.WriteString("The module exports no symbol the code index knows of.\n")
+		b.WriteString("The module exports no symbol the code index knows of, so other code reaches it only through its files.\n")
+	} else {
+		b.WriteString("These are the exported symbols the code index declares in the module's code, each with its declaration as\n")
+		b.WriteString("written and its line; other code and the tests call the module through them.\n\n")
 	}
 	lines := map[string][]string{}
 	for _, s := range syms {

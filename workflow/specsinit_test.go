@@ -96,6 +96,19 @@ func TestDraftSpecsFromGoCode(t *testing.T) {
 	if err := e.Executable(d.Dir); err != nil {
 		t.Fatalf("the drafted tasks do not parse: %v", err)
 	}
+	// The documents pass spec_creation_v1's gates as they are: sections with
+	// content of their own, tasks in the format.
+	def, _ := e.Library().Get("spec_creation_v1")
+	for _, ph := range def.Phases {
+		for _, c := range ph.Gate {
+			if c.Type == gates.TypeApproval {
+				continue
+			}
+			if r := c.Run(ctx, gates.Env{Root: root, Vars: map[string]string{"spec_dir": d.Dir}}); !r.Passed {
+				t.Errorf("%s's %s check: %s", ph.Name, c.Type, r.Message)
+			}
+		}
+	}
 	traced, err := gates.TraceTests(ctx, root, []string{"AC-greet-1.1.1"})
 	if err != nil || len(traced.ByID["ac-greet-1.1.1"]) != 1 || traced.ByID["ac-greet-1.1.1"][0].Name != "TestGreet" {
 		t.Fatalf("the criterion is not traced to its test: %+v %v", traced, err)
