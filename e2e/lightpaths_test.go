@@ -97,6 +97,32 @@ func vitestLight(t *testing.T) lightProject {
 	}
 }
 
+// jestLight is vitestLight's project with Jest (ts-jest) as its runner.
+func jestLight(t *testing.T) lightProject {
+	modules := runnersCache(t, "jest")
+	return lightProject{
+		name: "jest",
+		files: map[string]string{
+			"package.json":           jestPackage,
+			"tsconfig.json":          jestTSConfig,
+			"src/greet.ts":           "export function greet(name: string): string {\n  return \"hello, \" + name;\n}\n",
+			"src/greet.name.test.ts": "import { greet } from \"./greet\";\n\ntest(\"greets by name\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n});\n",
+		},
+		setup: func(t *testing.T, root string) {
+			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		code:     "src/greet.ts",
+		fixed:    greetTS,
+		testPath: "src/greet.empty.test.ts",
+		test: func(id string) string {
+			return "import { greet } from \"./greet\";\n\n// " + id + "\ntest(\"an empty name greets the world\", () => {\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"
+		},
+		reason: `Expected: "hello, world"`,
+	}
+}
+
 // lightStart makes the project p before the session, through the agent's
 // own file tool, and returns the client.
 func lightStart(t *testing.T, p lightProject, config string) (string, *client.Client) {
@@ -195,6 +221,12 @@ func TestQuickChangeHonestPython(t *testing.T) {
 	quickHonest(t, pythonLight(t))
 }
 
+func TestQuickChangeHonestJest(t *testing.T) {
+	long(t) // a Jest run with ts-jest takes seconds per gate; the fast run has Vitest
+	t.Parallel()
+	quickHonest(t, jestLight(t))
+}
+
 func TestQuickChangeHonestVitest(t *testing.T) {
 	long(t) // the fast run has these paths in Go and Python, and Vitest in the full workflow
 	t.Parallel()
@@ -259,4 +291,10 @@ func TestBugfixHonestVitest(t *testing.T) {
 	long(t) // the fast run has these paths in Go and Python, and Vitest in the full workflow
 	t.Parallel()
 	bugfixHonest(t, vitestLight(t), false)
+}
+
+func TestBugfixHonestJest(t *testing.T) {
+	long(t) // a Jest run with ts-jest takes seconds per gate; the fast run has Vitest
+	t.Parallel()
+	bugfixHonest(t, jestLight(t), false)
 }

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -362,6 +363,10 @@ func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Bind
 	if err := e.Executable(dir); err != nil {
 		return Threshold{}, err
 	}
+	adopt := e.IsDrafted(spec)
+	if err := e.CheckDraft(spec); err != nil {
+		return Threshold{}, err
+	}
 	b, files, err := e.specSnapshot(dir, true)
 	if err != nil {
 		return Threshold{}, err
@@ -374,7 +379,18 @@ func (e *Engine) ApproveSpec(spec string, who Approver, note string, shown *Bind
 	if err != nil {
 		return t, err
 	}
-	return t, e.writeApproval(&ApprovalRecord{Spec: spec, By: who.By, Via: who.Via, At: e.set.Now().UTC(), Note: note, Binding: b, CoverageThreshold: &t.Percent})
+	if err := e.writeApproval(&ApprovalRecord{Spec: spec, By: who.By, Via: who.Via, At: e.set.Now().UTC(), Note: note, Binding: b, CoverageThreshold: &t.Percent}); err != nil {
+		return t, err
+	}
+	if adopt {
+		// A spec drafted from code is finished once a person approves it:
+		// its criteria are tests that exist, and its evidence is recorded
+		// as a finished spec's, for `agentos specs check`.
+		if err := e.adoptDrafted(context.Background(), spec, dir, who); err != nil {
+			return t, fmt.Errorf("spec %s is approved, but its evidence could not be recorded (%w); approve it again to retry", spec, err)
+		}
+	}
+	return t, nil
 }
 
 // Executable refuses a spec folder the execution workflow would refuse to

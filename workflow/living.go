@@ -287,13 +287,45 @@ func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 	if spec == "" || dir == "" {
 		return nil
 	}
-	tree, err := e.snapshot(ctx, s.ID)
-	if err != nil {
-		return fmt.Errorf("the working tree cannot be recorded: %w", err)
-	}
 	plan, source, err := e.livingCriteria(s, dir)
 	if err != nil {
 		return err
+	}
+	rec, err := e.newLiving(ctx, spec, s.ID, plan, provenTests(s))
+	if err != nil {
+		return err
+	}
+	rec.Workflow, rec.Source = s.Workflow, source
+	rec.TestCommand, rec.TestReport = s.Vars["test_command"], s.Vars["test_report"]
+	// The history goes on from an earlier record (a converge); a record
+	// that is not agentos's own starts over.
+	if old, integrity, err := e.readLiving(spec); err == nil && integrity == nil {
+		rec.History, rec.ChangesSHA256 = old.History, old.ChangesSHA256
+	}
+	what := "completed"
+	if s.Vars[convergeVar] != "" {
+		what = "converged"
+	}
+	entry := HistoryEntry{At: rec.CompletedAt, What: what, Session: s.ID, Commit: rec.Commit}
+	if what == "converged" {
+		entry.Detail = []string{"hold again: " + strings.ReplaceAll(s.Vars[convergeVar], ",", ", ")}
+	}
+	rec.History = append(rec.History, entry)
+	if what == "converged" {
+		if err := e.appendChanges(rec, entry); err != nil {
+			return err
+		}
+	}
+	return e.writeLiving(rec)
+}
+
+// newLiving builds the evidence of spec as the project is now: the working
+// tree, the commit, and each criterion of plan with the tests that name it
+// (those proven, keyed as provenTests keys them, first) and what they reach.
+func (e *Engine) newLiving(ctx context.Context, spec, session string, plan gates.Plan, proven map[string]bool) (*LivingRecord, error) {
+	tree, err := e.snapshot(ctx, session)
+	if err != nil {
+		return nil, fmt.Errorf("the working tree cannot be recorded: %w", err)
 	}
 	var ids []string
 	for _, p := range plan.Phases {
@@ -307,11 +339,9 @@ func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 	}
 	traced, err := gates.TraceTests(ctx, e.set.Root, ids)
 	if err != nil {
-		return fmt.Errorf("read the tests: %w", err)
+		return nil, fmt.Errorf("read the tests: %w", err)
 	}
-	proven := provenTests(s)
-	rec := &LivingRecord{Spec: spec, Session: s.ID, Workflow: s.Workflow, Source: source, CompletedAt: e.set.Now().UTC(), Tree: tree,
-		TestCommand: s.Vars["test_command"], TestReport: s.Vars["test_report"]}
+	rec := &LivingRecord{Spec: spec, Session: session, CompletedAt: e.set.Now().UTC(), Tree: tree}
 	if repo, err := gitrepo.Find(e.set.Root); err == nil {
 		if st, err := repo.State(); err == nil {
 			rec.Commit, rec.Branch = st.Commit, st.Branch
@@ -351,26 +381,7 @@ func (e *Engine) recordLivingErr(ctx context.Context, s *Session) error {
 			}
 		}
 	}
-	// The history goes on from an earlier record (a converge); a record
-	// that is not agentos's own starts over.
-	if old, integrity, err := e.readLiving(spec); err == nil && integrity == nil {
-		rec.History, rec.ChangesSHA256 = old.History, old.ChangesSHA256
-	}
-	what := "completed"
-	if s.Vars[convergeVar] != "" {
-		what = "converged"
-	}
-	entry := HistoryEntry{At: rec.CompletedAt, What: what, Session: s.ID, Commit: rec.Commit}
-	if what == "converged" {
-		entry.Detail = []string{"hold again: " + strings.ReplaceAll(s.Vars[convergeVar], ",", ", ")}
-	}
-	rec.History = append(rec.History, entry)
-	if what == "converged" {
-		if err := e.appendChanges(rec, entry); err != nil {
-			return err
-		}
-	}
-	return e.writeLiving(rec)
+	return rec, nil
 }
 
 // provenTests are the tests the session's gates proved a criterion with,

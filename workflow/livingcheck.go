@@ -101,8 +101,11 @@ func listed(rec *LivingRecord, integrity *Integrity) SpecState {
 	if rec.LastCheck != nil {
 		return *rec.LastCheck
 	}
-	return SpecState{Spec: rec.Spec, State: SpecUnchecked, Session: rec.Session, CompletedAt: rec.CompletedAt, Commit: rec.Commit,
-		Note: "held when it completed; not checked since (agentos specs check)"}
+	note := "held when it completed; not checked since (agentos specs check)"
+	if rec.Workflow == specsInitWorkflow {
+		note = "drafted from code and approved; its tests have not run since (agentos specs check)"
+	}
+	return SpecState{Spec: rec.Spec, State: SpecUnchecked, Session: rec.Session, CompletedAt: rec.CompletedAt, Commit: rec.Commit, Note: note}
 }
 
 // SpecHistory returns a finished spec's dated changes (for the review

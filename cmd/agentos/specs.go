@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,7 +23,7 @@ func newSpecsCmd(s *streams) *cobra.Command {
 	var asJSON, all bool
 	cmd := &cobra.Command{
 		Use:   "specs",
-		Short: "Show whether the finished specs still hold; check them; converge a drifted one",
+		Short: "Show whether the finished specs still hold; check them; converge a drifted one; draft specs from code",
 		Long: `A spec whose execution (spec_execution_v1) completed keeps its evidence: the commit it
 finished on, each acceptance criterion's tests, and the symbols those tests reach.
 
@@ -30,6 +31,7 @@ finished on, each acceptance criterion's tests, and the symbols those tests reac
   agentos specs check [NAME...]    run the traced tests on the code as it is now, in the gate's
                                    sandbox, and find the changes since completion that reach them
   agentos specs converge NAME      start an execution session that repairs the broken criteria
+  agentos specs init [MODULE...]   draft specs for existing code from its code, tests and docs
 
 A spec is holding (its tests pass as written and no change reaches them), drifted (a traced
 test fails, was deleted or was changed), touched (its tests pass, but a change since it
@@ -124,8 +126,92 @@ The session belongs to --owner (the client name of the agent that will do the wo
 	}
 	converge.Flags().StringSliceVar(&keep, "keep", nil, "touched criteria to repair too (AC-…), comma-separated or repeated")
 	converge.Flags().StringVar(&owner, "owner", "", "the client name of the agent that does the work (default: the terminal)")
-	cmd.AddCommand(check, converge)
+	var dryRun bool
+	initCmd := &cobra.Command{
+		Use:   "init [MODULE...]",
+		Short: "Draft specs for existing modules from their code, tests and docs",
+		Long: `Init drafts a spec for each module named (a folder of the project's code), or for every
+top-level folder that holds code when none is named, from what is there: what the module does
+(its README or package documentation), its interfaces (the exported symbols of the code index)
+and its existing tests as the acceptance criteria that already hold. Each test taken for a
+criterion gets a comment naming it, as every test that proves a criterion does.
+
+A draft is written to .agentos/specs/DATE-MODULE/ in the usual layout (README.md, srd.md,
+specs.md, tasks.md, implementation.md) and says it was drafted from code. It is not a living
+spec until a person reads it, corrects it and approves it with
+  agentos workflow approve --spec DATE-MODULE
+which records its evidence; agentos specs check then runs its tests. An existing spec of the
+same name is never overwritten. --dry-run prints what would be written.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, p, cfg, err := specsEngine(dir)
+			if err != nil {
+				return err
+			}
+			closeGraph := useLocalGraph(cmd.Context(), s, e, p, cfg)
+			defer closeGraph()
+			drafts, err := e.DraftSpecs(cmd.Context(), workflow.DraftOptions{Modules: args, DryRun: dryRun})
+			if err != nil {
+				return cliError(err)
+			}
+			if asJSON {
+				return printJSON(s, drafts)
+			}
+			printDrafts(s.Out, drafts, dryRun)
+			return nil
+		},
+	}
+	initCmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be written, and write nothing")
+	cmd.AddCommand(check, converge, initCmd)
 	return cmd
+}
+
+func printDrafts(w io.Writer, drafts []workflow.Draft, dryRun bool) {
+	for i, d := range drafts {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if d.NotWritten != "" {
+			fmt.Fprintf(w, "%s: not drafted: %s\n", d.Module, d.NotWritten)
+			continue
+		}
+		verb := "Drafted"
+		if dryRun {
+			verb = "Would draft"
+		}
+		fmt.Fprintf(w, "%s %s from %s: %d exported symbols, %d criteria, each an existing test.\n", verb, d.Dir, d.Module, d.Symbols, len(d.Criteria))
+		for _, c := range d.Criteria {
+			fmt.Fprintf(w, "  %s  %s\n", c.ID, c.Test)
+		}
+		for _, sk := range d.Skipped {
+			fmt.Fprintf(w, "  not a criterion: %s\n", sk)
+		}
+		if len(d.Annotated) > 0 {
+			how := "now name"
+			if dryRun {
+				how = "would name"
+			}
+			fmt.Fprintf(w, "Tests that %s their criterion in a comment: %s\n", how, strings.Join(d.Annotated, ", "))
+		}
+		for _, a := range d.ToAdd {
+			fmt.Fprintf(w, "A person must add: %s\n", a)
+		}
+		if dryRun {
+			for _, f := range sortedFiles(d.Files) {
+				fmt.Fprintf(w, "\n--- %s\n%s", f, d.Files[f])
+			}
+			continue
+		}
+		fmt.Fprintf(w, "It is a draft, not a living spec: read it, correct it, then approve it with\n  agentos workflow approve --spec %s\n", d.Spec)
+	}
+}
+
+func sortedFiles(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func specsEngine(dir string) (*workflow.Engine, project.Paths, config.Config, error) {
@@ -158,7 +244,7 @@ func useLocalGraph(ctx context.Context, s *streams, e *workflow.Engine, p projec
 
 func printSpecs(w io.Writer, specs []workflow.SpecState, all bool) {
 	if len(specs) == 0 {
-		fmt.Fprintln(w, "No spec has finished spec_execution_v1 yet.")
+		fmt.Fprintln(w, "No spec has finished yet (agentos specs init drafts specs for existing code).")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -127,12 +127,16 @@ given, and the approval is then recorded as non-interactive.`,
 			if spec == "" && len(args) != 1 {
 				return withCode(exitUsage, errors.New("name the session to approve, or --spec NAME"))
 			}
+			projectDir := dir
 			var dir string
 			var shown *workflow.Binding
 			if spec != "" {
 				if dir, err = workflow.SpecDir(spec); err == nil {
 					if shown, err = e.BindingFor(dir); err == nil {
 						err = e.Executable(dir) // before the person reads and confirms
+					}
+					if err == nil {
+						err = e.CheckDraft(spec)
 					}
 				}
 			} else {
@@ -142,6 +146,14 @@ given, and the approval is then recorded as non-interactive.`,
 				return cliError(err)
 			}
 			fmt.Fprintf(s.Out, "Approving the spec in %s.\n%s", dir, e.Describe(dir, shown))
+			if spec != "" && e.IsDrafted(spec) {
+				fmt.Fprintln(s.Out, "It was drafted from code (agentos specs init): approving it makes it a finished spec, whose traced tests agentos specs check runs.")
+				// Its evidence names the symbols each test reaches, from the
+				// saved code index.
+				if p, cfg, _, err := openProject(projectDir); err == nil {
+					defer useLocalGraph(cmd.Context(), s, e, p, cfg)()
+				}
+			}
 			via := workflow.ViaTerminal
 			switch {
 			case yes:

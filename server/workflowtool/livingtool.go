@@ -12,7 +12,7 @@ import (
 // The living-spec actions of svc_workflow: what a finished spec's state is,
 // a check of it on request, and a converge session from a drifted one.
 
-var livingActions = []string{"list_specs", "check_specs", "converge_spec"}
+var livingActions = []string{"list_specs", "check_specs", "converge_spec", "draft_specs"}
 
 func init() { actions = append(actions, livingActions...) }
 
@@ -31,6 +31,9 @@ func (t *tool) living(ctx context.Context, in input, actor workflow.Actor) (out 
 		return Output{}, false, nil
 	}
 	e := t.engine
+	if in.Action == "draft_specs" {
+		return t.draftSpecs(ctx, in)
+	}
 	for k := range in.Options {
 		if k != "spec" && !(k == "keep" && in.Action == "converge_spec") {
 			return Output{}, true, toolkit.Validation("options."+k, "%s takes no option %q", in.Action, k)
@@ -45,7 +48,7 @@ func (t *tool) living(ctx context.Context, in input, actor workflow.Actor) (out 
 		}
 		out := Output{Specs: specs, NextAction: "check_specs runs their traced tests on the code as it is now"}
 		if len(specs) == 0 {
-			out.NextAction = "no spec has finished spec_execution_v1 yet"
+			out.NextAction = "no spec has finished yet; for code that has no spec, draft_specs drafts specs from it for a person to approve"
 		}
 		return out, true, nil
 	case "check_specs":
@@ -91,6 +94,48 @@ func (t *tool) living(ctx context.Context, in input, actor workflow.Actor) (out 
 		return out, true, nil
 	}
 	return Output{}, true, toolkit.Validation("action", "unknown action %q", in.Action)
+}
+
+// draftSpecs drafts specs for existing modules from their code, tests and
+// docs (agentos specs init): drafts a person approves, not specs.
+func (t *tool) draftSpecs(ctx context.Context, in input) (Output, bool, error) {
+	opts := workflow.DraftOptions{}
+	for k, v := range in.Options {
+		switch k {
+		case "module":
+			for _, m := range strings.Split(v, ",") {
+				if m = strings.TrimSpace(m); m != "" {
+					opts.Modules = append(opts.Modules, m)
+				}
+			}
+		case "dry_run":
+			opts.DryRun = v == "true"
+		default:
+			return Output{}, true, toolkit.Validation("options."+k, "draft_specs takes no option %q", k)
+		}
+	}
+	drafts, err := t.engine.DraftSpecs(ctx, opts)
+	if err != nil {
+		return Output{}, true, err
+	}
+	var written []string
+	for i := range drafts {
+		if !opts.DryRun {
+			drafts[i].Files = nil // written: read them from the spec folder
+		}
+		if drafts[i].Written {
+			written = append(written, drafts[i].Spec)
+		}
+	}
+	out := Output{Drafts: drafts, NextAction: "nothing was drafted"}
+	switch {
+	case opts.DryRun:
+		out.NextAction = "a dry run wrote nothing; call draft_specs without dry_run to write these drafts"
+	case len(written) > 0:
+		out.Changed = "drafted " + strings.Join(written, ", ") + " from code"
+		out.NextAction = fmt.Sprintf("tell the person the drafts are not specs until they read, correct and approve each one in a terminal (agentos workflow approve --spec %s); write what each draft's to_add names first", written[0])
+	}
+	return out, true, nil
 }
 
 // notHolding keeps, of each spec's check, only the criteria that do not hold:

@@ -33,6 +33,8 @@ type Output struct {
 	Specs        []workflow.SpecState         `json:"specs,omitempty"`
 	SpecsReached *[]workflow.CoveredCriterion `json:"finished_specs_reached,omitempty"`
 	Converging   []string                     `json:"converging,omitempty"`
+	// Drafts are the specs draft_specs drafted from code.
+	Drafts []workflow.Draft `json:"drafts,omitempty"`
 }
 
 // WorkflowSummary describes a workflow definition.

@@ -44,13 +44,13 @@ func New(engine *workflow.Engine, log *slog.Logger) toolkit.Tool {
 	def := mcp.NewTool("svc_workflow",
 		mcp.WithDescription("Phase-gated workflows: spec_creation_v1 (write and get a spec approved), spec_execution_v1 (implement an approved spec task by task), quick_change_v1 (a small change: one short document, one approval), bugfix_v1 (reproduce with a failing test, then fix), agentos_upgrade_v1. "+
 			"The server checks every gate itself — it reads the files, runs the tests, parses the coverage — and only a person can approve (in a terminal). "+
-			"Finished specs: list_specs, check_specs (runs their traced tests on the code now: holding, drifted or touched), converge_spec (a session that repairs a drifted one). "+
+			"Finished specs: list_specs, check_specs (runs their traced tests on the code now: holding, drifted or touched), converge_spec (a session that repairs a drifted one), draft_specs (drafts specs for existing modules from their code and tests, for a person to approve). "+
 			"Start with list_workflows or list_sessions; every answer carries next_action."),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...), mcp.Description("What to do")),
 		mcp.WithString("session_id", mcp.Description("The session, for every action but list_workflows, start and list_sessions")),
 		mcp.WithString("workflow_type", mcp.Description("start: the workflow to run, e.g. spec_creation_v1")),
 		mcp.WithObject("options", mcp.Description("start: the workflow's inputs, e.g. {\"feature\": \"user-login\", \"touches\": \"auth/login.go,Login\"} or {\"spec\": \"2026-11-22-user-login\"}. "+
-			"check_specs: {\"spec\": NAME} (default: every finished spec). converge_spec: {\"spec\": NAME, \"keep\": \"AC-…,AC-…\"} (touched criteria to repair too)"),
+			"check_specs: {\"spec\": NAME} (default: every finished spec). converge_spec: {\"spec\": NAME, \"keep\": \"AC-…,AC-…\"} (touched criteria to repair too). draft_specs: {\"module\": \"pkg/a,pkg/b\" (default: every top-level folder of code), \"dry_run\": \"true\"}"),
 			mcp.AdditionalProperties(map[string]any{"type": "string"})),
 		mcp.WithInteger("phase", mcp.Description("get_phase: the phase number (0 = overview; default: the current phase). rollback: the earlier phase to return to")),
 		mcp.WithString("task_number", mcp.Description("get_task, complete_task: the task id, e.g. 1.2")),

@@ -756,6 +756,12 @@ func fmtPercent(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // names of the elements it is nested in (outermost first), and stops early
 // when ctx ends.
 func walkXML(ctx context.Context, r io.Reader, format string, start func(t xml.StartElement, stack []string)) error {
+	return walkXMLText(ctx, r, format, start, nil)
+}
+
+// walkXMLText is walkXML that also hands text to text (when not nil), with
+// the stack of the elements it is in.
+func walkXMLText(ctx context.Context, r io.Reader, format string, start func(t xml.StartElement, stack []string), text func(data []byte, stack []string)) error {
 	dec := xml.NewDecoder(r)
 	dec.Strict = false
 	var stack []string
@@ -777,6 +783,10 @@ func walkXML(ctx context.Context, r io.Reader, format string, start func(t xml.S
 		case xml.EndElement:
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
+			}
+		case xml.CharData:
+			if text != nil {
+				text(t, stack)
 			}
 		}
 	}

@@ -168,3 +168,36 @@ func sum(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+// ProjectTest is a test of the project's source, whether or not it names a
+// criterion: what a spec drafted from the code can take for a criterion.
+type ProjectTest struct {
+	TracedTest
+	// Checks says the test can fail (an assertion, a t.Error …).
+	Checks bool `json:"checks"`
+	// Never says why the source marks it as one that never counts (skip,
+	// todo, xfail …); "" for a test that runs.
+	Never string `json:"never,omitempty"`
+}
+
+// ListTests reads the project's Go, Python and JS/TS tests as the
+// acceptance_criteria check reads them, every one (Go subtests included,
+// named TestX/sub), in the order of their files and lines.
+func ListTests(ctx context.Context, root string) ([]ProjectTest, error) {
+	src, err := findTests(ctx, root, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ProjectTest, 0, len(src.refs))
+	for _, r := range src.refs {
+		out = append(out, ProjectTest{TracedTest: TracedTest{Name: r.name, Package: r.pkg, File: r.file, Line: r.line, Lang: r.lang},
+			Checks: r.checks, Never: r.never})
+	}
+	slices.SortStableFunc(out, func(a, b ProjectTest) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
+	return out, nil
+}

@@ -221,6 +221,24 @@ func failureLine(output string) string {
 	return ""
 }
 
+// failureText is a failure message given as text: its lines up to the
+// stack trace, joined, with no terminal escapes, clipped. Jest's reads
+// `Error: expect(received).toBe(expected) // Object.is equality Expected:
+// "hello, world" Received: "hello, "`.
+func failureText(text string) string {
+	var kept []string
+	for _, line := range strings.Split(ansiRE.ReplaceAllString(text, ""), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "at ") {
+			break
+		}
+		if line != "" {
+			kept = append(kept, line)
+		}
+	}
+	return clip(strings.Join(kept, " "), 240)
+}
+
 // testOutcome is what a report says about a run, for the command check.
 type testOutcome struct {
 	tests   []TestCase
@@ -300,7 +318,24 @@ func readJUnit(ctx context.Context, path string) (testOutcome, error) {
 	}
 	defer f.Close()
 	suiteFailures := int64(0)
-	err = walkXML(ctx, io.LimitReader(f, 256<<20), "JUnit", func(t xml.StartElement, stack []string) {
+	// A <failure> without a message attribute holds its message as text
+	// (jest-junit): read until the stack trace.
+	var pending *TestCase
+	var body strings.Builder
+	text := func(data []byte, stack []string) {
+		if pending != nil && len(stack) > 0 && (stack[len(stack)-1] == "failure" || stack[len(stack)-1] == "error") && body.Len() < 64<<10 {
+			body.Write(data)
+		}
+	}
+	flush := func() {
+		if pending != nil && pending.Failure == "" {
+			pending.Failure = failureText(body.String())
+		}
+		pending = nil
+		body.Reset()
+	}
+	err = walkXMLText(ctx, io.LimitReader(f, 256<<20), "JUnit", func(t xml.StartElement, stack []string) {
+		flush()
 		parent := ""
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
@@ -329,6 +364,9 @@ func readJUnit(ctx context.Context, path string) (testOutcome, error) {
 				if last.Failure == "" {
 					msg, _ := xmlAttr(t, "message")
 					last.Failure = failureLine(msg)
+					if last.Failure == "" {
+						pending = last
+					}
 				}
 			case "skipped":
 				if last.Status != TestFailed {
@@ -336,7 +374,8 @@ func readJUnit(ctx context.Context, path string) (testOutcome, error) {
 				}
 			}
 		}
-	})
+	}, text)
+	flush()
 	if err != nil {
 		return o, err
 	}

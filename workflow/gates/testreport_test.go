@@ -204,3 +204,30 @@ func TestReportSpecValidation(t *testing.T) {
 		}
 	}
 }
+
+// jest-junit writes a failure's message as the text of <failure>, with the
+// stack after it; pytest and Vitest write it in the message attribute.
+func TestJUnitFailureMessageFromText(t *testing.T) {
+	t.Parallel()
+	o := junitOutcome(t, `<testsuites><testsuite name="greet" failures="2">`+
+		`<testcase classname="an empty name greets the world" name="an empty name greets the world" file="src/greet.empty.test.ts"><failure><![CDATA[Error: expect(received).toBe(expected) // Object.is equality
+
+Expected: "hello, world"
+Received: "hello, "
+    at Object.<anonymous> (/tmp/p/src/greet.empty.test.ts:5:21)
+    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)]]></failure></testcase>`+
+		`<testcase classname="t" name="attr"><failure message="assert 1 == 2">ignored text</failure></testcase>`+
+		`<testcase classname="t" name="ok"/></testsuite></testsuites>`)
+	if len(o.tests) != 3 {
+		t.Fatalf("tests: %+v", o.tests)
+	}
+	if got, want := o.tests[0].Failure, `Error: expect(received).toBe(expected) // Object.is equality Expected: "hello, world" Received: "hello, "`; got != want {
+		t.Errorf("jest's failure = %q, want %q", got, want)
+	}
+	if got := o.tests[1].Failure; got != "assert 1 == 2" {
+		t.Errorf("the message attribute's failure = %q", got)
+	}
+	if o.tests[2].Failure != "" || o.tests[2].Status != TestPassed {
+		t.Errorf("a passing test: %+v", o.tests[2])
+	}
+}
