@@ -65,7 +65,10 @@ func vitestLiving(t *testing.T) livingProject {
 	}
 }
 
-func TestLivingSpecPython(t *testing.T) { livingRun(t, pythonLiving(t)) }
+func TestLivingSpecPython(t *testing.T) {
+	long(t) // the fast run has a pytest spec drift and converge in TestSpecsInitPython
+	livingRun(t, pythonLiving(t))
+}
 
 func TestLivingSpecVitest(t *testing.T) {
 	long(t) // the fast run has a Vitest spec drift and converge in TestSpecsInitVitest
