@@ -125,6 +125,20 @@ type ChangeRequest struct {
 	By     string    `json:"by"`
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
+	// Comments are the person's comments on lines of the spec's files.
+	Comments []LineComment `json:"comments,omitempty"`
+}
+
+// LineComment is a person's comment on a line, or a range of lines, of a
+// file of the spec.
+type LineComment struct {
+	File    string `json:"file"`               // slash path from the project root
+	Line    int    `json:"line"`               // 1-based
+	EndLine int    `json:"end_line,omitempty"` // the range's last line; Line for one line
+	// Quote is the text of the lines commented on, as they read when the
+	// comment was sent.
+	Quote string `json:"quote"`
+	Text  string `json:"comment"`
 }
 
 // shapeError says what makes s, read from the folder of session id, unusable
