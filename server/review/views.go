@@ -251,6 +251,11 @@ type specView struct {
 	// approval from the spec's page is given there, so that there is one
 	// decision per spec version, whichever page it is made on.
 	Waiting string `json:"waiting,omitempty"`
+	// Comments are the comments on lines of the person's last request for
+	// changes, each open or resolved in the spec as it is now; Commented
+	// is when they were sent.
+	Comments  []commentView `json:"comments,omitempty"`
+	Commented *time.Time    `json:"commented_at,omitempty"`
 }
 
 type fileView struct {
@@ -276,6 +281,8 @@ type historyEntry struct {
 	Comment string     `json:"comment,omitempty"`
 	Session string     `json:"session,omitempty"`
 	Files   []fileHash `json:"files"`
+	// Comments are the comments on lines sent with a request for changes.
+	Comments []workflow.LineComment `json:"comments,omitempty"`
 	// Changed is each file that differs from the decision before, with
 	// its diff (all of them for the first).
 	Changed []fileView `json:"changed,omitempty"`
@@ -388,6 +395,16 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 		}
 	}
 	v.History = h.history(decs, rec)
+	if n := len(decs); n > 0 && decs[n-1].Action == decidedChanges && len(decs[n-1].Comments) > 0 && (rec == nil || rec.At.Before(decs[n-1].At)) {
+		now := map[string]string{}
+		for path, f := range files {
+			if utf8.Valid(f.Raw) {
+				now[path] = string(f.Raw)
+			}
+		}
+		v.Comments = resolve(decs[n-1].Comments, now)
+		v.Commented = &decs[n-1].At
+	}
 	return v, nil
 }
 
@@ -397,7 +414,7 @@ func (h *Handler) history(decs []decision, rec *workflow.ApprovalRecord) []histo
 	var out []historyEntry
 	fromPage := false
 	for _, d := range decs {
-		out = append(out, historyEntry{Action: d.Action, By: d.By, Via: d.Via, At: d.At, Comment: d.Comment, Session: d.Session, Files: hashes(d.Files)})
+		out = append(out, historyEntry{Action: d.Action, By: d.By, Via: d.Via, At: d.At, Comment: d.Comment, Session: d.Session, Files: hashes(d.Files), Comments: d.Comments})
 		fromPage = fromPage || (rec != nil && rec.Binding != nil && d.Action == decidedApproved && sameFiles(d.Files, rec.Binding.Files) && !d.At.After(rec.At))
 	}
 	if rec != nil && rec.Binding != nil && !fromPage {
