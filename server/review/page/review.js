@@ -439,6 +439,8 @@
       h("ul", { class: "decisions" }, spec.history.map((d, i) => h("li", {},
         h("strong", {}, d.action), " by " + d.by + (d.via ? " via " + d.via : "") + ", ", ago(d.at),
         d.comment ? h("blockquote", {}, d.comment) : null,
+        d.comments && d.comments.length ? h("details", { "data-key": "decision-lines:" + d.at }, h("summary", {}, d.comments.length + (d.comments.length === 1 ? " comment" : " comments") + " on lines"),
+          h("ul", { class: "comments" }, d.comments.map((c) => h("li", { class: "ccard" }, h("p", { class: "cwhere" }, whereText(c)), h("blockquote", { class: "quote" }, c.quote), h("p", {}, c.comment))))) : null,
         h("details", { open: i === 0 && d.changed && d.changed.length ? true : null, "data-key": "decision:" + d.at },
           h("summary", {}, i === 0 ? "What this decision covered" : "Files and changes"),
           h("ul", { class: "hashes" }, d.files.map((f) => h("li", {}, f.path.split("/").pop() + " ", h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…")))),
@@ -466,56 +468,297 @@
       spec.against ? h("p", { class: "muted" }, "Each file is compared with " + spec.against + ".") : null,
       h("pre", { class: "out", tabindex: "0" }, rulesOf(spec.describe)))];
     if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
+    const sent = sentComments(spec);
+    if (sent) out.push(sent);
     const hist = historyView(spec);
     if (hist) out.push(hist);
-    for (const f of spec.files) {
-      const sec = h("section", { class: "panel file", "aria-label": f.path, id: fileAnchor(spec, f.path), tabindex: "-1" }, h("h4", {}, f.path, " ", badge(statusWords(f, spec), statusClass[f.status])),
-        f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
-      if (f.note) sec.append(h("p", { class: "muted" }, f.note));
-      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since " + (spec.against || "the last approval").replace(/ \(.*\)$/, "")), diff(f.diff, "changes in " + f.path));
-      if (f.binary) sec.append(h("p", { class: "muted" }, "Not a text file."));
-      else if (f.status !== "removed") {
-        const body = markdown(f.text || "");
-        sec.append(f.status === "unchanged" ? h("details", {}, h("summary", {}, "Show the file"), body) : body);
-      }
-      out.push(sec);
-    }
+    for (const f of spec.files) out.push(fileSection(spec, f));
     return out;
   }
 
-  // Drafts: what the person types is kept in this browser, by spec and
-  // file, until it is sent; it survives a redraw, a refused approval, a
-  // stopped server and a closed link.
+  // --- Comments on lines, GitHub-style. A file shows either rendered or
+  // as numbered lines; in the lines, each line number is a button (one tab
+  // stop for the whole file: the arrow keys move between lines, Shift with
+  // an arrow selects a range, Enter or C comments on the line or range).
+  // A comment is a draft until it goes with "Request changes".
+  // A file with drafts on it shows as lines unless the person chose it
+  // rendered.
+  const linesOn = new Set();           // spec + "\n" + path chosen as lines
+  const linesOff = new Set();          // … and chosen rendered
+  let sel = null;                      // {spec, file, anchor, head}: the lines selected
+  function whereText(c) {
+    const name = c.file.split("/").pop();
+    const end = c.end_line || c.line;
+    return name + (end > c.line ? " lines " + c.line + "–" + end : " line " + c.line);
+  }
+  function splitText(text) {
+    const s = (text || "").replace(/\r\n/g, "\n");
+    return s === "" ? [] : s.replace(/\n$/, "").split("\n");
+  }
+  // findQuote is where quoted lines start in lines, nearest to line; 0 when
+  // they are nowhere (the server's resolve does the same for sent ones).
+  function findQuote(lines, c) {
+    const q = (c.quote || "").split("\n");
+    const at = (i) => i >= 0 && i + q.length <= lines.length && q.every((l, k) => lines[i + k] === l);
+    for (let d = 0; d <= Math.max(lines.length, c.line); d++) {
+      if (at(c.line - 1 - d)) return c.line - d;
+      if (d && at(c.line - 1 + d)) return c.line + d;
+    }
+    return 0;
+  }
+  // anchorDrafts keeps each draft on its lines when the agent moved them
+  // (lines added above), and marks those whose lines now read otherwise.
+  function anchorDrafts(spec) {
+    const d = drafts.get(spec.name);
+    if (!d) return;
+    let moved = false;
+    for (const c of d.comments) {
+      const f = spec.files.find((x) => x.path === c.file);
+      const lines = f ? splitText(f.text) : [];
+      const span = (c.end_line || c.line) - c.line;
+      const now = f ? findQuote(lines, c) : 0;
+      c.stale = !now;
+      if (now && now !== c.line) { c.line = now; c.end_line = now + span; moved = true; }
+    }
+    if (moved) saveDraft(spec.name, true);
+  }
+
+  function draftCard(spec, c, withQuote) {
+    const id = "draft-" + c.id;
+    const ta = h("textarea", { id: id, name: "line-comment", "data-key": "draft:" + c.id, class: "short" });
+    ta.value = c.comment || "";
+    ta.addEventListener("input", () => { c.comment = ta.value; saveDraft(spec.name); requestLabel(spec); });
+    const del = h("button", { type: "button", "data-key": "draft-del:" + c.id }, "Delete", h("span", { class: "vh" }, " the comment on " + whereText(c)));
+    del.addEventListener("click", () => {
+      const d = drafts.get(spec.name);
+      d.comments = d.comments.filter((x) => x.id !== c.id);
+      saveDraft(spec.name);
+      // The file stays as it was shown; the focus goes where the comment was.
+      if (!withQuote) { linesOn.add(spec.name + "\n" + c.file); linesOff.delete(spec.name + "\n" + c.file); }
+      redraw(withQuote ? "lines:" + c.file : lineKey(c.file, Math.min(c.end_line || c.line, c.line)));
+    });
+    return h("div", { class: "ccard draft", role: "group", "aria-label": "Your comment on " + whereText(c) },
+      h("p", { class: "cwhere" }, badge("draft", "muted"), " ", whereText(c),
+        c.stale ? h("span", { class: "bad" }, " — these lines read otherwise now: nothing can be sent with this comment; delete it, or comment again on the lines as they are") : null),
+      withQuote && c.quote ? h("blockquote", { class: "quote" }, c.quote) : null,
+      h("label", { for: id }, "Comment on " + whereText(c)), ta,
+      h("div", { class: "actions" }, del));
+  }
+
+  function sentCard(c, inline) {
+    const where = whereText(c) + (c.open && c.now && c.now !== c.line ? " (now line " + c.now + ")" : "");
+    return h(inline ? "div" : "li", { class: "ccard sent" + (c.open ? "" : " resolved") },
+      h("p", { class: "cwhere" }, badge(c.open ? "open" : "resolved", c.open ? "warn" : "ok"), " ", where),
+      inline ? null : h("blockquote", { class: "quote" }, c.quote),
+      h("p", {}, c.comment), h("p", { class: "muted why" }, c.why));
+  }
+
+  // sentComments is the comments of the person's last request for changes,
+  // each open (its lines still read so) or resolved in the spec as it is.
+  function sentComments(spec) {
+    const cs = spec.comments || [];
+    if (!cs.length) return null;
+    const open = cs.filter((c) => c.open).length;
+    return h("section", { class: "panel sent-comments", "aria-label": "Your comments on lines, sent" },
+      h("h3", {}, "Your comments on lines, sent " + (spec.commented_at ? when(spec.commented_at) : ""), " ",
+        badge(open ? open + " open" : "all resolved", open ? "warn" : "ok"), " ", badge((cs.length - open) + " resolved", "muted")),
+      h("ul", { class: "comments" }, cs.map((c) => sentCard(c, false))));
+  }
+
+  function lineKey(file, n) { return "ln:" + file + ":" + n; }
+
+  function fileSection(spec, f) {
+    const key = spec.name + "\n" + f.path;
+    const d = drafts.get(spec.name) || { comments: [] };
+    const mine = d.comments.filter((c) => c.file === f.path);
+    const asLines = (linesOn.has(key) || (mine.length > 0 && !linesOff.has(key))) && !f.binary && f.status !== "removed";
+    const sec = h("section", { class: "panel file", "aria-label": f.path, id: fileAnchor(spec, f.path), tabindex: "-1" }, h("h4", {}, f.path, " ", badge(statusWords(f, spec), statusClass[f.status])),
+      f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
+    if (f.note) sec.append(h("p", { class: "muted" }, f.note));
+    if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since " + (spec.against || "the last approval").replace(/ \(.*\)$/, "")), diff(f.diff, "changes in " + f.path));
+    if (f.binary) { sec.append(h("p", { class: "muted" }, "Not a text file.")); return sec; }
+    if (f.status === "removed") return sec;
+    const toggle = h("button", { type: "button", class: "toggle", "aria-pressed": asLines ? "true" : "false", "data-key": "lines:" + f.path },
+      asLines ? "Show it rendered" : "Comment on lines", h("span", { class: "vh" }, " of " + f.path));
+    toggle.addEventListener("click", () => {
+      if (asLines) { linesOn.delete(key); linesOff.add(key); } else { linesOn.add(key); linesOff.delete(key); }
+      redraw("lines:" + f.path);
+    });
+    sec.append(h("div", { class: "actions filebar" }, toggle,
+      mine.length ? h("span", { class: "muted" }, mine.length + (mine.length === 1 ? " comment" : " comments") + " not sent yet") : null));
+    if (asLines) { sec.append(linesView(spec, f, mine)); return sec; }
+    if (mine.length) sec.append(h("div", { class: "drafts" }, mine.map((c) => draftCard(spec, c, true))));
+    const body = markdown(f.text || "");
+    sec.append(f.status === "unchanged" ? h("details", {}, h("summary", {}, "Show the file"), body) : body);
+    return sec;
+  }
+
+  function linesView(spec, f, mine) {
+    const lines = splitText(f.text);
+    const here = sel && sel.spec === spec.name && sel.file === f.path ? sel : null;
+    const lo = here ? Math.min(here.anchor, here.head) : 0, hi = here ? Math.max(here.anchor, here.head) : 0;
+    const stop = here ? here.head : 1; // the one line number in the tab order
+    const after = new Map();
+    const at = (n, card) => { if (!after.has(n)) after.set(n, []); after.get(n).push(card); };
+    for (const c of mine) at(Math.min(c.end_line || c.line, Math.max(lines.length, 1)), draftCard(spec, c, false));
+    for (const c of (spec.comments || []).filter((c) => c.file === f.path && c.open)) at(c.now + (c.end_line || c.line) - c.line, sentCard(c, true));
+    const box = h("div", { class: "lines", role: "group", "aria-label": "Lines of " + f.path + ": the arrow keys move between lines, Shift with an arrow selects a range, Enter comments" });
+    lines.forEach((text, i) => {
+      const n = i + 1;
+      box.append(h("div", { class: "line" + (n >= lo && n <= hi ? " sel" : ""), "data-line": String(n) },
+        h("button", { type: "button", class: "ln", tabindex: n === stop ? "0" : "-1", "aria-label": "Comment on line " + n, "data-key": lineKey(f.path, n) }, String(n)),
+        h("span", { class: "lt" }, text === "" ? "\u00a0" : text)));
+      if (after.has(n)) box.append(...after.get(n));
+    });
+    const count = lines.length;
+    const buttonAt = (n) => box.querySelector('[data-line="' + n + '"] .ln');
+    const select = (anchor, head) => {
+      sel = { spec: spec.name, file: f.path, anchor: anchor, head: head };
+      const a = Math.min(anchor, head), b = Math.max(anchor, head);
+      box.querySelectorAll(".line").forEach((row) => { const n = +row.dataset.line; row.classList.toggle("sel", n >= a && n <= b); });
+      box.querySelectorAll(".ln").forEach((btn) => btn.setAttribute("tabindex", "-1"));
+      const btn = buttonAt(head);
+      btn.setAttribute("tabindex", "0");
+      btn.focus();
+    };
+    box.addEventListener("keydown", (ev) => {
+      const btn = ev.target.closest && ev.target.closest(".ln");
+      if (!btn) return;
+      const n = +btn.parentElement.dataset.line;
+      const cur = sel && sel.spec === spec.name && sel.file === f.path ? sel : { anchor: n, head: n };
+      const move = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 }[ev.key];
+      if (move || ev.key === "Home" || ev.key === "End") {
+        ev.preventDefault();
+        const to = ev.key === "Home" ? 1 : ev.key === "End" ? count : Math.max(1, Math.min(count, n + move));
+        select(ev.shiftKey ? cur.anchor : to, to);
+      } else if (ev.key === "c" || ev.key === "C") {
+        ev.preventDefault();
+        btn.click();
+      } else if (ev.key === "Escape") {
+        select(n, n);
+      }
+    });
+    box.addEventListener("click", (ev) => {
+      const btn = ev.target.closest && ev.target.closest(".ln");
+      if (!btn) return;
+      const n = +btn.parentElement.dataset.line;
+      const cur = sel && sel.spec === spec.name && sel.file === f.path ? sel : null;
+      // Shift-click extends the selection; a key (Enter, C) comments on the
+      // range the arrows selected; a plain click on one line.
+      let a = n, b = n;
+      if (cur && (ev.shiftKey || (ev.detail === 0 && cur.head === n))) { a = Math.min(cur.anchor, n); b = Math.max(cur.anchor, n); }
+      newComment(spec, f, lines, a, b);
+    });
+    return box;
+  }
+
+  function newComment(spec, f, lines, a, b) {
+    const d = drafts.get(spec.name);
+    if (!d) return;
+    const c = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 8), file: f.path, line: a, end_line: b, quote: lines.slice(a - 1, b).join("\n"), comment: "" };
+    d.comments.push(c);
+    sel = { spec: spec.name, file: f.path, anchor: a, head: b };
+    redraw("draft:" + c.id);
+  }
+
+  // --- Drafts: the decision's comment and the comments on lines, per spec.
+  // They are kept on the server (they outlive a reload, a refusal, a
+  // closed link, a restart and a new port) and in this browser (for while
+  // the server is out of reach); the newer copy wins.
+  const drafts = new Map();  // spec → {updated_at, comment, comments: [{id, file, line, end_line, quote, comment}]}
+  const loadingDrafts = new Map();
+  const unsent = new Set();  // specs whose newest draft the server has not got
   const draftPrefix = "agentos-review:draft:";
-  function draftKey(spec, file, line) { return draftPrefix + spec + ":" + (file || "") + (line ? ":" + line : ""); }
-  function loadDraft(key) { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } }
-  function saveDraft(key, text) {
-    try { if (text.trim()) localStorage.setItem(key, text); else localStorage.removeItem(key); } catch (e) { /* storage full or off: the page still works */ }
+  function localDraft(spec) {
+    try { const t = localStorage.getItem(draftPrefix + spec); return t ? JSON.parse(t) : null; } catch (e) { return null; }
+  }
+  function ensureDraft(spec) {
+    if (drafts.has(spec)) return Promise.resolve();
+    if (!loadingDrafts.has(spec)) loadingDrafts.set(spec, (async () => {
+      let server = null, reached = false;
+      try { server = (await api("drafts?spec=" + encodeURIComponent(spec))).draft; reached = true; } catch (e) { /* out of reach: the browser's copy */ }
+      const local = localDraft(spec);
+      let d = server;
+      if (local && (!d || (local.updated_at || 0) > (d.updated_at || 0))) { d = local; if (reached) unsent.add(spec); }
+      d = d || { updated_at: 0, comment: "", comments: [] };
+      d.comments = d.comments || [];
+      d.comment = d.comment || "";
+      if (!drafts.has(spec)) drafts.set(spec, d);
+      loadingDrafts.delete(spec);
+      if (unsent.size) pushDrafts();
+    })());
+    return loadingDrafts.get(spec);
+  }
+  function draftBody(spec) {
+    const d = drafts.get(spec);
+    return { spec: spec, updated_at: d.updated_at, comment: d.comment, comments: d.comments.filter((c) => (c.comment || "").trim()).map((c) => ({ id: c.id, file: c.file, line: c.line, end_line: c.end_line, quote: c.quote, comment: c.comment })) };
+  }
+  let pushTimer = 0, pushing = Promise.resolve();
+  function saveDraft(spec, quietly) {
+    const d = drafts.get(spec);
+    if (!d) return;
+    if (!quietly) d.updated_at = Date.now();
+    const body = draftBody(spec);
+    try {
+      if (body.comment.trim() || body.comments.length) localStorage.setItem(draftPrefix + spec, JSON.stringify(body));
+      else localStorage.removeItem(draftPrefix + spec);
+    } catch (e) { /* storage full or off: the server keeps it */ }
+    unsent.add(spec);
+    clearTimeout(pushTimer);
+    pushTimer = setTimeout(pushDrafts, 400);
+  }
+  function pushDrafts() {
+    pushing = pushing.then(async () => {
+      for (const spec of Array.from(unsent)) {
+        if (!drafts.has(spec)) { unsent.delete(spec); continue; }
+        const body = draftBody(spec);
+        try {
+          await api("draft", body);
+          if (drafts.get(spec).updated_at === body.updated_at) unsent.delete(spec);
+        } catch (e) { return; /* kept in the browser; sent again once the server answers */ }
+      }
+    });
+    return pushing;
   }
   function dropDrafts(spec) {
+    drafts.set(spec, { updated_at: Date.now(), comment: "", comments: [] });
+    unsent.delete(spec);
     try {
-      for (const k of Object.keys(localStorage)) if (k.startsWith(draftPrefix + spec + ":")) localStorage.removeItem(k);
+      for (const k of Object.keys(localStorage)) if (k === draftPrefix + spec || k.startsWith(draftPrefix + spec + ":")) localStorage.removeItem(k);
     } catch (e) { /* nothing kept */ }
+  }
+
+  // requestLabel says on the Request changes button how many comments on
+  // lines go with it.
+  function requestLabel(spec) {
+    const d = drafts.get(spec.name);
+    const n = d ? d.comments.filter((c) => (c.comment || "").trim()).length : 0;
+    view.querySelectorAll('[data-key="request-changes"]').forEach((b) => { b.textContent = n ? "Request changes with " + n + (n === 1 ? " comment" : " comments") + " on lines" : "Request changes"; });
+    view.querySelectorAll(".decision .pending-lines").forEach((p) => {
+      p.hidden = !n;
+      p.textContent = n ? n + (n === 1 ? " comment on lines waits" : " comments on lines wait") + " to be sent: " + (view.querySelector('[data-key="request-changes"]') ? "they go with Request changes; approving discards them." : "they go to an agent with a request for changes, from the page of the session that waits for this spec.") : "";
+    });
   }
 
   function approvalForm(target, spec) {
     const id = "comment-" + Math.random().toString(36).slice(2);
-    const key = draftKey(spec.name, "");
+    const d = drafts.get(spec.name) || { comment: "", comments: [] };
     const ta = h("textarea", { id: id, name: "comment", "data-key": "decision-comment" });
-    ta.value = loadDraft(key);
-    ta.addEventListener("input", () => saveDraft(key, ta.value));
+    ta.value = d.comment || "";
+    ta.addEventListener("input", () => { if (drafts.has(spec.name)) { drafts.get(spec.name).comment = ta.value; saveDraft(spec.name); } });
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
-    const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
+    const reject = target.session ? h("button", { type: "button", "data-key": "request-changes" }, "Request changes") : null;
     const form = h("div", { class: "panel decision dbar", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
       h("p", { class: "explain" }, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
-      h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
+      h("label", { for: id }, target.session ? "Comment (a note with an approval; to request changes, this or comments on lines)" : "Note (optional)"), ta,
+      h("p", { class: "pending-lines muted", hidden: true }),
       h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
-    // Only this form's comment is emptied once its decision went through:
+    // Only this spec's drafts are emptied once its decision went through:
     // the person may have moved on, and typed elsewhere, while it was sent.
     const done = () => { dropDrafts(spec.name); ta.value = ""; };
     approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject], done));
-    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value }, [approve, reject], done));
+    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value, comments: drafts.has(spec.name) ? draftBody(spec.name).comments : [] }, [approve, reject], done));
     return form;
   }
 
@@ -526,6 +769,10 @@
   async function act(action, body, buttons, done) {
     buttons.forEach((b) => b && (b.disabled = true));
     let sent = false;
+    // The drafts reach the server first: one still on its way must not
+    // land after the decision emptied them.
+    clearTimeout(pushTimer);
+    await pushDrafts();
     try {
       const res = await api(action, body);
       sent = true;
@@ -559,7 +806,7 @@
         h("dt", {}, "Status"), h("dd", {}, s.status),
         h("dt", {}, "Phase"), h("dd", {}, s.current_phase <= s.phases.length ? s.current_phase + "/" + s.phases.length + " " + s.phases[s.current_phase - 1].name : "complete"),
         s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, s.vars.spec_dir)] : null,
-        s.change_request ? [h("dt", {}, "Changes requested"), h("dd", {}, s.change_request.reason + " — " + s.change_request.by + ", " + when(s.change_request.at))] : null,
+        s.change_request ? [h("dt", {}, "Changes requested"), h("dd", {}, [s.change_request.reason, (s.change_request.comments || []).length ? s.change_request.comments.length + " comments on lines" : ""].filter(Boolean).join("; ") + " — " + s.change_request.by + ", " + when(s.change_request.at))] : null,
         v.approval ? [h("dt", {}, "Approval"), h("dd", {}, v.approval.by + " via " + (v.approval.via || "terminal") + ", " + when(v.approval.at) + (v.approval_void ? " — " + v.approval_void : ""))] : null));
     if (v.integrity) {
       const accept = h("button", { type: "button", class: "primary" }, "Accept it as it is");
@@ -664,13 +911,20 @@
       if (path) {
         const text = await apiText(path);
         if (which !== routing) return;
-        detail = { path: path, text: text };
-        node = (tab === "session" ? sessionView : specView)(JSON.parse(text));
+        const obj = JSON.parse(text);
+        const spec = tab === "spec" ? obj : obj.pending;
+        if (spec) {
+          await ensureDraft(spec.name);
+          if (which !== routing) return;
+          anchorDrafts(spec);
+        }
+        detail = { path: path, text: text, spec: spec ? spec.name : "" };
+        node = (tab === "session" ? sessionView : specView)(obj);
       } else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
     } catch (e) {
       if (e.status === 401) return expired();
       if (e.status === 0 && view.childElementCount) return setOffline(unreachable); // keep what is on screen
-      detail = { path: "", text: "" };
+      detail = { path: "", text: "", spec: "" };
       node = h("p", { class: "bad" }, e.message);
     }
     if (which !== routing) return; // a newer navigation won
@@ -678,6 +932,7 @@
     view.replaceChildren(node);
     if (place) restorePlace(place);
     applyOffline();
+    if (detail.spec) requestLabel({ name: detail.spec });
     // Marks the first view drawn, for the first-render benchmark.
     if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
@@ -693,7 +948,25 @@
 
   // The detail on screen (a session or a spec) and the JSON it was drawn
   // from: the refresh redraws it only when that changed.
-  let detail = { path: "", text: "" };
+  let detail = { path: "", text: "", spec: "" };
+
+  // redraw draws the detail on screen again from what it was drawn from
+  // (after the person changed a draft or a view), keeping their place, or
+  // focusing the element keyed focusKey.
+  function redraw(focusKey) {
+    if (!detail.text) return;
+    const [, tab] = location.hash.split("/");
+    const obj = JSON.parse(detail.text);
+    const spec = tab === "spec" ? obj : obj.pending;
+    if (spec) anchorDrafts(spec);
+    const place = capturePlace();
+    view.replaceChildren((tab === "session" ? sessionView : specView)(obj));
+    restorePlace(place);
+    applyOffline();
+    if (spec) requestLabel(spec);
+    const el = focusKey && view.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
+    if (el) el.focus();
+  }
   function detailPath(tab, arg) {
     const name = decodeURIComponent(arg || "");
     if (tab === "session") return "session?id=" + encodeURIComponent(name);
@@ -765,6 +1038,7 @@
       return;
     }
     if (offline === unreachable) setOffline("");
+    if (unsent.size) pushDrafts();
     live.textContent = "Live · updated " + new Date().toLocaleTimeString();
     tick();
     const changed = text !== stateText;
