@@ -102,3 +102,33 @@ func TestSpecLines(t *testing.T) {
 		}
 	}
 }
+
+// Every attempt at a gate is kept, the newest MaxEarlierGates before the
+// last, so a person can compare them.
+func TestGateAttemptsAreKept(t *testing.T) {
+	root := t.TempDir()
+	e := engineAt(t, root, "go test ./...", nil)
+	ctx := context.Background()
+	s, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "attempts"}, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Store().Update(s.ID, func(s *Session) error {
+		for j := range s.Phases[0].Tasks {
+			s.Phases[0].Tasks[j].Status = Done
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for range MaxEarlierGates + 2 {
+		if _, r, err := e.CompletePhase(ctx, s.ID, nil, agent, false); err != nil || r.Passed {
+			t.Fatalf("a phase without its files: %v %+v", err, r)
+		}
+	}
+	s, _ = e.Get(s.ID)
+	p, earlier := s.Phases[0], s.EarlierGates[1]
+	if p.Attempts != MaxEarlierGates+2 || len(earlier) != MaxEarlierGates || p.LastGate == nil || earlier[len(earlier)-1].At.After(p.LastGate.At) {
+		t.Errorf("attempts %d, earlier %d, last %v", p.Attempts, len(earlier), p.LastGate)
+	}
+}

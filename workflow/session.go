@@ -43,6 +43,10 @@ type Session struct {
 	// implements, as it stood at the last gate.
 	SpecApproval *ApprovalRecord `json:"spec_approval,omitempty"`
 	Changes      *ChangeRequest  `json:"change_request,omitempty"`
+	// EarlierGates are each phase's gate attempts before its last (by
+	// phase number), oldest first, the newest MaxEarlierGates: a person
+	// compares them on the review page.
+	EarlierGates map[int][]GateReport `json:"earlier_gates,omitempty"`
 	// Rules are the rules the session runs under, recorded when it started
 	// and when a person confirmed new ones: its workflow definition (by the
 	// file it comes from) and the workflow.* settings. Files is empty.
@@ -119,6 +123,9 @@ func (a Actor) String() string {
 
 // CLIActor is a person at the terminal.
 var CLIActor = Actor{Client: "agentos-cli"}
+
+// MaxEarlierGates bounds the earlier attempts kept of a phase's gate.
+const MaxEarlierGates = 10
 
 // ChangeRequest is a person's request for changes at an approval gate.
 type ChangeRequest struct {
