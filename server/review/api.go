@@ -26,6 +26,8 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, name string) 
 			v, err = h.session(q.Get("id"))
 		case "spec":
 			v, err = h.specByName(q.Get("name"))
+		case "source":
+			v, err = h.testSource(q.Get("session"), q.Get("file"))
 		case "drafts":
 			var d *draft
 			d, err = h.drafts.of(q.Get("spec"))

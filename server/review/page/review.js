@@ -167,13 +167,23 @@
     return box;
   }
 
-  function bar(name, percent, label) {
-    const fill = h("div", { class: "fill" });
+  // bar is a meter; with a threshold it draws the threshold's line, and a
+  // value below it in the warning colour, saying so in words too.
+  function bar(name, percent, label, threshold) {
+    const low = typeof threshold === "number" && percent < threshold;
+    const fill = h("div", { class: "fill" + (low ? " low" : "") });
     fill.style.width = Math.max(0, Math.min(100, percent)) + "%";
-    return h("div", { class: "bar" },
+    const track = h("div", { class: "track", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent),
+      "aria-label": name + " coverage" + (typeof threshold === "number" ? ", threshold " + threshold + "%" : "") }, fill);
+    if (typeof threshold === "number") {
+      const line = h("div", { class: "threshold", title: "threshold " + threshold + "%" });
+      line.style.left = Math.max(0, Math.min(100, threshold)) + "%";
+      track.append(line);
+    }
+    return h("div", { class: "bar" + (low ? " below" : "") },
       h("span", { class: "name" }, name),
-      h("div", { class: "track", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent), "aria-label": name + " coverage" }, fill),
-      h("span", {}, label || percent.toFixed(1) + "%"));
+      track,
+      h("span", { class: low ? "bad" : "" }, label || percent.toFixed(1) + "%", low ? h("span", { class: "vh" }, ", below the threshold") : null));
   }
 
   // stackTable is a table whose rows become labelled cards on a narrow
@@ -330,7 +340,7 @@
       const text = criteria[String(p.id || "").toLowerCase()];
       return h("tr", {},
         cell(0, h("code", {}, p.id), text ? h("div", { class: "ac-text" }, text) : null),
-        cell(1, h("code", {}, p.test)),
+        cell(1, testLink(p.test)),
         cell(2, before(p)),
         cell(3, p.after === "pass" ? "passes now" : String(p.after || "")),
         cell(4, badge(p.proven ? "✓ proven" : "✗ not proven", p.proven ? "ok" : "bad")));
@@ -360,22 +370,47 @@
         r.failure ? h("code", { class: "line" }, r.failure) : null))));
   }
 
+  // testLink shows a test as the gate names it, "TestX (x_test.go:12)",
+  // with its file and line a link to the test's source on this page.
+  let linkSession = "";
+  function testLink(test) {
+    const m = /^(.*) \(([^()]+):(\d+)\)$/.exec(test || "");
+    if (!m || !linkSession) return h("code", {}, test);
+    return h("span", {}, h("code", {}, m[1]), " ",
+      h("a", { href: "#/source/" + encodeURIComponent(linkSession) + "/" + encodeURIComponent(m[2]) + "/" + m[3] }, m[2] + ":" + m[3], h("span", { class: "vh" }, ", the source of " + m[1])));
+  }
+
+  // criterionRef is a criterion by its ID and text, with why it is not
+  // traced when the gate said.
+  function criterionRef(r, criteria) {
+    const text = r.text || criteria[String(r.id || "").toLowerCase()] || "";
+    return h("li", {}, r.id ? h("code", {}, r.id) : null, r.id ? " " : "", text ? text : "", h("span", { class: "muted" }, " (task " + r.task + (r.line ? ", tasks.md line " + r.line : "") + ")"),
+      r.why ? h("div", { class: /failed/.test(r.why) ? "bad" : "muted" }, r.why) : null);
+  }
+
   function checkView(c, criteria) {
     const d = c.details || {};
     const box = h("li", { class: "check" }, badge(c.passed ? "passed" : "failed", c.passed ? "ok" : "bad"), " ", h("strong", {}, c.type), ": ", c.message);
+    // A failed test's own failure comes first, next to it.
+    if (d.failed_tests && d.failed_tests.length) box.append(h("div", { class: "failed-tests" }, h("strong", {}, "Failed tests"),
+      h("ul", {}, d.failed_tests.map((t) => h("li", {}, h("code", {}, t), d.failures && d.failures[t] ? h("code", { class: "line bad" }, d.failures[t]) : null)))));
     if (c.remediation) box.append(h("div", { class: "muted" }, "To pass: " + c.remediation));
     if (d.command) box.append(h("dl", { class: "kv" }, h("dt", {}, "Command"), h("dd", {}, h("code", {}, d.command)),
       h("dt", {}, "Exit code"), h("dd", {}, String(d.exit_code)), h("dt", {}, "Took"), h("dd", {}, (d.duration_ms / 1000).toFixed(1) + " s"),
       d.tests ? [h("dt", {}, "Tests"), h("dd", {}, d.tests + " run, " + (d.failed || 0) + " failed")] : null));
-    if (d.failed_tests && d.failed_tests.length) box.append(h("div", {}, "Failed tests:", h("ul", {}, d.failed_tests.map((t) => h("li", {}, h("code", {}, t))))));
     if (c.type === "coverage" && typeof d.percent === "number") {
-      box.append(bar("total (threshold " + d.threshold + "%)", d.percent));
-      for (const f of d.least_covered || []) box.append(bar(f.file, f.percent));
+      const t = typeof d.threshold === "number" ? d.threshold : undefined;
+      const judged = d.changed && typeof d.changed.percent === "number";
+      box.append(h("p", { class: "muted" }, "Threshold " + d.threshold + "%: the line across each bar; below it in the warning colour." + (judged ? " The threshold judges the lines the session changed." : "")));
+      if (judged) box.append(bar("lines changed", d.changed.percent, undefined, t));
+      box.append(bar("total", d.percent, undefined, judged ? undefined : t));
+      if ((d.least_covered || []).length) box.append(h("p", { class: "muted" }, "Per file, least covered first:"));
+      for (const f of d.least_covered || []) box.append(bar(f.file, f.percent, f.percent.toFixed(1) + "%", t));
     }
     if (typeof d.checked === "number" && typeof d.criteria === "number") {
       box.append(h("div", {}, d.checked + " of " + d.criteria + " acceptance criteria checked" + (d.test_files_scanned ? ", " + d.test_files_scanned + " test files scanned for their IDs" : "")));
-      const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", {}, list.map((r) => h("li", {}, (r.id ? r.id + " " : "") + "(" + r.task + ")")))) : null;
-      for (const list of [refs(d.unchecked, "Unchecked:"), refs(d.untraced, "Not named by any test:")]) if (list) box.append(list);
+      const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", { class: "refs" }, list.map((r) => criterionRef(r, criteria)))) : null;
+      for (const list of [refs(d.unchecked, "Not ticked in tasks.md:"), refs(d.untraced, "Not proved by a test that passed in this run:")]) if (list) box.append(list);
       if (d.proofs && d.proofs.length) box.append(...proofsView(d, criteria));
     }
     if (d.command) {
@@ -389,15 +424,41 @@
     return box;
   }
 
+  // gatesView is each phase's gate: the last attempt, or the one the person
+  // chose; every earlier attempt kept is listed, and can be shown instead.
+  const attemptShown = new Map(); // session + ":" + phase → index in its attempts
   function gatesView(s, criteria) {
     const out = [];
+    linkSession = s.id;
     for (const p of s.phases) {
       if (!p.last_gate) continue;
-      const g = p.last_gate;
-      out.push(h("div", { class: "panel" },
-        h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"), h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + p.gate_attempts)),
-        h("ul", {}, g.checks.map((c) => checkView(c, criteria))),
-        g.evidence ? h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))) : null));
+      const earlier = (s.earlier_gates || {})[p.number] || [];
+      const attempts = earlier.concat([p.last_gate]);
+      const first = p.gate_attempts - attempts.length + 1; // the number of the oldest kept
+      const key = s.id + ":" + p.number;
+      const i = Math.min(attemptShown.has(key) ? attemptShown.get(key) : attempts.length - 1, attempts.length - 1);
+      const g = attempts[i];
+      const panel = h("div", { class: "panel", role: "group", "aria-label": "Gate of phase " + p.number },
+        h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"),
+          h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + (first + i) + " of " + p.gate_attempts)));
+      if (attempts.length > 1) {
+        const id = "attempt-" + p.number;
+        const sel = h("select", { id: id, "data-key": "attempt:" + p.number }, attempts.map((a, k) => h("option", { value: String(k), selected: k === i },
+          "Attempt " + (first + k) + " — " + (a.passed ? "passed" : "failed") + ", " + when(a.at) + (k === attempts.length - 1 ? " (last)" : ""))));
+        sel.addEventListener("change", () => { attemptShown.set(key, +sel.value); redraw("attempt:" + p.number); });
+        panel.append(h("div", { class: "filter attempts" }, h("label", { for: id }, "Attempt shown"), sel),
+          h("table", { class: "stack attempts-table" },
+            h("caption", {}, "Every attempt kept, to compare"),
+            h("thead", {}, h("tr", {}, ["Attempt", "When", "Result", "Checks that failed"].map((t) => h("th", { scope: "col" }, t)))),
+            h("tbody", {}, attempts.map((a, k) => h("tr", { class: k === i ? "shown" : "" },
+              h("td", { "data-label": "Attempt" }, String(first + k) + (k === i ? " (shown)" : "")),
+              h("td", { "data-label": "When" }, when(a.at)),
+              h("td", { "data-label": "Result" }, badge(a.passed ? "passed" : "failed", a.passed ? "ok" : "bad")),
+              h("td", { "data-label": "Checks that failed" }, a.checks.filter((c) => !c.passed).map((c) => c.type + ": " + c.message).join("; ") || "none"))))));
+      }
+      panel.append(h("ul", {}, g.checks.map((c) => checkView(c, criteria))));
+      if (g.evidence) panel.append(h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))));
+      out.push(panel);
     }
     return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
   }
@@ -805,7 +866,7 @@
         h("dt", {}, "Owner"), h("dd", {}, s.owner.session ? h("span", { title: s.owner.client + " (" + s.owner.session + ")" }, s.owner.client) : s.owner.client),
         h("dt", {}, "Status"), h("dd", {}, s.status),
         h("dt", {}, "Phase"), h("dd", {}, s.current_phase <= s.phases.length ? s.current_phase + "/" + s.phases.length + " " + s.phases[s.current_phase - 1].name : "complete"),
-        s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, s.vars.spec_dir)] : null,
+        s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, h("a", { href: "#/spec/" + encodeURIComponent(s.vars.spec_dir.split("/").pop()) }, s.vars.spec_dir))] : null,
         s.change_request ? [h("dt", {}, "Changes requested"), h("dd", {}, [s.change_request.reason, (s.change_request.comments || []).length ? s.change_request.comments.length + " comments on lines" : ""].filter(Boolean).join("; ") + " — " + s.change_request.by + ", " + when(s.change_request.at))] : null,
         v.approval ? [h("dt", {}, "Approval"), h("dd", {}, v.approval.by + " via " + (v.approval.via || "terminal") + ", " + when(v.approval.at) + (v.approval_void ? " — " + v.approval_void : ""))] : null));
     if (v.integrity) {
@@ -847,6 +908,21 @@
     cols.append(left, right);
     wrap.append(cols);
     return wrap;
+  }
+
+  // sourceView is a test file a gate's proof names, its test's line marked.
+  function sourceView(src, line) {
+    const lines = splitText(src.text);
+    const box = h("div", { class: "lines source" });
+    lines.forEach((text, i) => {
+      const n = i + 1;
+      box.append(h("div", n === line ? { class: "line sel", id: "src-line", tabindex: "-1", "aria-label": "Line " + n + ", the test's line" } : { class: "line" },
+        h("span", { class: "ln", "aria-hidden": "true" }, String(n)), h("span", { class: "lt" }, text === "" ? "\u00a0" : text)));
+    });
+    return h("section", { "aria-labelledby": "h-source" },
+      h("p", {}, h("a", { href: "#/session/" + encodeURIComponent(src.session) }, "← Back to the session's gate evidence")),
+      h("h2", { id: "h-source" }, "Test source: " + src.file + (line ? ", line " + line : "")),
+      h("p", { class: "muted" }, "As the file is now in the project; the gate read it when it ran."), box);
   }
 
   function specView(spec) {
@@ -906,9 +982,15 @@
     });
     if (!state) return;
     let node;
+    const line = +(location.hash.split("/")[4] || 0);
     try {
       const path = detailPath(tab, arg);
-      if (path) {
+      if (tab === "source") {
+        const text = await apiText("source?session=" + arg + "&file=" + sub);
+        if (which !== routing) return;
+        detail = { path: "", text: "", spec: "" };
+        node = sourceView(JSON.parse(text), line);
+      } else if (path) {
         const text = await apiText(path);
         if (which !== routing) return;
         const obj = JSON.parse(text);
@@ -937,9 +1019,14 @@
     if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
     if (keepFocus) return;
-    // A link from the inbox lands on the decision itself.
+    // A link from the inbox lands on the decision itself; one to a test,
+    // on its line.
     const decision = sub === "decide" && view.querySelector(".decision h3");
-    if (decision) {
+    const target = tab === "source" && document.getElementById("src-line");
+    if (target) {
+      target.scrollIntoView({ block: "center" });
+      target.focus({ preventScroll: true });
+    } else if (decision) {
       decision.setAttribute("tabindex", "-1");
       decision.scrollIntoView({ block: "start" });
       decision.focus();
