@@ -68,6 +68,25 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, name string) 
 		writeJSON(w, http.StatusOK, map[string]string{"message": "kept"})
 		return
 	}
+	if name == "check-spec" {
+		// Runs the finished spec's traced tests, on the person's request.
+		if _, err := workflow.SpecDir(in.Spec); err != nil {
+			h.engineError(w, err)
+			return
+		}
+		states, err := h.opts.Engine.CheckSpecs(r.Context(), []string{in.Spec})
+		if err != nil {
+			h.engineError(w, err)
+			return
+		}
+		h.log.Info("review page action", "action", name, "spec", in.Spec)
+		msg := "Checked " + in.Spec + "."
+		if len(states) == 1 {
+			msg = "Checked " + in.Spec + ": " + states[0].State + "."
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"message": msg})
+		return
+	}
 	msg, err := h.act(name, in)
 	if err != nil {
 		h.engineError(w, err)

@@ -61,6 +61,10 @@ type specRow struct {
 	State string `json:"state"` // not approved, approved, changed since approval
 	By    string `json:"by,omitempty"`
 	At    string `json:"at,omitempty"`
+	// Living is a finished spec's state as its last check found it
+	// (holding, drifted, touched, unchecked, unverified); "" when the spec
+	// has not finished.
+	Living string `json:"living,omitempty"`
 }
 
 type standardRow struct {
@@ -136,12 +140,20 @@ func (h *Handler) specs() ([]specRow, error) {
 		return nil, err
 	}
 	rows := []specRow{}
+	living := map[string]string{}
+	if states, err := h.opts.Engine.Specs(); err == nil {
+		for _, st := range states {
+			living[st.Spec] = st.State
+		}
+	} else {
+		h.log.Warn("review page: the finished specs", "err", err)
+	}
 	for _, d := range entries {
 		dir, err := workflow.SpecDir(d.Name())
 		if !d.IsDir() || err != nil {
 			continue
 		}
-		row := specRow{Name: d.Name(), State: specNotApproved}
+		row := specRow{Name: d.Name(), State: specNotApproved, Living: living[d.Name()]}
 		rec, err := h.opts.Engine.SpecApproval(d.Name())
 		if err == nil && rec != nil && rec.Binding != nil {
 			row.State, row.By, row.At = specApproved, rec.By, rec.At.Format(time.RFC3339)
@@ -256,6 +268,33 @@ type specView struct {
 	// is when they were sent.
 	Comments  []commentView `json:"comments,omitempty"`
 	Commented *time.Time    `json:"commented_at,omitempty"`
+	// Living is the spec as a finished one: its state as the last check
+	// found it, and its dated history; nil until it finishes.
+	Living *livingView `json:"living,omitempty"`
+}
+
+type livingView struct {
+	State   workflow.SpecState      `json:"state"`
+	History []workflow.HistoryEntry `json:"history"`
+}
+
+// living is the finished spec named spec, or nil when it has not finished.
+func (h *Handler) living(spec string) *livingView {
+	states, err := h.opts.Engine.Specs()
+	if err != nil {
+		return nil
+	}
+	for _, st := range states {
+		if st.Spec != spec {
+			continue
+		}
+		v := &livingView{State: st, History: []workflow.HistoryEntry{}}
+		if hist, _, err := h.opts.Engine.SpecHistory(spec); err == nil && hist != nil {
+			v.History = hist
+		}
+		return v
+	}
+	return nil
 }
 
 type fileView struct {
@@ -395,6 +434,7 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 		}
 	}
 	v.History = h.history(decs, rec)
+	v.Living = h.living(v.Name)
 	if n := len(decs); n > 0 && decs[n-1].Action == decidedChanges && len(decs[n-1].Comments) > 0 && (rec == nil || rec.At.Before(decs[n-1].At)) {
 		now := map[string]string{}
 		for path, f := range files {

@@ -217,9 +217,9 @@
     if (!items.length) { wrap.append(h("p", { class: "muted" }, "Nothing waits for you now. New approvals and problems appear here as the agents work.")); return wrap; }
     const list = h("ul", { class: "inbox" });
     for (const it of items) {
-      const label = { "awaits approval": "Review and decide", "approval void": "Review the changes", "rules changed": "Review the rules", "changed outside agentos": "Accept or reset", "gate failing": "Look at the evidence" }[it.kind] || "Open";
+      const label = { "awaits approval": "Review and decide", "approval void": "Review the changes", "rules changed": "Review the rules", "changed outside agentos": "Accept or reset", "gate failing": "Look at the evidence", "spec drifted": "See what broke" }[it.kind] || "Open";
       list.append(h("li", { class: "panel item" },
-        h("h3", {}, h("a", { href: it.href, "data-key": "inbox:" + it.href }, it.name), " ", badge(it.kind, it.kind === "gate failing" ? "bad" : "warn")),
+        h("h3", {}, h("a", { href: it.href, "data-key": "inbox:" + it.href }, it.name), " ", badge(it.kind, it.kind === "gate failing" || it.kind === "spec drifted" ? "bad" : "warn")),
         h("p", {}, it.asked),
         h("p", { class: "meta muted" }, it.owner ? "Agent " + it.owner + " · " : "", it.spec ? "spec " + it.spec + " · " : "", it.session ? "session " : "", it.session ? h("code", {}, it.session) : null, it.since ? [" · ", ago(it.since)] : null),
         h("p", {}, h("a", { href: it.href, class: "go", "data-key": "go:" + it.href }, label, h("span", { class: "vh" }, ": " + it.name)))));
@@ -285,9 +285,10 @@
   function specsView() {
     const wrap = h("section", { "aria-labelledby": "h-specs" }, h("h2", { id: "h-specs" }, "Specs"));
     if (!state.specs.length) { wrap.append(h("p", {}, "No spec folders under .agentos/specs/ yet.")); return wrap; }
-    wrap.append(stackTable("specs", ["Spec", "Approval", "By", "When"], state.specs.map((s) => {
+    wrap.append(stackTable("specs", ["Spec", "Approval", "By", "When", "Finished"], state.specs.map((s) => {
       const cls = s.state === "approved" ? "ok" : s.state === "not approved" ? "muted" : "warn";
-      return [h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name), badge(s.state, cls), s.by || "", s.at ? ago(s.at) : ""];
+      return [h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name), badge(s.state, cls), s.by || "", s.at ? ago(s.at) : "",
+        s.living ? badge(s.living, livingClass[s.living] || "muted") : h("span", { class: "muted" }, "not yet")];
     })));
     return wrap;
   }
@@ -925,10 +926,51 @@
       h("p", { class: "muted" }, "As the file is now in the project; the gate read it when it ran."), box);
   }
 
+  // --- A finished spec: whether its criteria still hold on the code as it
+  // is (its traced tests run on request), what broke or touched them, and
+  // its dated history.
+  const livingClass = { holding: "ok", drifted: "bad", touched: "warn", unchecked: "muted", unverified: "bad" };
+  const livingWords = {
+    holding: "every test that proves a criterion passes as written, and no change since reaches them",
+    drifted: "a test that proves a criterion fails now, was deleted, or was changed",
+    touched: "its tests pass, but a change since it finished reaches the code they test",
+    unchecked: "held when it finished; not checked since",
+    unverified: "its evidence does not match agentos's signature",
+  };
+  function livingView(spec) {
+    const l = spec.living;
+    if (!l) return null;
+    const st = l.state;
+    const check = h("button", { type: "button", "data-key": "check-spec" }, "Check it now");
+    check.addEventListener("click", () => act("check-spec", { spec: spec.name }, [check]));
+    const testItem = (t) => h("li", {}, h("code", {}, t.test), " ", badge(t.state, t.state === "passed" ? "ok" : t.state === "skipped" ? "warn" : "bad"),
+      t.failure ? h("code", { class: "line bad" }, t.failure) : null,
+      t.touched && t.touched.length ? h("ul", {}, t.touched.map((x) => h("li", {}, "changed " + (x.symbol ? x.symbol + " in " : "") + x.file + (x.lines ? " lines " + x.lines : "") + " — " + x.change))) : null);
+    return h("section", { class: "panel decision living", role: "group", "aria-label": "The finished spec" },
+      h("h3", {}, "Finished spec: ", badge(st.state, livingClass[st.state] || "muted")),
+      h("p", {}, livingWords[st.state] || "", "."),
+      h("dl", { class: "kv" },
+        h("dt", {}, "Finished"), h("dd", {}, when(st.completed_at), st.session ? [" by session ", h("a", { href: "#/session/" + encodeURIComponent(st.session) }, st.session)] : null),
+        st.commit ? [h("dt", {}, "On commit"), h("dd", {}, h("code", { title: st.commit }, st.commit.slice(0, 12)))] : null,
+        h("dt", {}, "Last checked"), h("dd", {}, st.checked_at ? ago(st.checked_at) : "not since it finished")),
+      st.note ? h("p", { class: "muted" }, st.note) : null,
+      st.criteria && st.criteria.length ? h("ul", { class: "refs" }, st.criteria.map((c) => h("li", {},
+        h("code", {}, c.id), " ", c.text, " ", badge(c.state, livingClass[c.state] || (c.state === "holding" ? "ok" : "bad")),
+        h("ul", {}, (c.tests || []).map(testItem))))) : null,
+      st.state === "drifted" ? h("p", {}, "To repair it, have an agent converge it (svc_workflow converge_spec), or run ", h("code", {}, "agentos specs converge " + spec.name), ": a session whose tasks are the broken criteria.") : null,
+      h("div", { class: "actions" }, check), h("p", { class: "why-off", hidden: true }),
+      h("h4", {}, "History of the finished spec"),
+      l.history.length ? h("ul", { class: "decisions" }, l.history.slice().reverse().map((e) => h("li", {}, h("strong", {}, e.what), ", ", ago(e.at),
+        e.session ? [" — session ", h("a", { href: "#/session/" + encodeURIComponent(e.session) }, e.session)] : null,
+        e.commit ? [", commit ", h("code", { title: e.commit }, e.commit.slice(0, 12))] : null,
+        e.detail && e.detail.length ? h("ul", {}, e.detail.map((d) => h("li", {}, d))) : null))) : h("p", { class: "muted" }, "No history recorded."));
+  }
+
   function specView(spec) {
     return h("section", { "aria-labelledby": "h-spec" },
       h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
       h("h2", { id: "h-spec" }, "Spec " + spec.name),
+      livingView(spec),
       spec.waiting ? h("p", { class: "panel" }, "Session ", h("a", { href: "#/session/" + encodeURIComponent(spec.waiting) }, spec.waiting), " waits for this spec's approval: a decision here is given in that session, the same as on its page.") : null,
       ...specBody(spec), approvalForm(spec.waiting ? { session: spec.waiting } : { spec: spec.name }, spec));
   }
