@@ -15,7 +15,8 @@ import (
 // (the line numbers are one tab stop per file: arrows move, Shift with an
 // arrow selects a range, Enter comments) and with the mouse. The comments
 // are drafts kept on the server: a reload with the browser's storage
-// emptied finds them, and a request refused because a commented line
+// emptied finds them, so does a new link after the server restarted, and
+// a request refused because a commented line
 // changed under them keeps them. Sent with "Request changes", the agent
 // receives each with its file, lines, their text and the comment through
 // svc_workflow; after its revision the page shows each comment resolved
@@ -107,6 +108,19 @@ func TestReviewLineComments(t *testing.T) {
 		chromedp.WaitVisible(chromedp.Search(`//button[starts-with(., "Request changes with 2")]`)))
 	if v := p.eval("drafts", `Array.from(document.querySelectorAll("textarea[name=line-comment]")).map(t => t.value).join("|")`); v != "Say who is greeted.|Name the phases by outcome." {
 		t.Errorf("after a reload with the storage emptied the drafts are %q", v)
+	}
+	// The server restarts (on another port, maybe: another origin for the
+	// browser, whose storage is emptied too); a new link finds the drafts.
+	p.eval("empty the storage", `localStorage.clear(), "ok"`)
+	c.Close()
+	waitGone(t, statePath(root))
+	c = stdioClient(t, root, "--transport", "dual")
+	waitState(t, root, 0)
+	rev = startReview(t, root)
+	p.do("open the new link", chromedp.Navigate(rev.url+"#/session/"+id),
+		chromedp.WaitVisible(chromedp.Search(`//button[starts-with(., "Request changes with 2")]`)))
+	if v := p.eval("drafts", `Array.from(document.querySelectorAll("textarea[name=line-comment]")).map(t => t.value).join("|")`); v != "Say who is greeted.|Name the phases by outcome." {
+		t.Errorf("after a restart of the server the drafts are %q", v)
 	}
 
 	// The agent rewrites README.md's lines 4–5: the draft says so, and a
