@@ -83,6 +83,8 @@ func TestReviewLineComments(t *testing.T) {
 	if label := p.text(`[data-key="request-changes"]`); label != "Request changes with 2 comments on lines" {
 		t.Errorf("the request button says %q", label)
 	}
+	p.do("show the comments", chromedp.Evaluate[chromedp.Void](`document.querySelector('section[aria-label$="README.md"] .ccard.draft').scrollIntoView({block: "center"})`))
+	screenshot(t, p.ctx, "line-comments")
 	p.fits("comments on lines", axe)
 	p.scheme("dark")
 	checkAxe(t, p.ctx, axe, "comments on lines, dark")
@@ -188,4 +190,6 @@ func TestReviewLineComments(t *testing.T) {
 		t.Errorf("%s draft cards after the request went", n)
 	}
 	p.fits("sent comments", axe)
+	p.do("show the sent comments", chromedp.Evaluate[chromedp.Void](`document.querySelector('section[aria-label="Your comments on lines, sent"]').scrollIntoView()`))
+	screenshot(t, p.ctx, "line-comments-resolved")
 }

@@ -49,6 +49,8 @@ func TestReviewFinishedSpec(t *testing.T) {
 			t.Errorf("the drifted spec does not say %q: %s", want, living)
 		}
 	}
+	p.do("show the finished spec", chromedp.Evaluate[chromedp.Void](`document.querySelector('section[aria-label="The finished spec"]').scrollIntoView()`))
+	screenshot(t, p.ctx, "finished-spec")
 	p.fits("a drifted spec", axe)
 	p.scheme("dark")
 	checkAxe(t, p.ctx, axe, "a drifted spec, dark")

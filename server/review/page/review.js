@@ -931,11 +931,11 @@
   // its dated history.
   const livingClass = { holding: "ok", drifted: "bad", touched: "warn", unchecked: "muted", unverified: "bad" };
   const livingWords = {
-    holding: "every test that proves a criterion passes as written, and no change since reaches them",
-    drifted: "a test that proves a criterion fails now, was deleted, or was changed",
-    touched: "its tests pass, but a change since it finished reaches the code they test",
-    unchecked: "held when it finished; not checked since",
-    unverified: "its evidence does not match agentos's signature",
+    holding: "Every test that proves a criterion passes as written, and no change since reaches them",
+    drifted: "A test that proves a criterion fails now, was deleted, or was changed",
+    touched: "Its tests pass, but a change since it finished reaches the code they test",
+    unchecked: "Held when it finished; not checked since",
+    unverified: "Its evidence does not match agentos's signature",
   };
   function livingView(spec) {
     const l = spec.living;
