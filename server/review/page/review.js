@@ -1033,6 +1033,7 @@
         detail = { path: "", text: "", spec: "" };
         node = sourceView(JSON.parse(text), line);
       } else if (path) {
+        if (tab === "spec") ensureDraft(decodeURIComponent(arg || "")); // meanwhile
         const text = await apiText(path);
         if (which !== routing) return;
         const obj = JSON.parse(text);
@@ -1199,7 +1200,18 @@
     } else if (changed) route(true);
   }
 
-  window.addEventListener("hashchange", () => { say(""); route(false); });
+  // Going elsewhere, the view says so at once: what was on screen is not
+  // left to be typed in or clicked while the next one loads.
+  window.addEventListener("hashchange", () => {
+    say("");
+    const [, tab, arg] = location.hash.split("/");
+    const path = tab === "source" ? "source" : detailPath(tab, arg);
+    if (path && path !== detail.path) {
+      detail = { path: "", text: "", spec: "" };
+      view.replaceChildren(h("p", { class: "muted", role: "status" }, "Loading…"));
+    }
+    route(false);
+  });
   const timer = setInterval(() => refresh(false), 2000);
   refresh(false);
 })();
