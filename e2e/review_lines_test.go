@@ -73,14 +73,14 @@ func TestReviewLineComments(t *testing.T) {
 		t.Fatalf("Enter on a selected range focuses %q", f)
 	}
 	p.do("type the comment", chromedp.KeyEvent("Say who is greeted."))
-	if card := p.text(`section[aria-label$="README.md"] .ccard.draft`); !strings.Contains(card, "README.md lines 4–5") {
+	if card := textOf(p, `section[aria-label$="README.md"] .ccard.draft`); !strings.Contains(card, "README.md lines 4–5") {
 		t.Errorf("the draft card: %q", card)
 	}
 	// With the mouse: tasks.md, line 1.
 	p.do("show tasks.md as lines", chromedp.Click(chromedp.Search(section(tasks)+`//button[contains(., "Comment on lines")]`)),
 		chromedp.Click(chromedp.Search(section(tasks)+`//button[@aria-label="Comment on line 1"]`)),
 		chromedp.WaitVisible(chromedp.Search(section(tasks)+`//textarea`)), chromedp.KeyEvent("Name the phases by outcome."))
-	if label := p.text(`[data-key="request-changes"]`); label != "Request changes with 2 comments on lines" {
+	if label := textOf(p, `[data-key="request-changes"]`); label != "Request changes with 2 comments on lines" {
 		t.Errorf("the request button says %q", label)
 	}
 	p.do("show the comments", chromedp.Evaluate[chromedp.Void](`document.querySelector('section[aria-label$="README.md"] .ccard.draft').scrollIntoView({block: "center"})`))
@@ -180,7 +180,7 @@ func TestReviewLineComments(t *testing.T) {
 	}
 	fsWrite(t, c, tasks, strings.Replace(string(tasksNow), "# Tasks: greeting", "# Tasks of the greeting", 1))
 	waitFor("see the comments resolved and open", `//section[@aria-label="Your comments on lines, sent"][contains(., "1 open")][contains(., "1 resolved")]`)
-	sent := p.text(`section[aria-label="Your comments on lines, sent"]`)
+	sent := textOf(p, `section[aria-label="Your comments on lines, sent"]`)
 	for _, want := range []string{"README.md line 1", "A shorter title.", "open: the line still reads", "tasks.md line 1", "resolved: the line changed"} {
 		if !strings.Contains(sent, want) {
 			t.Errorf("the sent comments do not say %q: %s", want, sent)

@@ -26,7 +26,7 @@ func TestReviewFinishedSpec(t *testing.T) {
 	p := pageDriver{t, reviewBrowser(t)}
 	p.do("open the specs", chromedp.Navigate(rev.url+"#/specs"), chromedp.WaitVisible(chromedp.Search(`//tr[contains(., "`+spec+`")]//span[contains(@class, "badge")][text()="unchecked"]`)))
 	p.do("open the spec", chromedp.Navigate(rev.url+"#/spec/"+spec), chromedp.WaitVisible(chromedp.Search(`//section[@aria-label="The finished spec"]//h3[contains(., "unchecked")]`)))
-	if hist := p.text(`section[aria-label="The finished spec"] ul.decisions`); !strings.Contains(hist, "completed") || !strings.Contains(hist, "spec-execution-") {
+	if hist := textOf(p, `section[aria-label="The finished spec"] ul.decisions`); !strings.Contains(hist, "completed") || !strings.Contains(hist, "spec-execution-") {
 		t.Errorf("the history: %q", hist)
 	}
 	// With the keyboard: check it; it holds.
@@ -40,10 +40,10 @@ func TestReviewFinishedSpec(t *testing.T) {
 	p.do("check again", chromedp.Click(chromedp.CSS(`button[data-key="check-spec"]`)),
 		chromedp.WaitVisible(chromedp.Search(`//div[@id="notice" and contains(., "drifted")]`)))
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(p.text(`section[aria-label="The finished spec"]`), "want hello, world") && time.Now().Before(deadline) {
+	for !strings.Contains(textOf(p, `section[aria-label="The finished spec"]`), "want hello, world") && time.Now().Before(deadline) {
 		time.Sleep(200 * time.Millisecond)
 	}
-	living := p.text(`section[aria-label="The finished spec"]`)
+	living := textOf(p, `section[aria-label="The finished spec"]`)
 	for _, want := range []string{"drifted", "AC-greeting-1.2.1", "TestGreetEmpty (greet_test.go:", "failed", "want hello, world", "agentos specs converge " + spec} {
 		if !strings.Contains(living, want) {
 			t.Errorf("the drifted spec does not say %q: %s", want, living)
@@ -62,4 +62,11 @@ func TestReviewFinishedSpec(t *testing.T) {
 	if f := p.eval("focus", `document.activeElement.textContent`); !strings.HasPrefix(f, "Finished spec") {
 		t.Errorf("the inbox's link lands on %q", f)
 	}
+}
+
+// textOf is the text of the element sel selects, read in one step: the
+// page may redraw it between a lookup and a read.
+func textOf(p pageDriver, sel string) string {
+	p.t.Helper()
+	return p.eval("read "+sel, `(document.querySelector('`+sel+`') || {textContent: ""}).textContent`)
 }
