@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -451,7 +452,8 @@ func TestReviewGateEvidence(t *testing.T) {
 	if out := mustWF(t, c, map[string]any{"action": "complete_phase", "session_id": id}); out.Gate.Passed {
 		t.Fatal("a failing test passed the gate")
 	}
-	do("see the failed test", chromedp.WaitVisible(chromedp.Search(`//div[contains(., "Failed tests:")]//code[contains(., "TestGreet")]`)))
+	// The failed test's own failure line is next to it, first in its check.
+	do("see the failed test", chromedp.WaitVisible(chromedp.Search(`//div[@class="failed-tests"]//li[contains(., "TestGreet")]/code[@class="line bad"][contains(., "greet_test.go:8: wrong")]`)))
 	// The session changes the greeting and rewrites TestGreet to match: it
 	// passes now only as rewritten, so an earlier test no longer holds.
 	write(t, root, "greet.go", strings.Replace(greetGo, "\"hello, \" + name", "\"hi, \" + name", 1))
@@ -470,7 +472,14 @@ func TestReviewGateEvidence(t *testing.T) {
 		t.Fatal("coverage below the threshold passed the gate")
 	}
 	do("see the third attempt", chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 3")]`)))
-	do("see coverage per file", chromedp.WaitVisible(chromedp.Search(`//div[@class="bar"][contains(., "greet.go")]`)))
+	do("see coverage per file", chromedp.WaitVisible(chromedp.Search(`//div[contains(@class, "bar")][contains(., "greet.go")]`)))
+	// Each bar has the threshold's line; one below it is in the warning
+	// colour and says so.
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){ const bars = Array.from(document.querySelectorAll(".bar")); const below = bars.filter(b => b.classList.contains("below")); return bars.filter(b => b.querySelector(".threshold")).length + " " + below.length + " " + below.every(b => b.querySelector(".fill.low") && b.textContent.includes("below the threshold")) })()`)); err != nil || !strings.HasSuffix(got, " true") || strings.HasPrefix(got, "0 ") || strings.Contains(got, " 0 ") {
+		t.Errorf("bars with a threshold line, below it, marked: %q (%v)", got, err)
+	}
+	// The execution session links to its spec.
+	do("see the spec's link", chromedp.WaitVisible(chromedp.Search(`//dd/a[@href="#/spec/`+spec+`"]`)))
 	proof := `//table[@class="proofs"]//tr[contains(., "AC-greeting-1.1.1")][contains(., 'Greet returns "hello, NAME"')][contains(., "TestGreet")][contains(., "passes now")][contains(., "✓ proven")]`
 	do("see the criterion proven", chromedp.WaitVisible(chromedp.Search(proof)))
 	line, err := chromedp.Run(ctx, chromedp.Text(chromedp.Search(proof+`//code[@class="line"]`)))
@@ -490,7 +499,7 @@ func TestReviewGateEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bars) < 2 || !strings.HasPrefix(bars[0], "total") {
+	if len(bars) < 2 || !slices.ContainsFunc(bars, func(b string) bool { return strings.HasPrefix(b, "total coverage") }) {
 		t.Errorf("coverage bars: %q", bars)
 	}
 	for _, b := range bars {
@@ -503,7 +512,7 @@ func TestReviewGateEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"acceptance criteria checked", "Unchecked:", "go test", "Exit code", "attempt 3"} {
+	for _, want := range []string{"acceptance criteria checked", "Not ticked in tasks.md:", "go test", "Exit code", "attempt 3 of 3"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the evidence lacks %q", want)
 		}
@@ -521,6 +530,29 @@ func TestReviewGateEvidence(t *testing.T) {
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
 		t.Fatal(err)
 	}
+	// Every attempt is kept: the first, chosen with the keyboard, shows its
+	// failed test and failure line again; a criterion its failing test
+	// names is not one "no test names".
+	do("choose the first attempt", chromedp.Focus(chromedp.CSS(`select[data-key="attempt:1"]`)), chromedp.KeyEvent(kb.Home),
+		chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 1 of 3")]`)),
+		chromedp.WaitVisible(chromedp.Search(`//div[@class="failed-tests"]//li[contains(., "TestGreet")]/code[contains(., "greet_test.go:8: wrong")]`)))
+	if rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("table.attempts-table tbody tr").length`)); err != nil || rows != 3 {
+		t.Errorf("the attempts table has %d rows (%v)", rows, err)
+	}
+	if text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#view"))); err != nil || strings.Contains(text, "Not named by any test") || !strings.Contains(text, "named only by tests that failed") {
+		t.Errorf("attempt 1's criteria: %v\n%s", err, text)
+	}
+	checkAxe(t, ctx, axe, "an earlier attempt")
+	do("back to the last attempt", chromedp.Focus(chromedp.CSS(`select[data-key="attempt:1"]`)), chromedp.KeyEvent(kb.End),
+		chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 3 of 3")]`)))
+	// The test that proves a criterion links to its source, on its line.
+	do("open the proving test", chromedp.Click(chromedp.Search(proof+`//a[contains(., "greet_test.go:")]`)),
+		chromedp.WaitVisible(chromedp.Search(`//h2[contains(., "Test source: greet_test.go")]`)))
+	if f, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id + " " + document.activeElement.textContent`)); err != nil || !strings.HasPrefix(f, "src-line ") || !strings.Contains(f, "func TestGreet") {
+		t.Errorf("the test's source focuses %q (%v)", f, err)
+	}
+	checkAxe(t, ctx, axe, "a test's source")
+	do("back to the session", chromedp.Navigate(rev.url+"#/session/"+id), chromedp.WaitVisible(chromedp.Search(`//h4[contains(., "attempt 3 of 3")]`)))
 	// On a phone, long test names and failure lines wrap.
 	do("390 px", chromedp.EmulateViewport(390, 844), chromedp.Sleep(100*time.Millisecond))
 	if overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); err != nil || overflow > 0 {

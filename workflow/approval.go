@@ -320,8 +320,42 @@ func changedWhileShown(shown, now *Binding) error {
 
 // Reject records a person's request for changes.
 func (e *Engine) Reject(id string, who Approver, reason string) (*Session, error) {
-	if strings.TrimSpace(reason) == "" {
+	return e.RequestChanges(id, who, reason, nil, nil)
+}
+
+// Bounds of the comments on lines one request for changes carries.
+const (
+	MaxLineComments    = 200
+	maxLineCommentText = 8000
+	maxQuoteBytes      = 4000
+)
+
+// RequestChanges records a person's request for changes with their
+// comments on lines of the spec's files. reason may be empty when there
+// are comments. shown, when not nil, is the spec as the person read it:
+// with comments, nothing is recorded if a file changed since, or if a
+// commented line no longer reads as it did when they commented (its
+// Quote, when set); each comment's Quote is then set to the lines as they
+// are, which is what the agent receives.
+func (e *Engine) RequestChanges(id string, who Approver, reason string, comments []LineComment, shown *Binding) (*Session, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" && len(comments) == 0 {
 		return nil, invalid("reason", "say what should change: --reason \"…\"")
+	}
+	if len(comments) > MaxLineComments {
+		return nil, invalid("comments", "%d comments on lines; at most %d go with one request", len(comments), MaxLineComments)
+	}
+	for i, c := range comments {
+		if strings.TrimSpace(c.Text) == "" {
+			return nil, invalid("comments", "the comment on %s line %d says nothing: write it or delete it", c.File, c.Line)
+		}
+		if len(c.Text) > maxLineCommentText {
+			return nil, invalid("comments", "the comment on %s line %d is %d bytes; at most %d", c.File, c.Line, len(c.Text), maxLineCommentText)
+		}
+		comments[i].Text = strings.TrimSpace(c.Text)
+		if comments[i].EndLine == 0 {
+			comments[i].EndLine = c.Line
+		}
 	}
 	// It withdraws an approval given at this gate: a person's decision too.
 	if err := e.refuseWhileGate("reject", id, who.Actor, "a request for changes on session "+id+" by "+who.By+" via "+who.Via); err != nil {
@@ -331,11 +365,74 @@ func (e *Engine) Reject(id string, who Approver, reason string) (*Session, error
 		if err := e.checkApprovable(s); err != nil {
 			return err
 		}
+		var quoted []LineComment
+		if len(comments) > 0 {
+			b, files, err := e.specSnapshot(s.Vars["spec_dir"], false)
+			if err != nil {
+				return err
+			}
+			if shown != nil {
+				if ch := shown.Changes(b); len(ch) > 0 {
+					return refused("nothing was sent: the spec changed while it was shown (%s); read the new version, then send your comments again", strings.Join(ch, ", "))
+				}
+			}
+			if quoted, err = quoteLines(comments, files); err != nil {
+				return err
+			}
+		}
 		s.Approval, s.Binding = nil, nil
-		s.Changes = &ChangeRequest{By: who.By, Reason: reason, At: e.set.Now().UTC()}
-		e.audit(s, who.Actor, "reject", s.Current, s.Current, "changes requested", reason)
+		s.Changes = &ChangeRequest{By: who.By, Reason: reason, At: e.set.Now().UTC(), Comments: quoted}
+		detail := reason
+		if n := len(quoted); n > 0 {
+			detail = strings.TrimSpace(fmt.Sprintf("%s (%d %s on lines)", reason, n, map[bool]string{true: "comment", false: "comments"}[n == 1]))
+		}
+		e.audit(s, who.Actor, "reject", s.Current, s.Current, "changes requested", detail)
 		return nil
 	})
+}
+
+// quoteLines checks each comment against the spec's files as they are and
+// returns them with the lines they are on quoted.
+func quoteLines(comments []LineComment, files map[string]SpecFile) ([]LineComment, error) {
+	out := make([]LineComment, 0, len(comments))
+	for _, c := range comments {
+		f, ok := files[c.File]
+		if !ok {
+			return nil, refused("nothing was sent: the spec has no file %s (commented on at line %d)", c.File, c.Line)
+		}
+		lines := SpecLines(f.Raw)
+		if c.Line < 1 || c.EndLine < c.Line || c.EndLine > len(lines) {
+			return nil, refused("nothing was sent: %s has %d lines; a comment is on lines %d–%d", c.File, len(lines), c.Line, c.EndLine)
+		}
+		quote := strings.Join(lines[c.Line-1:c.EndLine], "\n")
+		if c.Quote != "" && c.Quote != quote {
+			return nil, refused("nothing was sent: %s line %d changed since you commented on it (it read %q, it reads %q now); move or delete that comment, then send again", c.File, c.Line, clip(c.Quote, 80), clip(quote, 80))
+		}
+		c.Quote = clip(quote, maxQuoteBytes)
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// SpecLines splits a spec file into its lines as a person reads them
+// numbered (without line ends; a last line end starts no line).
+func SpecLines(raw []byte) []string {
+	s := strings.ReplaceAll(string(raw), "\r\n", "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 var specName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)

@@ -601,6 +601,13 @@ func (e *Engine) RetryPhase(ctx context.Context, id string, actor Actor, force b
 func (e *Engine) record(ctx context.Context, s *Session, report *GateReport, actor Actor, action string) {
 	p := s.phase(s.Current)
 	p.Attempts++
+	if p.LastGate != nil {
+		if s.EarlierGates == nil {
+			s.EarlierGates = map[int][]GateReport{}
+		}
+		earlier := append(s.EarlierGates[p.Number], *p.LastGate)
+		s.EarlierGates[p.Number] = earlier[max(0, len(earlier)-MaxEarlierGates):]
+	}
 	p.LastGate = report
 	from := s.Current
 	if !report.Passed {
@@ -871,6 +878,7 @@ func resetFrom(s *Session, n int) {
 	for i := n - 1; i < len(s.Phases); i++ {
 		p := &s.Phases[i]
 		p.Status, p.CompletedAt, p.LastGate, p.Attempts = Pending, nil, nil, 0
+		delete(s.EarlierGates, p.Number)
 		for j := range p.Tasks {
 			p.Tasks[j].Status, p.Tasks[j].CompletedAt, p.Tasks[j].Note = Pending, nil, ""
 		}

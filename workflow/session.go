@@ -43,6 +43,10 @@ type Session struct {
 	// implements, as it stood at the last gate.
 	SpecApproval *ApprovalRecord `json:"spec_approval,omitempty"`
 	Changes      *ChangeRequest  `json:"change_request,omitempty"`
+	// EarlierGates are each phase's gate attempts before its last (by
+	// phase number), oldest first, the newest MaxEarlierGates: a person
+	// compares them on the review page.
+	EarlierGates map[int][]GateReport `json:"earlier_gates,omitempty"`
 	// Rules are the rules the session runs under, recorded when it started
 	// and when a person confirmed new ones: its workflow definition (by the
 	// file it comes from) and the workflow.* settings. Files is empty.
@@ -120,11 +124,28 @@ func (a Actor) String() string {
 // CLIActor is a person at the terminal.
 var CLIActor = Actor{Client: "agentos-cli"}
 
+// MaxEarlierGates bounds the earlier attempts kept of a phase's gate.
+const MaxEarlierGates = 10
+
 // ChangeRequest is a person's request for changes at an approval gate.
 type ChangeRequest struct {
 	By     string    `json:"by"`
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
+	// Comments are the person's comments on lines of the spec's files.
+	Comments []LineComment `json:"comments,omitempty"`
+}
+
+// LineComment is a person's comment on a line, or a range of lines, of a
+// file of the spec.
+type LineComment struct {
+	File    string `json:"file"`               // slash path from the project root
+	Line    int    `json:"line"`               // 1-based
+	EndLine int    `json:"end_line,omitempty"` // the range's last line; Line for one line
+	// Quote is the text of the lines commented on, as they read when the
+	// comment was sent.
+	Quote string `json:"quote"`
+	Text  string `json:"comment"`
 }
 
 // shapeError says what makes s, read from the folder of session id, unusable

@@ -539,7 +539,14 @@ func printSession(s *streams, sess *workflow.Session, audit []workflow.AuditEntr
 		}
 	}
 	if sess.Changes != nil {
-		fmt.Fprintf(s.Out, "changes requested by %s: %s\n", sess.Changes.By, sess.Changes.Reason)
+		fmt.Fprintf(s.Out, "changes requested by %s: %s\n", sess.Changes.By, printable(sess.Changes.Reason))
+		for _, c := range sess.Changes.Comments {
+			where := fmt.Sprintf("%s:%d", c.File, c.Line)
+			if c.EndLine > c.Line {
+				where += fmt.Sprintf("-%d", c.EndLine)
+			}
+			fmt.Fprintf(s.Out, "  %s: %s\n", printable(where), printable(c.Text))
+		}
 	}
 	if len(audit) > 0 {
 		fmt.Fprintln(s.Out, "\naudit:")

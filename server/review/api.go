@@ -26,6 +26,12 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, name string) 
 			v, err = h.session(q.Get("id"))
 		case "spec":
 			v, err = h.specByName(q.Get("name"))
+		case "source":
+			v, err = h.testSource(q.Get("session"), q.Get("file"))
+		case "drafts":
+			var d *draft
+			d, err = h.drafts.of(q.Get("spec"))
+			v = map[string]*draft{"draft": d}
 		default:
 			writeError(w, http.StatusNotFound, "no such view: "+name)
 			return
@@ -51,6 +57,34 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, name string) 
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("the request is not the JSON the page sends: %v", err))
+		return
+	}
+	if name == "draft" {
+		// Kept as the person types: not an action, not logged as one.
+		if err := h.drafts.save(in.Spec, &draft{UpdatedAt: in.UpdatedAt, Comment: in.Comment, Comments: in.Comments}); err != nil {
+			h.engineError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"message": "kept"})
+		return
+	}
+	if name == "check-spec" {
+		// Runs the finished spec's traced tests, on the person's request.
+		if _, err := workflow.SpecDir(in.Spec); err != nil {
+			h.engineError(w, err)
+			return
+		}
+		states, err := h.opts.Engine.CheckSpecs(r.Context(), []string{in.Spec})
+		if err != nil {
+			h.engineError(w, err)
+			return
+		}
+		h.log.Info("review page action", "action", name, "spec", in.Spec)
+		msg := "Checked " + in.Spec + "."
+		if len(states) == 1 {
+			msg = "Checked " + in.Spec + ": " + states[0].State + "."
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 		return
 	}
 	msg, err := h.act(name, in)
@@ -91,6 +125,10 @@ type actionInput struct {
 	// nothing is approved or confirmed unless it still holds.
 	Shown   *workflow.Binding `json:"shown,omitempty"`
 	Comment string            `json:"comment,omitempty"`
+	// Comments are the comments on lines: sent with a request for
+	// changes, or kept as drafts (with UpdatedAt, the page's clock).
+	Comments  []lineComment `json:"comments,omitempty"`
+	UpdatedAt int64         `json:"updated_at,omitempty"`
 }
 
 // act runs one change through the same engine calls as the terminal's
@@ -115,21 +153,28 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			h.record(in.Spec, "", decidedApproved, who, in)
+			h.record(in.Spec, "", decidedApproved, who, in, nil)
 			return fmt.Sprintf("Approved spec %s; its execution will require %s.", in.Spec, t), nil
 		}
 		s, err := e.Approve(in.Session, who, strings.TrimSpace(in.Comment), in.Shown)
 		if err != nil {
 			return "", err
 		}
-		h.record(filepath.Base(s.Vars["spec_dir"]), s.Vars["spec_dir"], decidedApproved, who, in)
+		h.record(filepath.Base(s.Vars["spec_dir"]), s.Vars["spec_dir"], decidedApproved, who, in, nil)
 		return "Approved. The agent can now complete the approval phase.", nil
 	case "request-changes":
-		s, err := e.Reject(in.Session, who, strings.TrimSpace(in.Comment))
+		comments := make([]workflow.LineComment, len(in.Comments))
+		for i, c := range in.Comments {
+			comments[i] = c.LineComment
+		}
+		s, err := e.RequestChanges(in.Session, who, strings.TrimSpace(in.Comment), comments, in.Shown)
 		if err != nil {
 			return "", err
 		}
-		h.record(filepath.Base(s.Vars["spec_dir"]), s.Vars["spec_dir"], decidedChanges, who, in)
+		h.record(filepath.Base(s.Vars["spec_dir"]), s.Vars["spec_dir"], decidedChanges, who, in, s.Changes.Comments)
+		if n := len(s.Changes.Comments); n > 0 {
+			return fmt.Sprintf("Changes requested with %d %s on lines: the agent has to act. It receives them at its next svc_workflow call.", n, plural(n, "comment", "comments")), nil
+		}
 		return "Changes requested: the agent has to act. It receives your comment at its next svc_workflow call.", nil
 	case "confirm-rules":
 		if err := needShown(); err != nil {
@@ -157,14 +202,18 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 // version the page showed (in.Shown) and its bytes. The decision is made
 // already: failing to record it costs only the diff the next review shows,
 // and is logged.
-func (h *Handler) record(spec, specDir, action string, who workflow.Approver, in actionInput) {
+// The drafts on spec went with the decision: they are emptied.
+func (h *Handler) record(spec, specDir, action string, who workflow.Approver, in actionInput, comments []workflow.LineComment) {
 	if spec == "" || spec == "." {
 		return
+	}
+	if err := h.drafts.drop(spec); err != nil {
+		h.log.Warn("review page: empty the drafts decided on", "spec", spec, "err", err)
 	}
 	if specDir == "" {
 		specDir, _ = workflow.SpecDir(spec)
 	}
-	dec := decision{Action: action, By: who.By, Via: who.Via, At: h.opts.Now().UTC(), Session: in.Session, Comment: strings.TrimSpace(in.Comment)}
+	dec := decision{Action: action, By: who.By, Via: who.Via, At: h.opts.Now().UTC(), Session: in.Session, Comment: strings.TrimSpace(in.Comment), Comments: comments}
 	_, files, err := h.opts.Engine.SpecSnapshot(specDir)
 	if err != nil {
 		h.log.Warn("review page: read the spec decided on", "spec", spec, "err", err)

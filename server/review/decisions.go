@@ -43,6 +43,8 @@ type decision struct {
 	Session string            `json:"session,omitempty"`
 	Comment string            `json:"comment,omitempty"`
 	Files   map[string]string `json:"files"` // path → SHA-256 of the version decided on
+	// Comments are the comments on lines sent with a request for changes.
+	Comments []workflow.LineComment `json:"comments,omitempty"`
 }
 
 // Decision actions.

@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentos-dev/agentos/workflow"
 	"github.com/agentos-dev/agentos/workflow/gates"
@@ -19,11 +21,8 @@ func (h *Handler) criteriaTexts(s *workflow.Session) map[string]string {
 	want := map[string]bool{}
 	known := map[string]string{}
 	var files []string
-	for _, p := range s.Phases {
-		if p.LastGate == nil {
-			continue
-		}
-		for _, c := range p.LastGate.Checks {
+	for _, g := range gateReports(s) {
+		for _, c := range g.Checks {
 			var d gates.CriteriaDetails
 			if c.Type != "acceptance_criteria" || !redecode(c.Details, &d) || len(d.Proofs) == 0 {
 				continue
@@ -103,4 +102,59 @@ func (h *Handler) projectFile(rel string) []byte {
 		return nil
 	}
 	return data
+}
+
+// gateReports is every gate report a session keeps: each phase's earlier
+// attempts and its last.
+func gateReports(s *workflow.Session) []workflow.GateReport {
+	var out []workflow.GateReport
+	for _, p := range s.Phases {
+		out = append(out, s.EarlierGates[p.Number]...)
+		if p.LastGate != nil {
+			out = append(out, *p.LastGate)
+		}
+	}
+	return out
+}
+
+// testFileRE is the file a proof names its test by: "TestX (x_test.go:12)".
+var testFileRE = regexp.MustCompile(`\(([^()]+):\d+\)$`)
+
+// sourceView is a test file a gate's proof names, to read beside it.
+type sourceView struct {
+	Session string `json:"session"`
+	File    string `json:"file"`
+	Text    string `json:"text"`
+}
+
+// testSource is the test file file of the project, when a proof of one of
+// session's gates names a test in it: the page shows the tests that prove
+// the criteria, and nothing else of the project.
+func (h *Handler) testSource(session, file string) (*sourceView, error) {
+	s, err := h.opts.Engine.Get(session)
+	if err != nil {
+		return nil, err
+	}
+	named := false
+	for _, g := range gateReports(s) {
+		for _, c := range g.Checks {
+			var d gates.CriteriaDetails
+			if c.Type != "acceptance_criteria" || !redecode(c.Details, &d) {
+				continue
+			}
+			for _, pr := range d.Proofs {
+				if m := testFileRE.FindStringSubmatch(pr.Test); m != nil && m[1] == file {
+					named = true
+				}
+			}
+		}
+	}
+	if !named {
+		return nil, &workflow.Error{Kind: workflow.KindNotFound, Msg: "no gate of session " + session + " names a test in " + file}
+	}
+	data := h.projectFile(file)
+	if data == nil || !utf8.Valid(data) {
+		return nil, &workflow.Error{Kind: workflow.KindNotFound, Msg: file + " cannot be shown: it is gone, not a regular file inside the project, not text, or over 1 MiB"}
+	}
+	return &sourceView{Session: session, File: file, Text: string(data)}, nil
 }

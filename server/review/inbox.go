@@ -20,6 +20,7 @@ const (
 	needsRules     = "rules changed"
 	needsIntegrity = "changed outside agentos"
 	needsGateLook  = "gate failing"
+	needsDrifted   = "spec drifted"
 )
 
 // repeatedFailures is how many failed attempts in a row at one gate make it
@@ -158,6 +159,10 @@ func inbox(rows []sessionRow, specs []specRow) []inboxItem {
 		if sp.State == specChanged && !covered[sp.Name] {
 			items = append(items, inboxItem{Kind: needsReapprove, Name: sp.Name, Spec: sp.Name, Href: "#/spec/" + sp.Name + "/decide",
 				Asked: "The spec changed since " + sp.By + " approved it: its approval is void; read the changes and approve it again."})
+		}
+		if sp.Living == workflow.SpecDrifted {
+			items = append(items, inboxItem{Kind: needsDrifted, Name: sp.Name, Spec: sp.Name, Href: "#/spec/" + sp.Name + "/decide",
+				Asked: "A test that proves a criterion of this finished spec fails now, was deleted or was changed: read which, then have it converged, or accept the change."})
 		}
 	}
 	return items

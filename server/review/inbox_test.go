@@ -118,3 +118,12 @@ func TestInboxFollowsWhoseMoveItIs(t *testing.T) {
 		t.Errorf("a gate failing three times: %+v", stuck)
 	}
 }
+
+// A finished spec that drifted waits for the person; one holding or
+// touched does not.
+func TestInboxListsDriftedSpecs(t *testing.T) {
+	items := inbox(nil, []specRow{{Name: "a", State: specApproved, Living: "drifted"}, {Name: "b", State: specApproved, Living: "touched"}, {Name: "c", State: specApproved, Living: "holding"}})
+	if len(items) != 1 || items[0].Kind != needsDrifted || items[0].Href != "#/spec/a/decide" {
+		t.Errorf("inbox: %+v", items)
+	}
+}

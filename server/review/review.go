@@ -72,6 +72,7 @@ type Handler struct {
 	opts      Options
 	grants    *grants
 	decisions *decisions
+	drafts    *drafts
 	log       *slog.Logger
 }
 
@@ -89,7 +90,7 @@ func New(opts Options) *Handler {
 	if opts.Indexes == nil {
 		opts.Indexes = func() []searchtool.IndexStatus { return nil }
 	}
-	return &Handler{opts: opts, grants: newGrants(opts.Now), decisions: newDecisions(opts.Project.Cache(), person()), log: opts.Logger}
+	return &Handler{opts: opts, grants: newGrants(opts.Now), decisions: newDecisions(opts.Project.Cache(), person()), drafts: newDrafts(opts.Project.Cache(), person()), log: opts.Logger}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

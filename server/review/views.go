@@ -61,6 +61,10 @@ type specRow struct {
 	State string `json:"state"` // not approved, approved, changed since approval
 	By    string `json:"by,omitempty"`
 	At    string `json:"at,omitempty"`
+	// Living is a finished spec's state as its last check found it
+	// (holding, drifted, touched, unchecked, unverified); "" when the spec
+	// has not finished.
+	Living string `json:"living,omitempty"`
 }
 
 type standardRow struct {
@@ -136,12 +140,20 @@ func (h *Handler) specs() ([]specRow, error) {
 		return nil, err
 	}
 	rows := []specRow{}
+	living := map[string]string{}
+	if states, err := h.opts.Engine.Specs(); err == nil {
+		for _, st := range states {
+			living[st.Spec] = st.State
+		}
+	} else {
+		h.log.Warn("review page: the finished specs", "err", err)
+	}
 	for _, d := range entries {
 		dir, err := workflow.SpecDir(d.Name())
 		if !d.IsDir() || err != nil {
 			continue
 		}
-		row := specRow{Name: d.Name(), State: specNotApproved}
+		row := specRow{Name: d.Name(), State: specNotApproved, Living: living[d.Name()]}
 		rec, err := h.opts.Engine.SpecApproval(d.Name())
 		if err == nil && rec != nil && rec.Binding != nil {
 			row.State, row.By, row.At = specApproved, rec.By, rec.At.Format(time.RFC3339)
@@ -251,6 +263,38 @@ type specView struct {
 	// approval from the spec's page is given there, so that there is one
 	// decision per spec version, whichever page it is made on.
 	Waiting string `json:"waiting,omitempty"`
+	// Comments are the comments on lines of the person's last request for
+	// changes, each open or resolved in the spec as it is now; Commented
+	// is when they were sent.
+	Comments  []commentView `json:"comments,omitempty"`
+	Commented *time.Time    `json:"commented_at,omitempty"`
+	// Living is the spec as a finished one: its state as the last check
+	// found it, and its dated history; nil until it finishes.
+	Living *livingView `json:"living,omitempty"`
+}
+
+type livingView struct {
+	State   workflow.SpecState      `json:"state"`
+	History []workflow.HistoryEntry `json:"history"`
+}
+
+// living is the finished spec named spec, or nil when it has not finished.
+func (h *Handler) living(spec string) *livingView {
+	states, err := h.opts.Engine.Specs()
+	if err != nil {
+		return nil
+	}
+	for _, st := range states {
+		if st.Spec != spec {
+			continue
+		}
+		v := &livingView{State: st, History: []workflow.HistoryEntry{}}
+		if hist, _, err := h.opts.Engine.SpecHistory(spec); err == nil && hist != nil {
+			v.History = hist
+		}
+		return v
+	}
+	return nil
 }
 
 type fileView struct {
@@ -276,6 +320,8 @@ type historyEntry struct {
 	Comment string     `json:"comment,omitempty"`
 	Session string     `json:"session,omitempty"`
 	Files   []fileHash `json:"files"`
+	// Comments are the comments on lines sent with a request for changes.
+	Comments []workflow.LineComment `json:"comments,omitempty"`
 	// Changed is each file that differs from the decision before, with
 	// its diff (all of them for the first).
 	Changed []fileView `json:"changed,omitempty"`
@@ -388,6 +434,17 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 		}
 	}
 	v.History = h.history(decs, rec)
+	v.Living = h.living(v.Name)
+	if n := len(decs); n > 0 && decs[n-1].Action == decidedChanges && len(decs[n-1].Comments) > 0 && (rec == nil || rec.At.Before(decs[n-1].At)) {
+		now := map[string]string{}
+		for path, f := range files {
+			if utf8.Valid(f.Raw) {
+				now[path] = string(f.Raw)
+			}
+		}
+		v.Comments = resolve(decs[n-1].Comments, now)
+		v.Commented = &decs[n-1].At
+	}
 	return v, nil
 }
 
@@ -397,7 +454,7 @@ func (h *Handler) history(decs []decision, rec *workflow.ApprovalRecord) []histo
 	var out []historyEntry
 	fromPage := false
 	for _, d := range decs {
-		out = append(out, historyEntry{Action: d.Action, By: d.By, Via: d.Via, At: d.At, Comment: d.Comment, Session: d.Session, Files: hashes(d.Files)})
+		out = append(out, historyEntry{Action: d.Action, By: d.By, Via: d.Via, At: d.At, Comment: d.Comment, Session: d.Session, Files: hashes(d.Files), Comments: d.Comments})
 		fromPage = fromPage || (rec != nil && rec.Binding != nil && d.Action == decidedApproved && sameFiles(d.Files, rec.Binding.Files) && !d.At.After(rec.At))
 	}
 	if rec != nil && rec.Binding != nil && !fromPage {

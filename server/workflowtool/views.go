@@ -29,6 +29,9 @@ type Output struct {
 	Audit        []workflow.AuditEntry `json:"audit,omitempty"`
 	Deleted      string                `json:"deleted,omitempty"`
 	NextAction   string                `json:"next_action,omitempty"`
+	// ChangeRequest is the person's request for changes, with their
+	// comments on lines of the spec, while the agent has to act on it.
+	ChangeRequest *workflow.ChangeRequest `json:"change_request,omitempty"`
 	// Living specs (livingtool.go).
 	Specs        []workflow.SpecState         `json:"specs,omitempty"`
 	SpecsReached *[]workflow.CoveredCriterion `json:"finished_specs_reached,omitempty"`
@@ -190,13 +193,22 @@ func sessionView(s *workflow.Session, withTasks bool) *SessionView {
 // brief is what every answer about a change to a session carries: where it
 // now stands, what the call changed, and what to do next.
 func brief(e *workflow.Engine, s *workflow.Session, changed string) Output {
-	return Output{SessionID: s.ID, Status: s.Status, CurrentPhase: s.Current, Changed: changed, NextAction: nextAction(e, s)}
+	return Output{SessionID: s.ID, Status: s.Status, CurrentPhase: s.Current, Changed: changed, NextAction: nextAction(e, s), ChangeRequest: changeRequest(s)}
 }
 
 // reading answers a call that left the phase and status as they were: the
 // session's id and what to do next; the phase or task it is about says the rest.
 func reading(e *workflow.Engine, s *workflow.Session) Output {
-	return Output{SessionID: s.ID, NextAction: nextAction(e, s)}
+	return Output{SessionID: s.ID, NextAction: nextAction(e, s), ChangeRequest: changeRequest(s)}
+}
+
+// changeRequest is the person's request for changes while it is the
+// agent's to act on: every answer carries it, with the comments on lines.
+func changeRequest(s *workflow.Session) *workflow.ChangeRequest {
+	if s.Changes == nil || s.Status != workflow.StatusActive || s.Integrity != nil {
+		return nil
+	}
+	return s.Changes
 }
 
 // gateOutput answers complete_phase and retry_phase: s is the session after
@@ -253,7 +265,7 @@ func nextAction(e *workflow.Engine, s *workflow.Session) string {
 	case s.Status == workflow.StatusPaused:
 		return "the session is paused: resume it to continue"
 	case s.Changes != nil:
-		return "the user asked for changes: " + s.Changes.Reason + " — update the files, show them, and ask for approval again"
+		return changesAction(s.Changes)
 	}
 	p := s.Phases[s.Current-1]
 	if t := nextTaskOf(s); t != nil {
@@ -266,6 +278,23 @@ func nextAction(e *workflow.Engine, s *workflow.Session) string {
 		return "the gate failed: do what each failed check's fix says, then complete_phase again"
 	}
 	return "every task is done: complete_phase to run the gate"
+}
+
+// changesAction is the next action after a request for changes: its
+// reason, and where its comments on lines are.
+func changesAction(c *workflow.ChangeRequest) string {
+	what := "the user asked for changes"
+	if c.Reason != "" {
+		what += ": " + c.Reason
+	}
+	if n := len(c.Comments); n > 0 {
+		lines := fmt.Sprintf("%d comments on lines", n)
+		if n == 1 {
+			lines = "a comment on a line"
+		}
+		what += fmt.Sprintf("; and %s of the spec (change_request.comments: each with its file, line, the line's text as quote, and the comment) — answer each", lines)
+	}
+	return what + " — update the files, show them, and ask for approval again"
 }
 
 func needsApproval(e *workflow.Engine, s *workflow.Session) bool {

@@ -137,6 +137,7 @@ func (t *tool) dispatch(ctx context.Context, in input, actor workflow.Actor) (Ou
 		}
 		out := reading(e, s) // the session view says where it stands
 		out.Session = sessionView(s, true)
+		out.ChangeRequest = nil // the session carries it
 		if in.Action == "get_session" {
 			out.Session.Phases = s.Phases
 			out.Audit, _ = e.Store().ReadAudit(s.ID)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,6 +33,9 @@ type CommandDetails struct {
 	Failed  int    `json:"failed,omitempty"`  // failed tests, packages and builds
 	// FailedTests names the first maxFailedListed of them.
 	FailedTests []string `json:"failed_tests,omitempty"`
+	// Failures is the runner's failure line of each failed test listed
+	// that gave one, by its name in FailedTests: what it asserted.
+	Failures map[string]string `json:"failures,omitempty"`
 	// Earlier counts the tests that passed when the session started, each
 	// of which must still hold; Regressions lists the first
 	// maxFailedListed that do not.
@@ -183,6 +187,14 @@ func (c Check) judgeRun(ctx context.Context, env Env, d *CommandDetails, shown s
 	}
 	d.Tests, d.Failed, d.Skipped = len(o.tests), len(o.failed), o.skipped()
 	d.FailedTests = o.failed[:min(len(o.failed), maxFailedListed)]
+	for _, tc := range o.tests {
+		if tc.Status == TestFailed && tc.Failure != "" && slices.Contains(d.FailedTests, tc.label()) {
+			if d.Failures == nil {
+				d.Failures = map[string]string{}
+			}
+			d.Failures[tc.label()] = tc.Failure
+		}
+	}
 	if d.Report != "" && d.Report != ReportExitStatus {
 		env.Tests.record(d.Report, o.tests)
 	}

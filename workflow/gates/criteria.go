@@ -37,7 +37,20 @@ type CriterionRef struct {
 	ID   string `json:"id,omitempty"`
 	Text string `json:"text"`
 	Line int    `json:"line"`
+	// Why says, for a criterion not traced, what the tests that name it
+	// did ("named only by tests that failed in this run: TestX (x_test.go:12)"),
+	// or that none names it.
+	Why string `json:"why,omitempty"`
 }
+
+// Why an untraced criterion is untraced (CriterionRef.Why).
+const (
+	WhyNoTest     = "no test names it"
+	whyNoTestFile = "no test file names it"
+	whyFailed     = "named only by tests that failed or did not run in this run: "
+	whyHollow     = "named only by tests that check nothing: "
+	whySkipped    = "named only by tests that were skipped: "
+)
 
 func (r CriterionRef) label() string {
 	if r.ID != "" {
@@ -156,7 +169,11 @@ func (c Check) judgeCriteria(ctx context.Context, env Env, rel string, phases []
 				case len(tr.skipped) > 0:
 					skipped = append(skipped, ref)
 					skippedBy[ids[i]] = tr.skipped
+				case len(tr.failed) > 0:
+					ref.Why = whyFailed + hollowLabels(tr.failed)
+					untraced = append(untraced, ref)
 				default:
+					ref.Why = WhyNoTest
 					untraced = append(untraced, ref)
 				}
 			}
@@ -168,6 +185,7 @@ func (c Check) judgeCriteria(ctx context.Context, env Env, rel string, phases []
 			d.TestFiles, d.Truncated = files, truncated
 			for _, ref := range withID {
 				if !found[strings.ToLower(ref.ID)] {
+					ref.Why = whyNoTestFile
 					untraced = append(untraced, ref)
 				}
 			}
@@ -175,6 +193,12 @@ func (c Check) judgeCriteria(ctx context.Context, env Env, rel string, phases []
 				warnings = append(warnings, "No test report was read in this gate, so a criterion counts as traced when a test file names it, whether or not that test ran or passed.")
 			}
 		}
+	}
+	for i, ref := range hollow {
+		hollow[i].Why = whyHollow + hollowLabels(hollowBy[strings.ToLower(ref.ID)])
+	}
+	for i, ref := range skipped {
+		skipped[i].Why = whySkipped + skippedLabels(skippedBy[strings.ToLower(ref.ID)])
 	}
 	d.Unchecked, d.Untraced = capRefs(unchecked), capRefs(append(append(slices.Clone(untraced), hollow...), skipped...))
 	how := "is not referenced by any test file"

@@ -54,6 +54,7 @@ type runTrace struct {
 	proving []testRef // those tests, read from the source (none when traced by a JUnit name alone)
 	hollow  []testRef // tests that name it and passed, but check nothing
 	skipped []testRef // tests that name it but were skipped, or are marked to fail or to do later
+	failed  []testRef // tests that name it but failed, or did not run
 }
 
 // traceByRun decides, for each ID, whether a test that names it ran and
@@ -79,6 +80,7 @@ func traceByRun(ctx context.Context, root, report string, ids []string, tests []
 			case status == TestSkipped || (status == TestPassed && ref.never != ""):
 				tr.skipped = append(tr.skipped, ref)
 			case status != TestPassed:
+				tr.failed = append(tr.failed, ref)
 			case ref.checks:
 				tr.passed = true
 				tr.proving = append(tr.proving, ref)
@@ -103,7 +105,7 @@ func traceByRun(ctx context.Context, root, report string, ids []string, tests []
 	}
 	for id, tr := range out {
 		if tr.passed {
-			tr.hollow, tr.skipped = nil, nil
+			tr.hollow, tr.skipped, tr.failed = nil, nil, nil
 			out[id] = tr
 		}
 	}

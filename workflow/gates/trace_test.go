@@ -45,8 +45,13 @@ func TestOther(t *testing.T) { t.Log("AC-1.3.1") }
 	writeFiles(t, root, map[string]string{"specs/2026-01-01-m/tasks.md": tasks})
 	run := &TestRun{}
 	env := Env{Root: root, Vars: map[string]string{"spec_dir": "specs/2026-01-01-m"}, Tests: run, TasksPhase: 1}
-	if r := runCheck(t, Check{Type: TypeCommand, Command: goTestCmd, Report: ReportGoJSON}, env); r.Passed {
-		t.Fatalf("a failing subtest passed: %+v", r)
+	cmd := runCheck(t, Check{Type: TypeCommand, Command: goTestCmd, Report: ReportGoJSON}, env)
+	if cmd.Passed {
+		t.Fatalf("a failing subtest passed: %+v", cmd)
+	}
+	// Each failed test carries the runner's line for it.
+	if d := cmd.Details.(CommandDetails); !strings.HasSuffix(d.Failures["example.com/m.TestAC_m_1_2_1/sub"], ": wrong") {
+		t.Errorf("failures: %q", d.Failures)
 	}
 	r := runCheck(t, Check{Type: TypeAcceptanceCriteria, File: "{spec_dir}/tasks.md"}, env)
 	if r.Passed {
@@ -58,6 +63,16 @@ func TestOther(t *testing.T) { t.Log("AC-1.3.1") }
 		"1 criterion is named only by tests that check nothing (no t.Error, t.Fatal or helper given t): AC-m-1.1.2 (line 7) by TestCallsOnly (m_test.go:13)")
 	if strings.Contains(r.Message, "AC-m-1.1.1") {
 		t.Errorf("AC-m-1.1.1 is traced by TestTwo: %s", r.Message)
+	}
+	// Each criterion not traced says why: a criterion a failing test names
+	// is not one that no test names.
+	why := map[string]string{}
+	for _, ref := range r.Details.(CriteriaDetails).Untraced {
+		why[ref.ID] = ref.Why
+	}
+	if !strings.HasPrefix(why["AC-m-1.2.1"], "named only by tests that failed") || !strings.Contains(why["AC-m-1.2.1"], "TestAC_m_1_2_1") ||
+		why["AC-m-1.3.1"] != WhyNoTest || !strings.HasPrefix(why["AC-m-1.1.2"], "named only by tests that check nothing: TestCallsOnly") {
+		t.Errorf("why untraced: %q", why)
 	}
 }
 

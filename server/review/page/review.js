@@ -167,13 +167,23 @@
     return box;
   }
 
-  function bar(name, percent, label) {
-    const fill = h("div", { class: "fill" });
+  // bar is a meter; with a threshold it draws the threshold's line, and a
+  // value below it in the warning colour, saying so in words too.
+  function bar(name, percent, label, threshold) {
+    const low = typeof threshold === "number" && percent < threshold;
+    const fill = h("div", { class: "fill" + (low ? " low" : "") });
     fill.style.width = Math.max(0, Math.min(100, percent)) + "%";
-    return h("div", { class: "bar" },
+    const track = h("div", { class: "track", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent),
+      "aria-label": name + " coverage" + (typeof threshold === "number" ? ", threshold " + threshold + "%" : "") }, fill);
+    if (typeof threshold === "number") {
+      const line = h("div", { class: "threshold", title: "threshold " + threshold + "%" });
+      line.style.left = Math.max(0, Math.min(100, threshold)) + "%";
+      track.append(line);
+    }
+    return h("div", { class: "bar" + (low ? " below" : "") },
       h("span", { class: "name" }, name),
-      h("div", { class: "track", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent), "aria-label": name + " coverage" }, fill),
-      h("span", {}, label || percent.toFixed(1) + "%"));
+      track,
+      h("span", { class: low ? "bad" : "" }, label || percent.toFixed(1) + "%", low ? h("span", { class: "vh" }, ", below the threshold") : null));
   }
 
   // stackTable is a table whose rows become labelled cards on a narrow
@@ -207,9 +217,9 @@
     if (!items.length) { wrap.append(h("p", { class: "muted" }, "Nothing waits for you now. New approvals and problems appear here as the agents work.")); return wrap; }
     const list = h("ul", { class: "inbox" });
     for (const it of items) {
-      const label = { "awaits approval": "Review and decide", "approval void": "Review the changes", "rules changed": "Review the rules", "changed outside agentos": "Accept or reset", "gate failing": "Look at the evidence" }[it.kind] || "Open";
+      const label = { "awaits approval": "Review and decide", "approval void": "Review the changes", "rules changed": "Review the rules", "changed outside agentos": "Accept or reset", "gate failing": "Look at the evidence", "spec drifted": "See what broke" }[it.kind] || "Open";
       list.append(h("li", { class: "panel item" },
-        h("h3", {}, h("a", { href: it.href, "data-key": "inbox:" + it.href }, it.name), " ", badge(it.kind, it.kind === "gate failing" ? "bad" : "warn")),
+        h("h3", {}, h("a", { href: it.href, "data-key": "inbox:" + it.href }, it.name), " ", badge(it.kind, it.kind === "gate failing" || it.kind === "spec drifted" ? "bad" : "warn")),
         h("p", {}, it.asked),
         h("p", { class: "meta muted" }, it.owner ? "Agent " + it.owner + " · " : "", it.spec ? "spec " + it.spec + " · " : "", it.session ? "session " : "", it.session ? h("code", {}, it.session) : null, it.since ? [" · ", ago(it.since)] : null),
         h("p", {}, h("a", { href: it.href, class: "go", "data-key": "go:" + it.href }, label, h("span", { class: "vh" }, ": " + it.name)))));
@@ -275,9 +285,10 @@
   function specsView() {
     const wrap = h("section", { "aria-labelledby": "h-specs" }, h("h2", { id: "h-specs" }, "Specs"));
     if (!state.specs.length) { wrap.append(h("p", {}, "No spec folders under .agentos/specs/ yet.")); return wrap; }
-    wrap.append(stackTable("specs", ["Spec", "Approval", "By", "When"], state.specs.map((s) => {
+    wrap.append(stackTable("specs", ["Spec", "Approval", "By", "When", "Finished"], state.specs.map((s) => {
       const cls = s.state === "approved" ? "ok" : s.state === "not approved" ? "muted" : "warn";
-      return [h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name), badge(s.state, cls), s.by || "", s.at ? ago(s.at) : ""];
+      return [h("a", { href: "#/spec/" + encodeURIComponent(s.name) }, s.name), badge(s.state, cls), s.by || "", s.at ? ago(s.at) : "",
+        s.living ? badge(s.living, livingClass[s.living] || "muted") : h("span", { class: "muted" }, "not yet")];
     })));
     return wrap;
   }
@@ -330,7 +341,7 @@
       const text = criteria[String(p.id || "").toLowerCase()];
       return h("tr", {},
         cell(0, h("code", {}, p.id), text ? h("div", { class: "ac-text" }, text) : null),
-        cell(1, h("code", {}, p.test)),
+        cell(1, testLink(p.test)),
         cell(2, before(p)),
         cell(3, p.after === "pass" ? "passes now" : String(p.after || "")),
         cell(4, badge(p.proven ? "✓ proven" : "✗ not proven", p.proven ? "ok" : "bad")));
@@ -360,22 +371,47 @@
         r.failure ? h("code", { class: "line" }, r.failure) : null))));
   }
 
+  // testLink shows a test as the gate names it, "TestX (x_test.go:12)",
+  // with its file and line a link to the test's source on this page.
+  let linkSession = "";
+  function testLink(test) {
+    const m = /^(.*) \(([^()]+):(\d+)\)$/.exec(test || "");
+    if (!m || !linkSession) return h("code", {}, test);
+    return h("span", {}, h("code", {}, m[1]), " ",
+      h("a", { href: "#/source/" + encodeURIComponent(linkSession) + "/" + encodeURIComponent(m[2]) + "/" + m[3] }, m[2] + ":" + m[3], h("span", { class: "vh" }, ", the source of " + m[1])));
+  }
+
+  // criterionRef is a criterion by its ID and text, with why it is not
+  // traced when the gate said.
+  function criterionRef(r, criteria) {
+    const text = r.text || criteria[String(r.id || "").toLowerCase()] || "";
+    return h("li", {}, r.id ? h("code", {}, r.id) : null, r.id ? " " : "", text ? text : "", h("span", { class: "muted" }, " (task " + r.task + (r.line ? ", tasks.md line " + r.line : "") + ")"),
+      r.why ? h("div", { class: /failed/.test(r.why) ? "bad" : "muted" }, r.why) : null);
+  }
+
   function checkView(c, criteria) {
     const d = c.details || {};
     const box = h("li", { class: "check" }, badge(c.passed ? "passed" : "failed", c.passed ? "ok" : "bad"), " ", h("strong", {}, c.type), ": ", c.message);
+    // A failed test's own failure comes first, next to it.
+    if (d.failed_tests && d.failed_tests.length) box.append(h("div", { class: "failed-tests" }, h("strong", {}, "Failed tests"),
+      h("ul", {}, d.failed_tests.map((t) => h("li", {}, h("code", {}, t), d.failures && d.failures[t] ? h("code", { class: "line bad" }, d.failures[t]) : null)))));
     if (c.remediation) box.append(h("div", { class: "muted" }, "To pass: " + c.remediation));
     if (d.command) box.append(h("dl", { class: "kv" }, h("dt", {}, "Command"), h("dd", {}, h("code", {}, d.command)),
       h("dt", {}, "Exit code"), h("dd", {}, String(d.exit_code)), h("dt", {}, "Took"), h("dd", {}, (d.duration_ms / 1000).toFixed(1) + " s"),
       d.tests ? [h("dt", {}, "Tests"), h("dd", {}, d.tests + " run, " + (d.failed || 0) + " failed")] : null));
-    if (d.failed_tests && d.failed_tests.length) box.append(h("div", {}, "Failed tests:", h("ul", {}, d.failed_tests.map((t) => h("li", {}, h("code", {}, t))))));
     if (c.type === "coverage" && typeof d.percent === "number") {
-      box.append(bar("total (threshold " + d.threshold + "%)", d.percent));
-      for (const f of d.least_covered || []) box.append(bar(f.file, f.percent));
+      const t = typeof d.threshold === "number" ? d.threshold : undefined;
+      const judged = d.changed && typeof d.changed.percent === "number";
+      box.append(h("p", { class: "muted" }, "Threshold " + d.threshold + "%: the line across each bar; below it in the warning colour." + (judged ? " The threshold judges the lines the session changed." : "")));
+      if (judged) box.append(bar("lines changed", d.changed.percent, undefined, t));
+      box.append(bar("total", d.percent, undefined, judged ? undefined : t));
+      if ((d.least_covered || []).length) box.append(h("p", { class: "muted" }, "Per file, least covered first:"));
+      for (const f of d.least_covered || []) box.append(bar(f.file, f.percent, f.percent.toFixed(1) + "%", t));
     }
     if (typeof d.checked === "number" && typeof d.criteria === "number") {
       box.append(h("div", {}, d.checked + " of " + d.criteria + " acceptance criteria checked" + (d.test_files_scanned ? ", " + d.test_files_scanned + " test files scanned for their IDs" : "")));
-      const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", {}, list.map((r) => h("li", {}, (r.id ? r.id + " " : "") + "(" + r.task + ")")))) : null;
-      for (const list of [refs(d.unchecked, "Unchecked:"), refs(d.untraced, "Not named by any test:")]) if (list) box.append(list);
+      const refs = (list, what) => list && list.length ? h("div", {}, what, h("ul", { class: "refs" }, list.map((r) => criterionRef(r, criteria)))) : null;
+      for (const list of [refs(d.unchecked, "Not ticked in tasks.md:"), refs(d.untraced, "Not proved by a test that passed in this run:")]) if (list) box.append(list);
       if (d.proofs && d.proofs.length) box.append(...proofsView(d, criteria));
     }
     if (d.command) {
@@ -389,15 +425,41 @@
     return box;
   }
 
+  // gatesView is each phase's gate: the last attempt, or the one the person
+  // chose; every earlier attempt kept is listed, and can be shown instead.
+  const attemptShown = new Map(); // session + ":" + phase → index in its attempts
   function gatesView(s, criteria) {
     const out = [];
+    linkSession = s.id;
     for (const p of s.phases) {
       if (!p.last_gate) continue;
-      const g = p.last_gate;
-      out.push(h("div", { class: "panel" },
-        h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"), h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + p.gate_attempts)),
-        h("ul", {}, g.checks.map((c) => checkView(c, criteria))),
-        g.evidence ? h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))) : null));
+      const earlier = (s.earlier_gates || {})[p.number] || [];
+      const attempts = earlier.concat([p.last_gate]);
+      const first = p.gate_attempts - attempts.length + 1; // the number of the oldest kept
+      const key = s.id + ":" + p.number;
+      const i = Math.min(attemptShown.has(key) ? attemptShown.get(key) : attempts.length - 1, attempts.length - 1);
+      const g = attempts[i];
+      const panel = h("div", { class: "panel", role: "group", "aria-label": "Gate of phase " + p.number },
+        h("h4", {}, "Phase " + p.number + " " + p.name + " — gate ", badge(g.passed ? "passed" : "failed", g.passed ? "ok" : "bad"),
+          h("span", { class: "muted" }, " " + when(g.at) + ", attempt " + (first + i) + " of " + p.gate_attempts)));
+      if (attempts.length > 1) {
+        const id = "attempt-" + p.number;
+        const sel = h("select", { id: id, "data-key": "attempt:" + p.number }, attempts.map((a, k) => h("option", { value: String(k), selected: k === i },
+          "Attempt " + (first + k) + " — " + (a.passed ? "passed" : "failed") + ", " + when(a.at) + (k === attempts.length - 1 ? " (last)" : ""))));
+        sel.addEventListener("change", () => { attemptShown.set(key, +sel.value); redraw("attempt:" + p.number); });
+        panel.append(h("div", { class: "filter attempts" }, h("label", { for: id }, "Attempt shown"), sel),
+          h("table", { class: "stack attempts-table" },
+            h("caption", {}, "Every attempt kept, to compare"),
+            h("thead", {}, h("tr", {}, ["Attempt", "When", "Result", "Checks that failed"].map((t) => h("th", { scope: "col" }, t)))),
+            h("tbody", {}, attempts.map((a, k) => h("tr", { class: k === i ? "shown" : "" },
+              h("td", { "data-label": "Attempt" }, String(first + k) + (k === i ? " (shown)" : "")),
+              h("td", { "data-label": "When" }, when(a.at)),
+              h("td", { "data-label": "Result" }, badge(a.passed ? "passed" : "failed", a.passed ? "ok" : "bad")),
+              h("td", { "data-label": "Checks that failed" }, a.checks.filter((c) => !c.passed).map((c) => c.type + ": " + c.message).join("; ") || "none"))))));
+      }
+      panel.append(h("ul", {}, g.checks.map((c) => checkView(c, criteria))));
+      if (g.evidence) panel.append(h("details", {}, h("summary", {}, "Evidence the agent sent"), h("pre", { class: "out", tabindex: "0" }, JSON.stringify(g.evidence, null, 2))));
+      out.push(panel);
     }
     return out.length ? out : [h("p", { class: "muted" }, "No gate has run yet.")];
   }
@@ -439,6 +501,8 @@
       h("ul", { class: "decisions" }, spec.history.map((d, i) => h("li", {},
         h("strong", {}, d.action), " by " + d.by + (d.via ? " via " + d.via : "") + ", ", ago(d.at),
         d.comment ? h("blockquote", {}, d.comment) : null,
+        d.comments && d.comments.length ? h("details", { "data-key": "decision-lines:" + d.at }, h("summary", {}, d.comments.length + (d.comments.length === 1 ? " comment" : " comments") + " on lines"),
+          h("ul", { class: "comments" }, d.comments.map((c) => h("li", { class: "ccard" }, h("p", { class: "cwhere" }, whereText(c)), h("blockquote", { class: "quote" }, c.quote), h("p", {}, c.comment))))) : null,
         h("details", { open: i === 0 && d.changed && d.changed.length ? true : null, "data-key": "decision:" + d.at },
           h("summary", {}, i === 0 ? "What this decision covered" : "Files and changes"),
           h("ul", { class: "hashes" }, d.files.map((f) => h("li", {}, f.path.split("/").pop() + " ", h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…")))),
@@ -466,56 +530,297 @@
       spec.against ? h("p", { class: "muted" }, "Each file is compared with " + spec.against + ".") : null,
       h("pre", { class: "out", tabindex: "0" }, rulesOf(spec.describe)))];
     if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
+    const sent = sentComments(spec);
+    if (sent) out.push(sent);
     const hist = historyView(spec);
     if (hist) out.push(hist);
-    for (const f of spec.files) {
-      const sec = h("section", { class: "panel file", "aria-label": f.path, id: fileAnchor(spec, f.path), tabindex: "-1" }, h("h4", {}, f.path, " ", badge(statusWords(f, spec), statusClass[f.status])),
-        f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
-      if (f.note) sec.append(h("p", { class: "muted" }, f.note));
-      if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since " + (spec.against || "the last approval").replace(/ \(.*\)$/, "")), diff(f.diff, "changes in " + f.path));
-      if (f.binary) sec.append(h("p", { class: "muted" }, "Not a text file."));
-      else if (f.status !== "removed") {
-        const body = markdown(f.text || "");
-        sec.append(f.status === "unchanged" ? h("details", {}, h("summary", {}, "Show the file"), body) : body);
-      }
-      out.push(sec);
-    }
+    for (const f of spec.files) out.push(fileSection(spec, f));
     return out;
   }
 
-  // Drafts: what the person types is kept in this browser, by spec and
-  // file, until it is sent; it survives a redraw, a refused approval, a
-  // stopped server and a closed link.
+  // --- Comments on lines, GitHub-style. A file shows either rendered or
+  // as numbered lines; in the lines, each line number is a button (one tab
+  // stop for the whole file: the arrow keys move between lines, Shift with
+  // an arrow selects a range, Enter or C comments on the line or range).
+  // A comment is a draft until it goes with "Request changes".
+  // A file with drafts on it shows as lines unless the person chose it
+  // rendered.
+  const linesOn = new Set();           // spec + "\n" + path chosen as lines
+  const linesOff = new Set();          // … and chosen rendered
+  let sel = null;                      // {spec, file, anchor, head}: the lines selected
+  function whereText(c) {
+    const name = c.file.split("/").pop();
+    const end = c.end_line || c.line;
+    return name + (end > c.line ? " lines " + c.line + "–" + end : " line " + c.line);
+  }
+  function splitText(text) {
+    const s = (text || "").replace(/\r\n/g, "\n");
+    return s === "" ? [] : s.replace(/\n$/, "").split("\n");
+  }
+  // findQuote is where quoted lines start in lines, nearest to line; 0 when
+  // they are nowhere (the server's resolve does the same for sent ones).
+  function findQuote(lines, c) {
+    const q = (c.quote || "").split("\n");
+    const at = (i) => i >= 0 && i + q.length <= lines.length && q.every((l, k) => lines[i + k] === l);
+    for (let d = 0; d <= Math.max(lines.length, c.line); d++) {
+      if (at(c.line - 1 - d)) return c.line - d;
+      if (d && at(c.line - 1 + d)) return c.line + d;
+    }
+    return 0;
+  }
+  // anchorDrafts keeps each draft on its lines when the agent moved them
+  // (lines added above), and marks those whose lines now read otherwise.
+  function anchorDrafts(spec) {
+    const d = drafts.get(spec.name);
+    if (!d) return;
+    let moved = false;
+    for (const c of d.comments) {
+      const f = spec.files.find((x) => x.path === c.file);
+      const lines = f ? splitText(f.text) : [];
+      const span = (c.end_line || c.line) - c.line;
+      const now = f ? findQuote(lines, c) : 0;
+      c.stale = !now;
+      if (now && now !== c.line) { c.line = now; c.end_line = now + span; moved = true; }
+    }
+    if (moved) saveDraft(spec.name, true);
+  }
+
+  function draftCard(spec, c, withQuote) {
+    const id = "draft-" + c.id;
+    const ta = h("textarea", { id: id, name: "line-comment", "data-key": "draft:" + c.id, class: "short" });
+    ta.value = c.comment || "";
+    ta.addEventListener("input", () => { c.comment = ta.value; saveDraft(spec.name); requestLabel(spec); });
+    const del = h("button", { type: "button", "data-key": "draft-del:" + c.id }, "Delete", h("span", { class: "vh" }, " the comment on " + whereText(c)));
+    del.addEventListener("click", () => {
+      const d = drafts.get(spec.name);
+      d.comments = d.comments.filter((x) => x.id !== c.id);
+      saveDraft(spec.name);
+      // The file stays as it was shown; the focus goes where the comment was.
+      if (!withQuote) { linesOn.add(spec.name + "\n" + c.file); linesOff.delete(spec.name + "\n" + c.file); }
+      redraw(withQuote ? "lines:" + c.file : lineKey(c.file, Math.min(c.end_line || c.line, c.line)));
+    });
+    return h("div", { class: "ccard draft", role: "group", "aria-label": "Your comment on " + whereText(c) },
+      h("p", { class: "cwhere" }, badge("draft", "muted"), " ", whereText(c),
+        c.stale ? h("span", { class: "bad" }, " — these lines read otherwise now: nothing can be sent with this comment; delete it, or comment again on the lines as they are") : null),
+      withQuote && c.quote ? h("blockquote", { class: "quote" }, c.quote) : null,
+      h("label", { for: id }, "Comment on " + whereText(c)), ta,
+      h("div", { class: "actions" }, del));
+  }
+
+  function sentCard(c, inline) {
+    const where = whereText(c) + (c.open && c.now && c.now !== c.line ? " (now line " + c.now + ")" : "");
+    return h(inline ? "div" : "li", { class: "ccard sent" + (c.open ? "" : " resolved") },
+      h("p", { class: "cwhere" }, badge(c.open ? "open" : "resolved", c.open ? "warn" : "ok"), " ", where),
+      inline ? null : h("blockquote", { class: "quote" }, c.quote),
+      h("p", {}, c.comment), h("p", { class: "muted why" }, c.why));
+  }
+
+  // sentComments is the comments of the person's last request for changes,
+  // each open (its lines still read so) or resolved in the spec as it is.
+  function sentComments(spec) {
+    const cs = spec.comments || [];
+    if (!cs.length) return null;
+    const open = cs.filter((c) => c.open).length;
+    return h("section", { class: "panel sent-comments", "aria-label": "Your comments on lines, sent" },
+      h("h3", {}, "Your comments on lines, sent " + (spec.commented_at ? when(spec.commented_at) : ""), " ",
+        badge(open ? open + " open" : "all resolved", open ? "warn" : "ok"), " ", badge((cs.length - open) + " resolved", "muted")),
+      h("ul", { class: "comments" }, cs.map((c) => sentCard(c, false))));
+  }
+
+  function lineKey(file, n) { return "ln:" + file + ":" + n; }
+
+  function fileSection(spec, f) {
+    const key = spec.name + "\n" + f.path;
+    const d = drafts.get(spec.name) || { comments: [] };
+    const mine = d.comments.filter((c) => c.file === f.path);
+    const asLines = (linesOn.has(key) || (mine.length > 0 && !linesOff.has(key))) && !f.binary && f.status !== "removed";
+    const sec = h("section", { class: "panel file", "aria-label": f.path, id: fileAnchor(spec, f.path), tabindex: "-1" }, h("h4", {}, f.path, " ", badge(statusWords(f, spec), statusClass[f.status])),
+      f.sha256 ? h("p", { class: "hash" }, "SHA-256 " + f.sha256) : null);
+    if (f.note) sec.append(h("p", { class: "muted" }, f.note));
+    if (f.diff && f.diff.length) sec.append(h("h5", {}, "Changes since " + (spec.against || "the last approval").replace(/ \(.*\)$/, "")), diff(f.diff, "changes in " + f.path));
+    if (f.binary) { sec.append(h("p", { class: "muted" }, "Not a text file.")); return sec; }
+    if (f.status === "removed") return sec;
+    const toggle = h("button", { type: "button", class: "toggle", "aria-pressed": asLines ? "true" : "false", "data-key": "lines:" + f.path },
+      asLines ? "Show it rendered" : "Comment on lines", h("span", { class: "vh" }, " of " + f.path));
+    toggle.addEventListener("click", () => {
+      if (asLines) { linesOn.delete(key); linesOff.add(key); } else { linesOn.add(key); linesOff.delete(key); }
+      redraw("lines:" + f.path);
+    });
+    sec.append(h("div", { class: "actions filebar" }, toggle,
+      mine.length ? h("span", { class: "muted" }, mine.length + (mine.length === 1 ? " comment" : " comments") + " not sent yet") : null));
+    if (asLines) { sec.append(linesView(spec, f, mine)); return sec; }
+    if (mine.length) sec.append(h("div", { class: "drafts" }, mine.map((c) => draftCard(spec, c, true))));
+    const body = markdown(f.text || "");
+    sec.append(f.status === "unchanged" ? h("details", {}, h("summary", {}, "Show the file"), body) : body);
+    return sec;
+  }
+
+  function linesView(spec, f, mine) {
+    const lines = splitText(f.text);
+    const here = sel && sel.spec === spec.name && sel.file === f.path ? sel : null;
+    const lo = here ? Math.min(here.anchor, here.head) : 0, hi = here ? Math.max(here.anchor, here.head) : 0;
+    const stop = here ? here.head : 1; // the one line number in the tab order
+    const after = new Map();
+    const at = (n, card) => { if (!after.has(n)) after.set(n, []); after.get(n).push(card); };
+    for (const c of mine) at(Math.min(c.end_line || c.line, Math.max(lines.length, 1)), draftCard(spec, c, false));
+    for (const c of (spec.comments || []).filter((c) => c.file === f.path && c.open)) at(c.now + (c.end_line || c.line) - c.line, sentCard(c, true));
+    const box = h("div", { class: "lines", role: "group", "aria-label": "Lines of " + f.path + ": the arrow keys move between lines, Shift with an arrow selects a range, Enter comments" });
+    lines.forEach((text, i) => {
+      const n = i + 1;
+      box.append(h("div", { class: "line" + (n >= lo && n <= hi ? " sel" : ""), "data-line": String(n) },
+        h("button", { type: "button", class: "ln", tabindex: n === stop ? "0" : "-1", "aria-label": "Comment on line " + n, "data-key": lineKey(f.path, n) }, String(n)),
+        h("span", { class: "lt" }, text === "" ? "\u00a0" : text)));
+      if (after.has(n)) box.append(...after.get(n));
+    });
+    const count = lines.length;
+    const buttonAt = (n) => box.querySelector('[data-line="' + n + '"] .ln');
+    const select = (anchor, head) => {
+      sel = { spec: spec.name, file: f.path, anchor: anchor, head: head };
+      const a = Math.min(anchor, head), b = Math.max(anchor, head);
+      box.querySelectorAll(".line").forEach((row) => { const n = +row.dataset.line; row.classList.toggle("sel", n >= a && n <= b); });
+      box.querySelectorAll(".ln").forEach((btn) => btn.setAttribute("tabindex", "-1"));
+      const btn = buttonAt(head);
+      btn.setAttribute("tabindex", "0");
+      btn.focus();
+    };
+    box.addEventListener("keydown", (ev) => {
+      const btn = ev.target.closest && ev.target.closest(".ln");
+      if (!btn) return;
+      const n = +btn.parentElement.dataset.line;
+      const cur = sel && sel.spec === spec.name && sel.file === f.path ? sel : { anchor: n, head: n };
+      const move = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 }[ev.key];
+      if (move || ev.key === "Home" || ev.key === "End") {
+        ev.preventDefault();
+        const to = ev.key === "Home" ? 1 : ev.key === "End" ? count : Math.max(1, Math.min(count, n + move));
+        select(ev.shiftKey ? cur.anchor : to, to);
+      } else if (ev.key === "c" || ev.key === "C") {
+        ev.preventDefault();
+        btn.click();
+      } else if (ev.key === "Escape") {
+        select(n, n);
+      }
+    });
+    box.addEventListener("click", (ev) => {
+      const btn = ev.target.closest && ev.target.closest(".ln");
+      if (!btn) return;
+      const n = +btn.parentElement.dataset.line;
+      const cur = sel && sel.spec === spec.name && sel.file === f.path ? sel : null;
+      // Shift-click extends the selection; a key (Enter, C) comments on the
+      // range the arrows selected; a plain click on one line.
+      let a = n, b = n;
+      if (cur && (ev.shiftKey || (ev.detail === 0 && cur.head === n))) { a = Math.min(cur.anchor, n); b = Math.max(cur.anchor, n); }
+      newComment(spec, f, lines, a, b);
+    });
+    return box;
+  }
+
+  function newComment(spec, f, lines, a, b) {
+    const d = drafts.get(spec.name);
+    if (!d) return;
+    const c = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 8), file: f.path, line: a, end_line: b, quote: lines.slice(a - 1, b).join("\n"), comment: "" };
+    d.comments.push(c);
+    sel = { spec: spec.name, file: f.path, anchor: a, head: b };
+    redraw("draft:" + c.id);
+  }
+
+  // --- Drafts: the decision's comment and the comments on lines, per spec.
+  // They are kept on the server (they outlive a reload, a refusal, a
+  // closed link, a restart and a new port) and in this browser (for while
+  // the server is out of reach); the newer copy wins.
+  const drafts = new Map();  // spec → {updated_at, comment, comments: [{id, file, line, end_line, quote, comment}]}
+  const loadingDrafts = new Map();
+  const unsent = new Set();  // specs whose newest draft the server has not got
   const draftPrefix = "agentos-review:draft:";
-  function draftKey(spec, file, line) { return draftPrefix + spec + ":" + (file || "") + (line ? ":" + line : ""); }
-  function loadDraft(key) { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } }
-  function saveDraft(key, text) {
-    try { if (text.trim()) localStorage.setItem(key, text); else localStorage.removeItem(key); } catch (e) { /* storage full or off: the page still works */ }
+  function localDraft(spec) {
+    try { const t = localStorage.getItem(draftPrefix + spec); return t ? JSON.parse(t) : null; } catch (e) { return null; }
+  }
+  function ensureDraft(spec) {
+    if (drafts.has(spec)) return Promise.resolve();
+    if (!loadingDrafts.has(spec)) loadingDrafts.set(spec, (async () => {
+      let server = null, reached = false;
+      try { server = (await api("drafts?spec=" + encodeURIComponent(spec))).draft; reached = true; } catch (e) { /* out of reach: the browser's copy */ }
+      const local = localDraft(spec);
+      let d = server;
+      if (local && (!d || (local.updated_at || 0) > (d.updated_at || 0))) { d = local; if (reached) unsent.add(spec); }
+      d = d || { updated_at: 0, comment: "", comments: [] };
+      d.comments = d.comments || [];
+      d.comment = d.comment || "";
+      if (!drafts.has(spec)) drafts.set(spec, d);
+      loadingDrafts.delete(spec);
+      if (unsent.size) pushDrafts();
+    })());
+    return loadingDrafts.get(spec);
+  }
+  function draftBody(spec) {
+    const d = drafts.get(spec);
+    return { spec: spec, updated_at: d.updated_at, comment: d.comment, comments: d.comments.filter((c) => (c.comment || "").trim()).map((c) => ({ id: c.id, file: c.file, line: c.line, end_line: c.end_line, quote: c.quote, comment: c.comment })) };
+  }
+  let pushTimer = 0, pushing = Promise.resolve();
+  function saveDraft(spec, quietly) {
+    const d = drafts.get(spec);
+    if (!d) return;
+    if (!quietly) d.updated_at = Date.now();
+    const body = draftBody(spec);
+    try {
+      if (body.comment.trim() || body.comments.length) localStorage.setItem(draftPrefix + spec, JSON.stringify(body));
+      else localStorage.removeItem(draftPrefix + spec);
+    } catch (e) { /* storage full or off: the server keeps it */ }
+    unsent.add(spec);
+    clearTimeout(pushTimer);
+    pushTimer = setTimeout(pushDrafts, 400);
+  }
+  function pushDrafts() {
+    pushing = pushing.then(async () => {
+      for (const spec of Array.from(unsent)) {
+        if (!drafts.has(spec)) { unsent.delete(spec); continue; }
+        const body = draftBody(spec);
+        try {
+          await api("draft", body);
+          if (drafts.get(spec).updated_at === body.updated_at) unsent.delete(spec);
+        } catch (e) { return; /* kept in the browser; sent again once the server answers */ }
+      }
+    });
+    return pushing;
   }
   function dropDrafts(spec) {
+    drafts.set(spec, { updated_at: Date.now(), comment: "", comments: [] });
+    unsent.delete(spec);
     try {
-      for (const k of Object.keys(localStorage)) if (k.startsWith(draftPrefix + spec + ":")) localStorage.removeItem(k);
+      for (const k of Object.keys(localStorage)) if (k === draftPrefix + spec || k.startsWith(draftPrefix + spec + ":")) localStorage.removeItem(k);
     } catch (e) { /* nothing kept */ }
+  }
+
+  // requestLabel says on the Request changes button how many comments on
+  // lines go with it.
+  function requestLabel(spec) {
+    const d = drafts.get(spec.name);
+    const n = d ? d.comments.filter((c) => (c.comment || "").trim()).length : 0;
+    view.querySelectorAll('[data-key="request-changes"]').forEach((b) => { b.textContent = n ? "Request changes with " + n + (n === 1 ? " comment" : " comments") + " on lines" : "Request changes"; });
+    view.querySelectorAll(".decision .pending-lines").forEach((p) => {
+      p.hidden = !n;
+      p.textContent = n ? n + (n === 1 ? " comment on lines waits" : " comments on lines wait") + " to be sent: " + (view.querySelector('[data-key="request-changes"]') ? "they go with Request changes; approving discards them." : "they go to an agent with a request for changes, from the page of the session that waits for this spec.") : "";
+    });
   }
 
   function approvalForm(target, spec) {
     const id = "comment-" + Math.random().toString(36).slice(2);
-    const key = draftKey(spec.name, "");
+    const d = drafts.get(spec.name) || { comment: "", comments: [] };
     const ta = h("textarea", { id: id, name: "comment", "data-key": "decision-comment" });
-    ta.value = loadDraft(key);
-    ta.addEventListener("input", () => saveDraft(key, ta.value));
+    ta.value = d.comment || "";
+    ta.addEventListener("input", () => { if (drafts.has(spec.name)) { drafts.get(spec.name).comment = ta.value; saveDraft(spec.name); } });
     const approve = h("button", { class: "primary", type: "button" }, "Approve this version");
-    const reject = target.session ? h("button", { type: "button" }, "Request changes") : null;
+    const reject = target.session ? h("button", { type: "button", "data-key": "request-changes" }, "Request changes") : null;
     const form = h("div", { class: "panel decision dbar", role: "group", "aria-label": "Your decision" },
       h("h3", {}, "Your decision"),
       h("p", { class: "explain" }, "Approving records the SHA-256 of every file shown above; if any changes before you approve, nothing is approved and the new version is shown."),
-      h("label", { for: id }, target.session ? "Comment (a note with an approval; required to request changes)" : "Note (optional)"), ta,
+      h("label", { for: id }, target.session ? "Comment (a note with an approval; to request changes, this or comments on lines)" : "Note (optional)"), ta,
+      h("p", { class: "pending-lines muted", hidden: true }),
       h("div", { class: "actions" }, approve, reject), h("p", { class: "why-off", hidden: true }));
-    // Only this form's comment is emptied once its decision went through:
+    // Only this spec's drafts are emptied once its decision went through:
     // the person may have moved on, and typed elsewhere, while it was sent.
     const done = () => { dropDrafts(spec.name); ta.value = ""; };
     approve.addEventListener("click", () => act("approve", Object.assign({ shown: spec.binding, comment: ta.value }, target), [approve, reject], done));
-    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value }, [approve, reject], done));
+    if (reject) reject.addEventListener("click", () => act("request-changes", { session: target.session, shown: spec.binding, comment: ta.value, comments: drafts.has(spec.name) ? draftBody(spec.name).comments : [] }, [approve, reject], done));
     return form;
   }
 
@@ -526,6 +831,10 @@
   async function act(action, body, buttons, done) {
     buttons.forEach((b) => b && (b.disabled = true));
     let sent = false;
+    // The drafts reach the server first: one still on its way must not
+    // land after the decision emptied them.
+    clearTimeout(pushTimer);
+    await pushDrafts();
     try {
       const res = await api(action, body);
       sent = true;
@@ -558,8 +867,8 @@
         h("dt", {}, "Owner"), h("dd", {}, s.owner.session ? h("span", { title: s.owner.client + " (" + s.owner.session + ")" }, s.owner.client) : s.owner.client),
         h("dt", {}, "Status"), h("dd", {}, s.status),
         h("dt", {}, "Phase"), h("dd", {}, s.current_phase <= s.phases.length ? s.current_phase + "/" + s.phases.length + " " + s.phases[s.current_phase - 1].name : "complete"),
-        s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, s.vars.spec_dir)] : null,
-        s.change_request ? [h("dt", {}, "Changes requested"), h("dd", {}, s.change_request.reason + " — " + s.change_request.by + ", " + when(s.change_request.at))] : null,
+        s.vars && s.vars.spec_dir ? [h("dt", {}, "Spec"), h("dd", {}, h("a", { href: "#/spec/" + encodeURIComponent(s.vars.spec_dir.split("/").pop()) }, s.vars.spec_dir))] : null,
+        s.change_request ? [h("dt", {}, "Changes requested"), h("dd", {}, [s.change_request.reason, (s.change_request.comments || []).length ? s.change_request.comments.length + " comments on lines" : ""].filter(Boolean).join("; ") + " — " + s.change_request.by + ", " + when(s.change_request.at))] : null,
         v.approval ? [h("dt", {}, "Approval"), h("dd", {}, v.approval.by + " via " + (v.approval.via || "terminal") + ", " + when(v.approval.at) + (v.approval_void ? " — " + v.approval_void : ""))] : null));
     if (v.integrity) {
       const accept = h("button", { type: "button", class: "primary" }, "Accept it as it is");
@@ -602,10 +911,66 @@
     return wrap;
   }
 
+  // sourceView is a test file a gate's proof names, its test's line marked.
+  function sourceView(src, line) {
+    const lines = splitText(src.text);
+    const box = h("div", { class: "lines source" });
+    lines.forEach((text, i) => {
+      const n = i + 1;
+      box.append(h("div", n === line ? { class: "line sel", id: "src-line", tabindex: "-1", "aria-label": "Line " + n + ", the test's line" } : { class: "line" },
+        h("span", { class: "ln", "aria-hidden": "true" }, String(n)), h("span", { class: "lt" }, text === "" ? "\u00a0" : text)));
+    });
+    return h("section", { "aria-labelledby": "h-source" },
+      h("p", {}, h("a", { href: "#/session/" + encodeURIComponent(src.session) }, "← Back to the session's gate evidence")),
+      h("h2", { id: "h-source" }, "Test source: " + src.file + (line ? ", line " + line : "")),
+      h("p", { class: "muted" }, "As the file is now in the project; the gate read it when it ran."), box);
+  }
+
+  // --- A finished spec: whether its criteria still hold on the code as it
+  // is (its traced tests run on request), what broke or touched them, and
+  // its dated history.
+  const livingClass = { holding: "ok", drifted: "bad", touched: "warn", unchecked: "muted", unverified: "bad" };
+  const livingWords = {
+    holding: "Every test that proves a criterion passes as written, and no change since reaches them",
+    drifted: "A test that proves a criterion fails now, was deleted, or was changed",
+    touched: "Its tests pass, but a change since it finished reaches the code they test",
+    unchecked: "Held when it finished; not checked since",
+    unverified: "Its evidence does not match agentos's signature",
+  };
+  function livingView(spec) {
+    const l = spec.living;
+    if (!l) return null;
+    const st = l.state;
+    const check = h("button", { type: "button", "data-key": "check-spec" }, "Check it now");
+    check.addEventListener("click", () => act("check-spec", { spec: spec.name }, [check]));
+    const testItem = (t) => h("li", {}, h("code", {}, t.test), " ", badge(t.state, t.state === "passed" ? "ok" : t.state === "skipped" ? "warn" : "bad"),
+      t.failure ? h("code", { class: "line bad" }, t.failure) : null,
+      t.touched && t.touched.length ? h("ul", {}, t.touched.map((x) => h("li", {}, "changed " + (x.symbol ? x.symbol + " in " : "") + x.file + (x.lines ? " lines " + x.lines : "") + " — " + x.change))) : null);
+    return h("section", { class: "panel decision living", role: "group", "aria-label": "The finished spec" },
+      h("h3", {}, "Finished spec: ", badge(st.state, livingClass[st.state] || "muted")),
+      h("p", {}, livingWords[st.state] || "", "."),
+      h("dl", { class: "kv" },
+        h("dt", {}, "Finished"), h("dd", {}, when(st.completed_at), st.session ? [" by session ", h("a", { href: "#/session/" + encodeURIComponent(st.session) }, st.session)] : null),
+        st.commit ? [h("dt", {}, "On commit"), h("dd", {}, h("code", { title: st.commit }, st.commit.slice(0, 12)))] : null,
+        h("dt", {}, "Last checked"), h("dd", {}, st.checked_at ? ago(st.checked_at) : "not since it finished")),
+      st.note ? h("p", { class: "muted" }, st.note) : null,
+      st.criteria && st.criteria.length ? h("ul", { class: "refs" }, st.criteria.map((c) => h("li", {},
+        h("code", {}, c.id), " ", c.text, " ", badge(c.state, livingClass[c.state] || (c.state === "holding" ? "ok" : "bad")),
+        h("ul", {}, (c.tests || []).map(testItem))))) : null,
+      st.state === "drifted" ? h("p", {}, "To repair it, have an agent converge it (svc_workflow converge_spec), or run ", h("code", {}, "agentos specs converge " + spec.name), ": a session whose tasks are the broken criteria.") : null,
+      h("div", { class: "actions" }, check), h("p", { class: "why-off", hidden: true }),
+      h("h4", {}, "History of the finished spec"),
+      l.history.length ? h("ul", { class: "decisions" }, l.history.slice().reverse().map((e) => h("li", {}, h("strong", {}, e.what), ", ", ago(e.at),
+        e.session ? [" — session ", h("a", { href: "#/session/" + encodeURIComponent(e.session) }, e.session)] : null,
+        e.commit ? [", commit ", h("code", { title: e.commit }, e.commit.slice(0, 12))] : null,
+        e.detail && e.detail.length ? h("ul", {}, e.detail.map((d) => h("li", {}, d))) : null))) : h("p", { class: "muted" }, "No history recorded."));
+  }
+
   function specView(spec) {
     return h("section", { "aria-labelledby": "h-spec" },
       h("p", {}, h("a", { href: "#/specs" }, "← All specs")),
       h("h2", { id: "h-spec" }, "Spec " + spec.name),
+      livingView(spec),
       spec.waiting ? h("p", { class: "panel" }, "Session ", h("a", { href: "#/session/" + encodeURIComponent(spec.waiting) }, spec.waiting), " waits for this spec's approval: a decision here is given in that session, the same as on its page.") : null,
       ...specBody(spec), approvalForm(spec.waiting ? { session: spec.waiting } : { spec: spec.name }, spec));
   }
@@ -659,18 +1024,32 @@
     });
     if (!state) return;
     let node;
+    const line = +(location.hash.split("/")[4] || 0);
     try {
       const path = detailPath(tab, arg);
-      if (path) {
+      if (tab === "source") {
+        const text = await apiText("source?session=" + arg + "&file=" + sub);
+        if (which !== routing) return;
+        detail = { path: "", text: "", spec: "" };
+        node = sourceView(JSON.parse(text), line);
+      } else if (path) {
+        if (tab === "spec") ensureDraft(decodeURIComponent(arg || "")); // meanwhile
         const text = await apiText(path);
         if (which !== routing) return;
-        detail = { path: path, text: text };
-        node = (tab === "session" ? sessionView : specView)(JSON.parse(text));
+        const obj = JSON.parse(text);
+        const spec = tab === "spec" ? obj : obj.pending;
+        if (spec) {
+          await ensureDraft(spec.name);
+          if (which !== routing) return;
+          anchorDrafts(spec);
+        }
+        detail = { path: path, text: text, spec: spec ? spec.name : "" };
+        node = (tab === "session" ? sessionView : specView)(obj);
       } else node = ({ specs: specsView, agents: agentsView, indexes: indexesView, standards: standardsView }[tab] || sessionsView)();
     } catch (e) {
       if (e.status === 401) return expired();
       if (e.status === 0 && view.childElementCount) return setOffline(unreachable); // keep what is on screen
-      detail = { path: "", text: "" };
+      detail = { path: "", text: "", spec: "" };
       node = h("p", { class: "bad" }, e.message);
     }
     if (which !== routing) return; // a newer navigation won
@@ -678,13 +1057,19 @@
     view.replaceChildren(node);
     if (place) restorePlace(place);
     applyOffline();
+    if (detail.spec) requestLabel({ name: detail.spec });
     // Marks the first view drawn, for the first-render benchmark.
     if (!performance.getEntriesByName("review-rendered").length) performance.mark("review-rendered");
     document.title = "agentos review — " + (arg ? decodeURIComponent(arg) : tab);
     if (keepFocus) return;
-    // A link from the inbox lands on the decision itself.
+    // A link from the inbox lands on the decision itself; one to a test,
+    // on its line.
     const decision = sub === "decide" && view.querySelector(".decision h3");
-    if (decision) {
+    const target = tab === "source" && document.getElementById("src-line");
+    if (target) {
+      target.scrollIntoView({ block: "center" });
+      target.focus({ preventScroll: true });
+    } else if (decision) {
       decision.setAttribute("tabindex", "-1");
       decision.scrollIntoView({ block: "start" });
       decision.focus();
@@ -693,7 +1078,25 @@
 
   // The detail on screen (a session or a spec) and the JSON it was drawn
   // from: the refresh redraws it only when that changed.
-  let detail = { path: "", text: "" };
+  let detail = { path: "", text: "", spec: "" };
+
+  // redraw draws the detail on screen again from what it was drawn from
+  // (after the person changed a draft or a view), keeping their place, or
+  // focusing the element keyed focusKey.
+  function redraw(focusKey) {
+    if (!detail.text) return;
+    const [, tab] = location.hash.split("/");
+    const obj = JSON.parse(detail.text);
+    const spec = tab === "spec" ? obj : obj.pending;
+    if (spec) anchorDrafts(spec);
+    const place = capturePlace();
+    view.replaceChildren((tab === "session" ? sessionView : specView)(obj));
+    restorePlace(place);
+    applyOffline();
+    if (spec) requestLabel(spec);
+    const el = focusKey && view.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
+    if (el) el.focus();
+  }
   function detailPath(tab, arg) {
     const name = decodeURIComponent(arg || "");
     if (tab === "session") return "session?id=" + encodeURIComponent(name);
@@ -765,6 +1168,7 @@
       return;
     }
     if (offline === unreachable) setOffline("");
+    if (unsent.size) pushDrafts();
     live.textContent = "Live · updated " + new Date().toLocaleTimeString();
     tick();
     const changed = text !== stateText;
@@ -796,7 +1200,18 @@
     } else if (changed) route(true);
   }
 
-  window.addEventListener("hashchange", () => { say(""); route(false); });
+  // Going elsewhere, the view says so at once: what was on screen is not
+  // left to be typed in or clicked while the next one loads.
+  window.addEventListener("hashchange", () => {
+    say("");
+    const [, tab, arg] = location.hash.split("/");
+    const path = tab === "source" ? "source" : detailPath(tab, arg);
+    if (path && path !== detail.path) {
+      detail = { path: "", text: "", spec: "" };
+      view.replaceChildren(h("p", { class: "muted", role: "status" }, "Loading…"));
+    }
+    route(false);
+  });
   const timer = setInterval(() => refresh(false), 2000);
   refresh(false);
 })();
