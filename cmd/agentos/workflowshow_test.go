@@ -22,23 +22,6 @@ import (
 // nothing an agent wrote able to send the terminal an escape or a control
 // character.
 func TestWorkflowShowGateEvidence(t *testing.T) {
-	t.Setenv(machinekey.EnvDir, t.TempDir())
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, ".agentos"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p, err := project.At(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := workflow.ForProject(p, config.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := e.Start(context.Background(), "spec_creation_v1", map[string]string{"feature": "greet"}, workflow.Actor{Client: "agent"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	at := time.Date(2026, 1, 2, 15, 4, 0, 0, time.Local)
 	passed := &workflow.GateReport{Passed: true, At: at, Checks: []gates.Result{
 		{Type: "command", Passed: true, Message: "go test ./... passed.", Details: gates.CommandDetails{Command: "go test ./...", Earlier: 3}},
@@ -58,20 +41,11 @@ func TestWorkflowShowGateEvidence(t *testing.T) {
 			Proofs: []gates.Proof{{ID: "AC-greet-2.1.1", Test: "TestEmpty (greet_test.go:12)", Before: "passed", After: gates.TestPassed}},
 		}},
 	}}
-	if _, err := e.Store().Update(s.ID, func(s *workflow.Session) error {
+	got := showSession(t, func(s *workflow.Session) {
 		s.Phases[0].Status, s.Phases[0].LastGate = workflow.Done, passed
 		s.Phases[1].Status, s.Phases[1].LastGate = workflow.Active, failed
 		s.Current = 2
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-
-	var out, errOut bytes.Buffer
-	if code := run(context.Background(), []string{"workflow", "show", s.ID, "--dir", root}, &streams{In: strings.NewReader(""), Out: &out, Err: &errOut}); code != 0 {
-		t.Fatalf("workflow show: %d %s", code, errOut.String())
-	}
-	got := out.String()
+	})
 	for _, want := range []string{
 		"     last gate passed at 2026-01-02 15:04\n",
 		"       AC-greet-1.1.1  TestGreet (greet_test.go:6)  failed before: greet_test.go:8: Greet(\"\") = \"\", want \"hello, world\" <script>  → passes now  proven\n",
@@ -110,4 +84,51 @@ func TestPrintable(t *testing.T) {
 			t.Errorf("printable(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// `workflow show` prints a request for changes with its comments on
+// lines, each by file and lines, with nothing able to reach the terminal
+// as an escape.
+func TestWorkflowShowChangeRequestComments(t *testing.T) {
+	got := showSession(t, func(s *workflow.Session) {
+		s.Changes = &workflow.ChangeRequest{By: "ann", Reason: "see the lines", Comments: []workflow.LineComment{
+			{File: "specs/x/README.md", Line: 3, EndLine: 3, Quote: "Greet.", Text: "Who?"},
+			{File: "specs/x/tasks.md", Line: 5, EndLine: 7, Quote: "a\nb\nc", Text: "Split it\x1b[31m."},
+		}}
+	})
+	want := "changes requested by ann: see the lines\n  specs/x/README.md:3: Who?\n  specs/x/tasks.md:5-7: Split it.\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("workflow show lacks %q:\n%s", want, got)
+	}
+}
+
+// showSession starts a spec_creation_v1 session in a new project, lets
+// edit set what the test shows, and returns what `workflow show` prints.
+func showSession(t *testing.T, edit func(*workflow.Session)) string {
+	t.Helper()
+	t.Setenv(machinekey.EnvDir, t.TempDir())
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".agentos"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := project.At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := workflow.ForProject(p, config.Default(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Start(context.Background(), "spec_creation_v1", map[string]string{"feature": "greet"}, workflow.Actor{Client: "agent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Store().Update(s.ID, func(s *workflow.Session) error { edit(s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"workflow", "show", s.ID, "--dir", root}, &streams{In: strings.NewReader(""), Out: &out, Err: &errOut}); code != 0 {
+		t.Fatalf("workflow show: %d %s", code, errOut.String())
+	}
+	return out.String()
 }
