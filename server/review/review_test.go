@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -572,5 +573,38 @@ func TestApproveSpecFolder(t *testing.T) {
 	}
 	if ov, _ := f.handler.overview(); len(ov.Specs) != 2 || ov.Specs[1].Name != "billing" || ov.Specs[1].State != "approved" {
 		t.Errorf("specs: %+v", ov.Specs)
+	}
+}
+
+// The page is whole under its Content-Security-Policy: every script and
+// style carries the response's nonce, and nothing is loaded from elsewhere
+// — its icon included, a data: image the policy's img-src allows.
+func TestPageRunsUnderItsPolicy(t *testing.T) {
+	f := newFixture(t, 0)
+	l := f.link(t)
+	resp, err := http.Get(f.srv.URL + Prefix + "?t=" + token(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	nonce := regexp.MustCompile(`'nonce-([0-9a-f]+)'`).FindStringSubmatch(csp)
+	if nonce == nil || !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "img-src 'self' data:") {
+		t.Fatalf("policy: %q", csp)
+	}
+	page := string(body)
+	for _, tag := range regexp.MustCompile(`<(script|style)\b[^>]*>`).FindAllString(page, -1) {
+		if !strings.Contains(tag, `nonce="`+nonce[1]+`"`) {
+			t.Errorf("%s runs without the nonce", tag)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\b(?:src|href)="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+		if u := m[1]; !strings.HasPrefix(u, "#") && !strings.HasPrefix(u, "data:image/svg+xml,") {
+			t.Errorf("the page loads %q", u)
+		}
+	}
+	if !regexp.MustCompile(`<link rel="icon" href="data:image/svg\+xml,`).MatchString(page) {
+		t.Error("the page has no icon")
 	}
 }
