@@ -376,8 +376,8 @@ non-interactive. To go back to the old rules instead, restore the files.`,
 	return cmd
 }
 
-// maxDiffCells bounds the work of one diff (lines before × lines after):
-// harness files are short.
+// maxDiffCells bounds the work of one diff (lines before × lines after,
+// of what changed between the lines both begin and end with).
 const maxDiffCells = 4_000_000
 
 // printHarnessDiffs shows, for each part of the test harness that changed
@@ -395,31 +395,21 @@ func printHarnessDiffs(s *streams, e *workflow.Engine, was, now *workflow.Bindin
 		}
 		fmt.Fprintf(s.Out, "\nTest harness %s:\n", c.Part)
 		a, b := diffSplit(old), diffSplit(cur)
-		switch {
-		case !oldKnown:
+		if !oldKnown {
 			fmt.Fprintln(s.Out, "  (the recorded version was not kept, so only its hash tells it changed; now:)")
 			for _, l := range b {
 				fmt.Fprintf(s.Out, "  + %s\n", l)
 			}
 			continue
-		case len(a)*len(b) > maxDiffCells:
+		}
+		diff, ok := linediff.Diff(a, b, maxDiffCells)
+		if !ok {
 			fmt.Fprintf(s.Out, "  (too large to diff here: %d and %d lines; read it in your editor)\n", len(a), len(b))
 			continue
 		}
-		var lines []string // each with its mark: "  " unchanged, "- " or "+ "
-		match := linediff.Matches(a, b)
-		for i, j := 0, 0; i < len(a) || j < len(b); {
-			switch {
-			case i < len(a) && match[i] == j:
-				lines = append(lines, "  "+a[i])
-				i, j = i+1, j+1
-			case i < len(a) && match[i] < 0:
-				lines = append(lines, "- "+a[i])
-				i++
-			default:
-				lines = append(lines, "+ "+b[j])
-				j++
-			}
+		lines := make([]string, len(diff)) // each with its mark: "  " unchanged, "- " or "+ "
+		for k, l := range diff {
+			lines[k] = map[byte]string{'=': "  ", '-': "- ", '+': "+ "}[l.Op] + l.Text
 		}
 		// Unchanged lines are shown within three of a change.
 		skipped := 0

@@ -15,8 +15,8 @@ type diffLine struct {
 	Text string `json:"text"`
 }
 
-// maxDiffCells bounds the work of one diff (lines before × lines after):
-// spec files are a few hundred lines.
+// maxDiffCells bounds the work of one diff (lines before × lines after,
+// of what changed between the lines both begin and end with).
 const maxDiffCells = 4_000_000
 
 // diffContext is how many unchanged lines are shown around a change.
@@ -25,25 +25,13 @@ const diffContext = 3
 // diffLines returns the line diff of old and now, with unchanged runs
 // shortened to their context; or a note saying why there is none.
 func diffLines(old, now string) ([]diffLine, string) {
-	a, b := splitLines(old), splitLines(now)
-	if len(a)*len(b) > maxDiffCells {
-		return nil, fmt.Sprintf("too large to diff here (%d and %d lines)", len(a), len(b))
+	lines, ok := linediff.Diff(splitLines(old), splitLines(now), maxDiffCells)
+	if !ok {
+		return nil, "too large to diff here: too many lines changed"
 	}
-	match := linediff.Matches(a, b)
-	var all []diffLine
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && match[i] == j:
-			all = append(all, diffLine{"=", a[i]})
-			i, j = i+1, j+1
-		case i < len(a) && match[i] < 0:
-			all = append(all, diffLine{"-", a[i]})
-			i++
-		default:
-			all = append(all, diffLine{"+", b[j]})
-			j++
-		}
+	all := make([]diffLine, len(lines))
+	for k, l := range lines {
+		all[k] = diffLine{string(l.Op), l.Text}
 	}
 	return shorten(all), ""
 }

@@ -432,6 +432,20 @@ func TestDiffLines(t *testing.T) {
 	if _, note := diffLines(strings.Repeat("x\n", 3000), strings.Repeat("y\n", 3000)); note == "" {
 		t.Error("no note for a diff too large")
 	}
+	// A line changed in a 3,000-line file: only what lies between the
+	// lines both versions begin and end with is diffed.
+	var long strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&long, "r%d\n", i)
+	}
+	got, note = diffLines(long.String(), strings.Replace(long.String(), "r1500\n", "R1500\n", 1))
+	b.Reset()
+	for _, l := range got {
+		b.WriteString(l.Op + l.Text + "|")
+	}
+	if want := "…1497 unchanged lines|=r1497|=r1498|=r1499|-r1500|+R1500|=r1501|=r1502|=r1503|…1496 unchanged lines|"; b.String() != want || note != "" {
+		t.Errorf("a line changed in a long file: %s (%s)", b.String(), note)
+	}
 }
 
 // A session changed outside agentos is accepted, or reset, from the page;
