@@ -70,4 +70,17 @@ func TestReviewLongSpec(t *testing.T) {
 	}
 	p.fits("a 2,000-line spec", axe)
 	screenshot(t, p.ctx, "long-spec")
+
+	// Read, not decided: marked as seen, the next look shows what changed
+	// since, file by file.
+	p.do("mark as seen", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`), chromedp.Click(chromedp.CSS(`[data-key="mark-seen"]`)),
+		chromedp.WaitVisible(chromedp.Search(`//*[contains(., "Marked as seen")]`)))
+	write(t, root, ".agentos/specs/"+spec+"/specs.md", strings.Replace(long.String(), "Requirement 7:", "Requirement 7 (revised):", 1))
+	p.do("look again", chromedp.Reload(), chromedp.WaitVisible(chromedp.Search(`//button[text()="Approve this version"]`)))
+	if idx := p.eval("index after seen", `Array.from(document.querySelectorAll("table.binding tbody tr")).map(r => Array.from(r.cells).map(c => c.textContent).join(" ")).join(" | ")`); !strings.Contains(idx, "specs.md changed since you looked") || !strings.Contains(idx, "README.md unchanged") {
+		t.Errorf("the file index after marking as seen and a revision: %s", idx)
+	}
+	if got := p.eval("diff", `Array.from(document.querySelectorAll(".diff")).map(d => d.textContent).join(" ")`); !strings.Contains(got, "Requirement 7 (revised)") {
+		t.Errorf("no diff against the version seen: %.300s", got)
+	}
 }

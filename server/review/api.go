@@ -3,6 +3,7 @@ package review
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -176,6 +177,25 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 			return fmt.Sprintf("Changes requested with %d %s on lines: the agent has to act. It receives them at its next svc_workflow call.", n, plural(n, "comment", "comments")), nil
 		}
 		return "Changes requested: the agent has to act. It receives your comment at its next svc_workflow call.", nil
+	case "seen":
+		// Not a decision: the person marks the version on screen as the
+		// one they have read, so the next review shows what changed since.
+		if err := needShown(); err != nil {
+			return "", err
+		}
+		dir, err := workflow.SpecDir(in.Spec)
+		if err != nil {
+			return "", &workflow.Error{Kind: workflow.KindInvalid, Field: "spec", Msg: err.Error()}
+		}
+		now, _, err := e.SpecSnapshot(dir)
+		if err != nil {
+			return "", err
+		}
+		if !maps.Equal(now.Files, in.Shown.Files) {
+			return "", &workflow.Error{Kind: workflow.KindRefused, Msg: "the spec changed since the page showed it: the new version is shown; read it, then mark it as seen"}
+		}
+		h.record(in.Spec, dir, decidedSeen, who, in, nil)
+		return "Marked as seen: the next time, each file is compared with this version.", nil
 	case "confirm-rules":
 		if err := needShown(); err != nil {
 			return "", err
@@ -202,13 +222,16 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 // version the page showed (in.Shown) and its bytes. The decision is made
 // already: failing to record it costs only the diff the next review shows,
 // and is logged.
-// The drafts on spec went with the decision: they are emptied.
+// The drafts on spec went with a decision: they are emptied (not when the
+// person only marked the version as seen).
 func (h *Handler) record(spec, specDir, action string, who workflow.Approver, in actionInput, comments []workflow.LineComment) {
 	if spec == "" || spec == "." {
 		return
 	}
-	if err := h.drafts.drop(spec); err != nil {
-		h.log.Warn("review page: empty the drafts decided on", "spec", spec, "err", err)
+	if action != decidedSeen {
+		if err := h.drafts.drop(spec); err != nil {
+			h.log.Warn("review page: empty the drafts decided on", "spec", spec, "err", err)
+		}
 	}
 	if specDir == "" {
 		specDir, _ = workflow.SpecDir(spec)

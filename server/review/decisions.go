@@ -36,7 +36,7 @@ const maxDecisions = 50
 
 // decision is one decision a person made on a spec from the page.
 type decision struct {
-	Action  string            `json:"action"` // decidedApproved or decidedChanges
+	Action  string            `json:"action"` // decidedApproved, decidedChanges or decidedSeen
 	By      string            `json:"by"`
 	Via     string            `json:"via"`
 	At      time.Time         `json:"at"`
@@ -51,6 +51,8 @@ type decision struct {
 const (
 	decidedApproved = "approved"
 	decidedChanges  = "changes requested"
+	// decidedSeen is no decision: the person marked the version as read.
+	decidedSeen = "marked as seen"
 )
 
 // decisions is the record of one person (one file per user of the machine).

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentos-dev/agentos/workflow"
 )
 
 // After a request for changes and the agent's revision, each file shows
@@ -90,5 +92,71 @@ func TestChangesSinceYouLooked(t *testing.T) {
 	}
 	if after.Waiting != id {
 		t.Errorf("approved but not completed: the session still waits (%q)", after.Waiting)
+	}
+}
+
+// Marking a version as seen is no decision: it leaves the drafts and the
+// session as they are, and the next look compares each file with it. A
+// version that changed since the page showed it is not marked.
+func TestMarkedAsSeen(t *testing.T) {
+	f := newFixture(t, 0)
+	l := f.link(t)
+	tok, csrf := token(l), f.page(t, l)
+	dir := f.session.Vars["spec_dir"]
+	name := filepath.Base(dir)
+	spec := func() specView {
+		t.Helper()
+		req, _ := http.NewRequest("GET", f.srv.URL+apiPrefix+"spec?name="+name, nil)
+		req.Header.Set(TokenHeader, tok)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		var v specView
+		if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	draft := []lineComment{{ID: "c1", LineComment: workflow.LineComment{File: dir + "/README.md", Line: 1, EndLine: 1, Text: "Name it."}}}
+	if code, out := f.post(t, tok, csrf, "draft", actionInput{Spec: name, Comments: draft, UpdatedAt: 1}); code != 200 {
+		t.Fatalf("draft: %d %v", code, out)
+	}
+	shown := spec()
+	readme := filepath.Join(f.root, dir, "README.md")
+	write(t, readme, "# Greet\n\nCoverage threshold: 85%\n")
+	if code, out := f.post(t, tok, csrf, "seen", actionInput{Spec: name, Shown: shown.Binding}); code != http.StatusConflict || !strings.Contains(out["error"].(string), "changed since the page showed it") {
+		t.Fatalf("a version changed since it was shown was marked as seen: %d %v", code, out)
+	}
+	shown = spec()
+	if code, out := f.post(t, tok, csrf, "seen", actionInput{Spec: name, Shown: shown.Binding}); code != 200 || !strings.Contains(out["message"].(string), "Marked as seen") {
+		t.Fatalf("seen: %d %v", code, out)
+	}
+	write(t, readme, "# Greet\n\nCoverage threshold: 90%\n")
+	after := spec()
+	if !strings.HasPrefix(after.Against, "the version you marked as seen") {
+		t.Errorf("compared with %q", after.Against)
+	}
+	for _, fv := range after.Files {
+		want := "unchanged"
+		if strings.HasSuffix(fv.Path, "README.md") {
+			want = "changed"
+			if got, _ := json.Marshal(fv.Diff); !strings.Contains(string(got), `{"op":"-","text":"Coverage threshold: 85%"},{"op":"+","text":"Coverage threshold: 90%"}`) {
+				t.Errorf("the diff against the version seen: %s (%s)", got, fv.Note)
+			}
+		}
+		if fv.Status != want {
+			t.Errorf("%s is %s, want %s", fv.Path, fv.Status, want)
+		}
+	}
+	if len(after.History) != 1 || after.History[0].Action != decidedSeen {
+		t.Errorf("history: %+v", after.History)
+	}
+	if d, err := f.handler.drafts.of(name); err != nil || len(d.Comments) != 1 {
+		t.Errorf("marking as seen emptied the drafts: %+v %v", d, err)
+	}
+	if s, err := f.engine.Store().Get(f.session.ID); err != nil || s.Changes != nil || s.Approval != nil {
+		t.Errorf("marking as seen decided something: %v %+v", err, s)
 	}
 }

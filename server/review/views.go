@@ -392,9 +392,12 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 	if n := len(decs); n > 0 && decs[n-1].Files != nil && !decs[n-1].At.Before(lastAt) {
 		d := decs[n-1]
 		last = d.Files
-		if d.Action == decidedChanges {
+		switch d.Action {
+		case decidedChanges:
 			v.Against = "the version you asked changes on (" + d.At.Local().Format(time.DateTime) + ")"
-		} else {
+		case decidedSeen:
+			v.Against = "the version you marked as seen (" + d.At.Local().Format(time.DateTime) + ")"
+		default:
 			v.Against = "the version you approved (" + d.At.Local().Format(time.DateTime) + ")"
 		}
 	}

@@ -504,7 +504,7 @@
         d.comments && d.comments.length ? h("details", { "data-key": "decision-lines:" + d.at }, h("summary", {}, d.comments.length + (d.comments.length === 1 ? " comment" : " comments") + " on lines"),
           h("ul", { class: "comments" }, d.comments.map((c) => h("li", { class: "ccard" }, h("p", { class: "cwhere" }, whereText(c)), h("blockquote", { class: "quote" }, c.quote), h("p", {}, c.comment))))) : null,
         h("details", { open: i === 0 && d.changed && d.changed.length ? true : null, "data-key": "decision:" + d.at },
-          h("summary", {}, i === 0 ? "What this decision covered" : "Files and changes"),
+          h("summary", {}, i > 0 ? "Files and changes" : d.action === "marked as seen" ? "What you marked as seen" : "What this decision covered"),
           h("ul", { class: "hashes" }, d.files.map((f) => h("li", {}, f.path.split("/").pop() + " ", h("code", { title: f.sha256, class: "short" }, f.sha256.slice(0, 12) + "…")))),
           (d.changed || []).map((c) => h("div", {}, h("h4", {}, c.path.split("/").pop() + " ", badge(c.status, statusClass[c.status] || "warn")),
             c.note ? h("p", { class: "muted" }, c.note) : null, c.diff && c.diff.length ? diff(c.diff, "changes in " + c.path) : null)))))));
@@ -528,6 +528,7 @@
   function specBody(spec) {
     const out = [h("nav", { class: "files", "aria-label": "Files of the spec" }, h("h3", {}, "What an approval binds"), bindingTable(spec),
       spec.against ? h("p", { class: "muted" }, "Each file is compared with " + spec.against + ".") : null,
+      seenButton(spec),
       h("pre", { class: "out", tabindex: "0" }, rulesOf(spec.describe)))];
     if (spec.last_approval) out.push(h("p", {}, "Last approved by " + spec.last_approval.by + " via " + (spec.last_approval.via || "terminal") + ", " + when(spec.last_approval.at) + "."));
     const sent = sentComments(spec);
@@ -800,6 +801,14 @@
       p.hidden = !n;
       p.textContent = n ? n + (n === 1 ? " comment on lines waits" : " comments on lines wait") + " to be sent: " + (view.querySelector('[data-key="request-changes"]') ? "they go with Request changes; approving discards them." : "they go to an agent with a request for changes, from the page of the session that waits for this spec.") : "";
     });
+  }
+
+  // seenButton marks the version on screen as read, without deciding:
+  // the next look compares each file with it.
+  function seenButton(spec) {
+    const b = h("button", { type: "button", "data-key": "mark-seen" }, "Mark this version as seen");
+    b.addEventListener("click", () => act("seen", { spec: spec.name, shown: spec.binding }, [b]));
+    return h("p", {}, b);
   }
 
   function approvalForm(target, spec) {
