@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentos-dev/agentos/internal/linediff"
+	"github.com/agentos-dev/agentos/server/review"
 	"github.com/agentos-dev/agentos/workflow"
 	"github.com/agentos-dev/agentos/workflow/gates"
 )
@@ -171,6 +172,7 @@ given, and the approval is then recorded as non-interactive.`,
 				if err != nil {
 					return cliError(err)
 				}
+				keepDecision(s, projectDir, e, dir, true, who, note, "", shown)
 				fmt.Fprintf(s.Out, "Approved spec %s (%s). Coverage threshold for its execution: %s.\n", spec, via, t)
 				return nil
 			}
@@ -178,6 +180,7 @@ given, and the approval is then recorded as non-interactive.`,
 			if err != nil {
 				return cliError(err)
 			}
+			keepDecision(s, projectDir, e, dir, true, who, note, sess.ID, shown)
 			fmt.Fprintf(s.Out, "Approved %s (%s, %s). The agent can now complete phase %d.\n", sess.ID, sess.Workflow, via, sess.Current)
 			if t := sess.Vars["coverage_threshold"]; t != "" {
 				fmt.Fprintf(s.Out, "Coverage threshold for the spec's execution: %s%% (%s).\n", t, sess.Vars["coverage_threshold_source"])
@@ -198,9 +201,13 @@ given, and the approval is then recorded as non-interactive.`,
 			if err != nil {
 				return err
 			}
-			sess, err := e.Reject(args[0], workflow.Approver{By: approver(by), Via: workflow.ViaTerminal, Actor: workflow.CLIActor}, reason)
+			who := workflow.Approver{By: approver(by), Via: workflow.ViaTerminal, Actor: workflow.CLIActor}
+			sess, err := e.Reject(args[0], who, reason)
 			if err != nil {
 				return cliError(err)
+			}
+			if specDir := sess.Vars["spec_dir"]; specDir != "" {
+				keepDecision(s, dir, e, specDir, false, who, reason, sess.ID, nil)
 			}
 			fmt.Fprintf(s.Out, "Requested changes on %s. The agent sees your reason in its next answer.\n", sess.ID)
 			return nil
@@ -659,4 +666,17 @@ func printJSON(s *streams, v any) error {
 	enc := json.NewEncoder(s.Out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// keepDecision adds a decision made here to the person's history of the
+// spec that the review page shows. The decision stands whatever happens
+// to the record: a failure is a warning.
+func keepDecision(s *streams, projectDir string, e *workflow.Engine, specDir string, approved bool, who workflow.Approver, note, session string, shown *workflow.Binding) {
+	p, _, _, err := openProject(projectDir)
+	if err == nil {
+		err = review.RecordTerminalDecision(p, e, specDir, approved, who, note, session, shown)
+	}
+	if err != nil {
+		fmt.Fprintf(s.Err, "warning: the review page's history does not list this decision: %v\n", err)
+	}
 }

@@ -10,7 +10,9 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
@@ -218,12 +220,9 @@ func (h *Handler) act(name string, in actionInput) (string, error) {
 	return "", &workflow.Error{Kind: workflow.KindNotFound, Msg: "no such action: " + name}
 }
 
-// record keeps a decision in the person's history of spec, with the
-// version the page showed (in.Shown) and its bytes. The decision is made
-// already: failing to record it costs only the diff the next review shows,
-// and is logged.
-// The drafts on spec went with a decision: they are emptied (not when the
-// person only marked the version as seen).
+// record keeps a decision in the person's history of spec (record) and,
+// unless the person only marked the version as seen, empties the drafts on
+// it: they went with the decision.
 func (h *Handler) record(spec, specDir, action string, who workflow.Approver, in actionInput, comments []workflow.LineComment) {
 	if spec == "" || spec == "." {
 		return
@@ -233,20 +232,46 @@ func (h *Handler) record(spec, specDir, action string, who workflow.Approver, in
 			h.log.Warn("review page: empty the drafts decided on", "spec", spec, "err", err)
 		}
 	}
-	if specDir == "" {
-		specDir, _ = workflow.SpecDir(spec)
-	}
 	dec := decision{Action: action, By: who.By, Via: who.Via, At: h.opts.Now().UTC(), Session: in.Session, Comment: strings.TrimSpace(in.Comment), Comments: comments}
-	_, files, err := h.opts.Engine.SpecSnapshot(specDir)
-	if err != nil {
-		h.log.Warn("review page: read the spec decided on", "spec", spec, "err", err)
-	}
 	if in.Shown != nil {
 		dec.Files = in.Shown.Files
 	}
-	if err := h.decisions.add(spec, dec, files); err != nil {
+	if err := record(h.decisions, h.opts.Engine, spec, specDir, dec); err != nil {
 		h.log.Warn("review page: keep the decision", "spec", spec, "err", err)
 	}
+}
+
+// record keeps dec in the person's history of spec with the bytes of the
+// version it names (dec.Files, as shown), read from specDir now. The
+// decision is made already: failing to record it costs only the diff the
+// next review shows.
+func record(d *decisions, e *workflow.Engine, spec, specDir string, dec decision) error {
+	if specDir == "" {
+		specDir, _ = workflow.SpecDir(spec)
+	}
+	_, files, err := e.SpecSnapshot(specDir)
+	if err != nil {
+		return fmt.Errorf("read the spec decided on: %w", err)
+	}
+	return d.add(spec, dec, files)
+}
+
+// RecordTerminalDecision keeps a decision made in the terminal (`agentos
+// workflow approve` or `reject`) in the person's history of the spec, as
+// the page keeps its own: the page's history then lists every decision,
+// whichever way it was made. shown is what the terminal showed (nil for a
+// request for changes, which shows none).
+func RecordTerminalDecision(p project.Paths, e *workflow.Engine, specDir string, approved bool, who workflow.Approver, note, session string, shown *workflow.Binding) error {
+	dec := decision{Action: decidedChanges, By: who.By, Via: who.Via, At: time.Now().UTC(), Session: session, Comment: strings.TrimSpace(note)}
+	if approved {
+		dec.Action = decidedApproved
+	}
+	if shown != nil {
+		dec.Files = shown.Files
+	} else if b, _, err := e.SpecSnapshot(specDir); err == nil {
+		dec.Files = b.Files
+	}
+	return record(newDecisions(p.Cache(), person()), e, filepath.Base(specDir), specDir, dec)
 }
 
 // person names who approves from the page: the user the server runs as,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
@@ -158,5 +159,58 @@ func TestMarkedAsSeen(t *testing.T) {
 	}
 	if s, err := f.engine.Store().Get(f.session.ID); err != nil || s.Changes != nil || s.Approval != nil {
 		t.Errorf("marking as seen decided something: %v %+v", err, s)
+	}
+}
+
+// Decisions made in the terminal join the page's history, once each: a
+// request for changes, then the approval, which the spec's approval
+// record also holds.
+func TestTerminalDecisionsInTheHistory(t *testing.T) {
+	f := newFixture(t, 0)
+	l := f.link(t)
+	tok := token(l)
+	dir := f.session.Vars["spec_dir"]
+	p, _ := project.At(f.root)
+	ann := workflow.Approver{By: "ann", Via: workflow.ViaTerminal, Actor: workflow.CLIActor}
+	if _, err := f.engine.Reject(f.session.ID, ann, "Threshold 90."); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordTerminalDecision(p, f.engine, dir, false, ann, "Threshold 90.", f.session.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(f.root, dir, "README.md"), "# Greet\n\nCoverage threshold: 90%\n")
+	shown, err := f.engine.BindingFor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.engine.ApproveSpec(filepath.Base(dir), ann, "Good.", shown); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordTerminalDecision(p, f.engine, dir, true, ann, "Good.", "", shown); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", f.srv.URL+apiPrefix+"spec?name="+filepath.Base(dir), nil)
+	req.Header.Set(TokenHeader, tok)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var v specView
+	if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.History) != 2 {
+		t.Fatalf("history: %+v", v.History)
+	}
+	approved, rejected := v.History[0], v.History[1]
+	if approved.Action != decidedApproved || approved.Via != workflow.ViaTerminal || approved.By != "ann" || approved.Comment != "Good." {
+		t.Errorf("the terminal's approval: %+v", approved)
+	}
+	if len(approved.Changed) != 1 || !strings.HasSuffix(approved.Changed[0].Path, "README.md") || len(approved.Changed[0].Diff) == 0 {
+		t.Errorf("the approval's entry does not show what changed since the request: %+v", approved.Changed)
+	}
+	if rejected.Action != decidedChanges || rejected.Comment != "Threshold 90." || rejected.Via != workflow.ViaTerminal {
+		t.Errorf("the terminal's request for changes: %+v", rejected)
 	}
 }

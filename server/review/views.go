@@ -452,13 +452,14 @@ func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*spec
 }
 
 // history is the decisions on a spec, newest first: the person's from the
-// page, and the spec's approval record when the page did not give it.
+// page and the terminal, and the spec's approval record when neither kept
+// it (one made before the terminal kept its decisions, or by another user).
 func (h *Handler) history(decs []decision, rec *workflow.ApprovalRecord) []historyEntry {
 	var out []historyEntry
 	fromPage := false
 	for _, d := range decs {
 		out = append(out, historyEntry{Action: d.Action, By: d.By, Via: d.Via, At: d.At, Comment: d.Comment, Session: d.Session, Files: hashes(d.Files), Comments: d.Comments})
-		fromPage = fromPage || (rec != nil && rec.Binding != nil && d.Action == decidedApproved && sameFiles(d.Files, rec.Binding.Files) && !d.At.After(rec.At))
+		fromPage = fromPage || (rec != nil && rec.Binding != nil && d.Action == decidedApproved && sameFiles(d.Files, rec.Binding.Files) && d.By == rec.By && d.Via == rec.Via && d.At.Sub(rec.At).Abs() < time.Minute)
 	}
 	if rec != nil && rec.Binding != nil && !fromPage {
 		out = append(out, historyEntry{Action: decidedApproved, By: rec.By, Via: rec.Via, At: rec.At, Comment: rec.Note, Session: rec.Session, Files: hashes(rec.Binding.Files)})
