@@ -61,15 +61,9 @@ func lightEvidence(t *testing.T, root, spec, workflow, source, id, test string) 
 	if len(specs) != 1 || specs[0].Spec != spec || specs[0].State != "unchecked" {
 		t.Fatalf("agentos specs after completion: %+v", specs)
 	}
-	specs, r := specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "holding" {
-		t.Fatalf("an untouched %s: %+v (exit %d, %s)", workflow, specs, r.code, r.stderr)
-	}
+	checkSpecs(t, root, "holding", "an untouched "+workflow)
 	write(t, root, "greet.go", goLight().files["greet.go"])
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 1 || specs[0].State != "drifted" {
-		t.Fatalf("a regression of %s: %+v (exit %d)", workflow, specs, r.code)
-	}
+	specs = checkSpecs(t, root, "drifted", "a regression of "+workflow)
 	if st, tc, failure := criterion(t, specs[0], id); st != "drifted" || !strings.Contains(tc, test) || !strings.Contains(failure, "want the world") {
 		t.Fatalf("%s: %s / %s / %s", id, st, tc, failure)
 	}

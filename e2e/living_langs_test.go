@@ -130,19 +130,13 @@ func livingRun(t *testing.T, p livingProject) {
 			t.Fatalf("criterion %s traced to %+v", cr.ID, cr.Tests)
 		}
 	}
-	specs, r := specsJSON(t, root, "check")
-	if r.code != 0 || len(specs) != 1 || specs[0].State != "holding" {
-		t.Fatalf("an untouched spec: %+v (exit %d, %s)", specs, r.code, r.stderr)
-	}
+	checkSpecs(t, root, "holding", "an untouched spec")
 
 	// A real regression: drifted, naming the criterion, the test and the
 	// runner's failure; the other criterion's test still passes.
 	write(t, root, p.code, p.broken)
 	gitIn(t, root, "commit", "-q", "-am", "simplify greet")
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 1 || specs[0].State != "drifted" {
-		t.Fatalf("a regression: %+v (exit %d)", specs, r.code)
-	}
+	specs := checkSpecs(t, root, "drifted", "a regression")
 	st, test, failure := criterion(t, specs[0], "AC-greeting-1.2.1")
 	if st != "drifted" || !strings.Contains(test, p.emptyTest) || !strings.Contains(test, "failed") || !strings.Contains(failure, p.failure) {
 		t.Fatalf("AC-greeting-1.2.1: %s / %s / %s", st, test, failure)
@@ -168,10 +162,7 @@ func livingRun(t *testing.T, p livingProject) {
 	if out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the converge with the fix: %+v", out.Gate)
 	}
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "holding" {
-		t.Fatalf("after converge: %+v (exit %d)", specs, r.code)
-	}
+	checkSpecs(t, root, "holding", "after converge")
 	if changes := readFile(t, filepath.Join(root, ".agentos", "specs", spec, "changes.md")); !strings.Contains(changes, ": converged (session "+id) {
 		t.Fatalf("changes.md after converge:\n%s", changes)
 	}

@@ -67,6 +67,23 @@ func specsJSON(t *testing.T, root string, args ...string) ([]specState, result) 
 	return out, r
 }
 
+// checkSpecs runs `agentos specs check` on the project's one finished
+// spec and returns what it says, failing the test (named by what) unless
+// the spec is in state, with the exit code that goes with it: 1 for a
+// spec that does not hold (drifted, unverified), else 0.
+func checkSpecs(t *testing.T, root, state, what string) []specState {
+	t.Helper()
+	specs, r := specsJSON(t, root, "check")
+	code := 0
+	if state == "drifted" || state == "unverified" {
+		code = 1
+	}
+	if r.code != code || len(specs) != 1 || specs[0].State != state {
+		t.Fatalf("%s: %+v (exit %d, want %s and %d)\n%s", what, specs, r.code, state, code, r.stderr)
+	}
+	return specs
+}
+
 func criterion(t *testing.T, s specState, id string) (string, string, string) {
 	t.Helper()
 	for _, c := range s.Criteria {
@@ -155,17 +172,11 @@ func TestLivingSpecDriftTouchAndConverge(t *testing.T) {
 	if len(specs) != 1 || specs[0].State != "unchecked" {
 		t.Fatalf("after completion: %+v", specs)
 	}
-	specs, r := specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "holding" {
-		t.Fatalf("an untouched spec: %+v (exit %d, %s)", specs, r.code, r.stderr)
-	}
+	checkSpecs(t, root, "holding", "an untouched spec")
 
 	// A change that keeps the tests green but reaches Greet: touched.
 	write(t, root, "greet.go", greetTouched)
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "touched" {
-		t.Fatalf("a change to Greet: %+v (exit %d)", specs, r.code)
-	}
+	specs = checkSpecs(t, root, "touched", "a change to Greet")
 	if st, test, _ := criterion(t, specs[0], "AC-greeting-1.2.1"); st != "touched" || !strings.Contains(test, "TestGreetEmpty") {
 		t.Fatalf("AC-greeting-1.2.1: %s %s", st, test)
 	}
@@ -176,10 +187,7 @@ func TestLivingSpecDriftTouchAndConverge(t *testing.T) {
 	// A real regression: drifted, naming the criterion, the test and its failure.
 	write(t, root, "greet.go", greetBroken)
 	gitIn(t, root, "commit", "-q", "-am", "simplify Greet")
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 1 || specs[0].State != "drifted" {
-		t.Fatalf("a regression: %+v (exit %d)", specs, r.code)
-	}
+	specs = checkSpecs(t, root, "drifted", "a regression")
 	st, test, failure := criterion(t, specs[0], "AC-greeting-1.2.1")
 	if st != "drifted" || !strings.Contains(test, "TestGreetEmpty (greet_test.go:") || !strings.Contains(test, "failed") || !strings.Contains(failure, "want hello, world") {
 		t.Fatalf("AC-greeting-1.2.1: %s / %s / %s", st, test, failure)
@@ -233,10 +241,7 @@ func TestLivingSpecDriftTouchAndConverge(t *testing.T) {
 	if out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the converge with the fix: %+v", out.Gate)
 	}
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "holding" {
-		t.Fatalf("after converge: %+v (exit %d)", specs, r.code)
-	}
+	checkSpecs(t, root, "holding", "after converge")
 	changes = readFile(t, filepath.Join(root, ".agentos", "specs", spec, "changes.md"))
 	if !strings.Contains(changes, ": converged (session "+id) {
 		t.Fatalf("changes.md after converge:\n%s", changes)
@@ -345,10 +350,7 @@ func TestLivingSpecImpactAndForgedEvidence(t *testing.T) {
 	if len(specs) != 1 || specs[0].State != "unverified" {
 		t.Fatalf("a forged record reads %+v", specs)
 	}
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 1 || specs[0].State != "unverified" {
-		t.Fatalf("a check of a forged record: %+v (exit %d)", specs, r.code)
-	}
+	checkSpecs(t, root, "unverified", "a check of a forged record")
 	if _, errText := wf(t, c, map[string]any{"action": "converge_spec", "options": map[string]any{"spec": spec}}); !strings.Contains(errText, "agentos does not converge from it") {
 		t.Fatalf("converge from a forged record: %s", errText)
 	}

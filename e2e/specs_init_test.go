@@ -194,18 +194,12 @@ func specsInitRun(t *testing.T, p brownfield) {
 	if len(specs) != 1 || specs[0].State != "unchecked" || !strings.Contains(specs[0].Note, "drafted from code") {
 		t.Fatalf("the approved draft: %+v", specs)
 	}
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "holding" {
-		t.Fatalf("the approved draft's check: %+v (exit %d)\n%s", specs, r.code, r.stderr)
-	}
+	checkSpecs(t, root, "holding", "the approved draft's check")
 
 	// A real regression drifts it, naming the criterion and the failure.
 	write(t, root, p.code, p.broken)
 	gitIn(t, root, "commit", "-q", "-am", "a regression")
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 1 || specs[0].State != "drifted" {
-		t.Fatalf("a regression: %+v (exit %d)", specs, r.code)
-	}
+	specs = checkSpecs(t, root, "drifted", "a regression")
 	st, tc, failure := criterion(t, specs[0], "AC-"+p.module+"-1.1.2")
 	if st != "drifted" || !strings.Contains(tc, "failed") || !strings.Contains(failure, p.failure) {
 		t.Fatalf("AC-%s-1.1.2: %s / %s / %s", p.module, st, tc, failure)
@@ -226,10 +220,7 @@ func specsInitRun(t *testing.T, p brownfield) {
 	if out.Gate == nil || !out.Gate.Passed || out.Status != "completed" {
 		t.Fatalf("the converge with the fix: %+v", out.Gate)
 	}
-	specs, r = specsJSON(t, root, "check")
-	if r.code != 0 || specs[0].State != "holding" {
-		t.Fatalf("after converge: %+v (exit %d)", specs, r.code)
-	}
+	checkSpecs(t, root, "holding", "after converge")
 }
 
 // An agent drafts through svc_workflow's draft_specs, as agentos specs init
