@@ -66,7 +66,9 @@ type Def struct {
 	// Result is the named type a Go function returns, first of its results
 	// when the others are at most an error (T, *T, (T, error)), and
 	// ResultPkg its package as Ref.Pkg (0: the function's own): a local set
-	// from a call (c := NewClient()) has that type.
+	// from a call (c := NewClient()) has that type. A function returning
+	// an error alone has Result "error": resolving takes it as no type
+	// known, impact as the values it may pass on (implicit.go).
 	Result    string
 	ResultPkg uint16
 	// ResultElem says the result is a slice, map or channel of Result
@@ -128,6 +130,22 @@ type FileFacts struct {
 	// Bindings are the names a TypeScript, JavaScript or Python file
 	// imports and exports.
 	Bindings []Binding
+	// Types are the named types each Go function's code names — in its
+	// signature, a composite literal, new(T), a variable's or a local
+	// type's declaration, a type assertion — one a symbol and type: the
+	// values it handles, for the calls the standard library makes on them
+	// (fmt calling a String method; see implicit.go).
+	Types []TypeUse
+}
+
+// TypeUse is a named type a Go symbol's code names.
+type TypeUse struct {
+	From int32  // index of the symbol in FileFacts.Symbols
+	Pkg  uint16 // the type's package, as Ref.Pkg
+	// Makes says the code makes a value of it: T{…}, &T{…}, []T{…},
+	// new(T).
+	Makes bool
+	Name  string
 }
 
 // Field is a Go struct's field of a named type. A file's are sorted by
@@ -277,6 +295,23 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 		}
 	}
+	// useType records that symbol from names type t (TypeUse), once a
+	// symbol and type; a predeclared type is none of the project's.
+	typeUses := map[TypeUse]int{}
+	useType := func(from int32, t ast.Expr, makes bool) {
+		r, ok := varType(t, imports)
+		if !ok || r.pkg == 0 && universe[r.name] {
+			return
+		}
+		k := TypeUse{From: from, Name: r.name, Pkg: r.pkg}
+		if at, seen := typeUses[k]; seen {
+			ff.Types[at].Makes = ff.Types[at].Makes || makes
+			return
+		}
+		typeUses[k] = len(ff.Types)
+		k.Makes = makes
+		ff.Types = append(ff.Types, k)
+	}
 	// calls records the call sites in node n as made by symbol from, and the
 	// functions it names as values; vars are the function's receiver,
 	// parameters and locals whose type is known, locals every name it
@@ -356,6 +391,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						value(e, vars)
 					}
 				case *ast.CompositeLit:
+					if x.Type != nil {
+						useType(from, x.Type, true)
+					}
 					for _, e := range x.Elts {
 						if kv, ok := e.(*ast.KeyValueExpr); ok {
 							e = kv.Value
@@ -363,8 +401,17 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						value(e, vars)
 					}
 				case *ast.ValueSpec:
+					if x.Type != nil {
+						useType(from, x.Type, false)
+					}
 					for _, e := range x.Values {
 						value(e, vars)
+					}
+				case *ast.Field: // a local type's field, a function literal's parameter
+					useType(from, x.Type, false)
+				case *ast.TypeAssertExpr:
+					if x.Type != nil {
+						useType(from, x.Type, false)
 					}
 				}
 				ce, ok := n.(*ast.CallExpr)
@@ -388,6 +435,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				}
 				for _, a := range ce.Args {
 					value(a, vars)
+				}
+				if id, ok := fun.(*ast.Ident); ok && id.Name == "new" && len(ce.Args) == 1 && !locals["new"] {
+					useType(from, ce.Args[0], true)
 				}
 				r := Ref{From: from, Line: line(ce.Lparen)}
 				switch x := fun.(type) {
@@ -454,6 +504,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				}
 			}
 			idx := add(s)
+			for _, fl := range slices.Concat(d.Type.Params.List, fieldList(d.Type.Results)) {
+				useType(idx, fl.Type, false)
+			}
 			if d.Body != nil {
 				localVars(d.Body, goScope{imports: imports, fields: fields}, globals, vars)
 				calls(idx, d.Body, vars, declaredNames(d))
@@ -512,6 +565,14 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		}
 	}
 	return ff
+}
+
+// fieldList returns a field list's fields, none for nil.
+func fieldList(l *ast.FieldList) []*ast.Field {
+	if l == nil {
+		return nil
+	}
+	return l.List
 }
 
 // fieldChain splits v.a.b into the variable v and the fields a, b it goes
@@ -832,7 +893,10 @@ func resultType(ft *ast.FuncType, imports map[string]uint16, k int) (typeRef, bo
 		return typeRef{}, false
 	}
 	if id, ok := types[k].(*ast.Ident); ok && universe[id.Name] {
-		return typeRef{}, false
+		// error is kept: what a function returns as an error may be a
+		// value of the project's (implicit.go); resolving takes it as
+		// unknown.
+		return typeRef{name: id.Name}, id.Name == "error" && k == 0
 	}
 	return varType(types[k], imports)
 }

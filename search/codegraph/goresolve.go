@@ -158,7 +158,7 @@ func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
 		name, rpkg, elem = def.Result2, def.Result2Pkg, def.Result2Elem
 	}
 	switch {
-	case name == "":
+	case name == "" || name == "error" && rpkg == 0: // an error: of no type known
 		return goTypeOf{}, false
 	case rpkg == 0:
 		return goTypeOf{name: name, pkg: s.f.Package, elem: elem}, true
