@@ -31,7 +31,9 @@
 // project's only one, and marked loose. Function values, method expressions,
 // type aliases and generic constraints' methods are not followed, a local
 // declared twice with two types is dropped, and a call through a standard
-// library interface (io.Closer) is no dispatch caller.
+// library interface (io.Closer) is no dispatch caller. Impact alone infers,
+// and marks so, those and the calls the standard library makes on the
+// values passed to it (fmt calling String; implicit.go).
 //
 // Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
@@ -134,6 +136,10 @@ type derived struct {
 	// methods and fields they promote.
 	embedded, embedders map[int32][]int32
 	stdEmbeds           map[int32][]string // keys of stdInterfaces a type embeds
+	// imp holds what inferring the standard library's calls needs, built
+	// on first use (implicit.go).
+	implicitOnce sync.Once
+	imp          *implicitFacts
 }
 
 // New returns an empty graph.
