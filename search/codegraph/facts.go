@@ -281,7 +281,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	}
 	// The package-level variables of stated type: Fields of the struct ""
 	// for the package's other files.
-	globals, globalFields := packageVars(f, imports)
+	globals, globalFields, rawGlobals := packageVars(f, imports)
 	ff.Fields = append(ff.Fields, globalFields...)
 	// Sorted by struct and field, for fieldType's binary search.
 	slices.SortStableFunc(ff.Fields, compareFields)
@@ -352,6 +352,11 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				if r, ok := valueRef(from, x, imports, vars, locals); ok {
 					r.Line = line(x.Sel.Pos())
 					ff.Calls = append(ff.Calls, r)
+				} else if t, ok := methodExprType(x); ok {
+					// (*Logger).With: the method, named as a value.
+					if t, ok := namedType(t, imports); ok {
+						ff.Calls = append(ff.Calls, Ref{From: from, Line: line(x.Sel.Pos()), Name: x.Sel.Name, Recv: t.name, Pkg: t.pkg, Value: true})
+					}
 				}
 			}
 		}
@@ -524,8 +529,17 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 								continue // an embedded interface or a type constraint
 							}
 							for _, n := range m.Names {
-								add(Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
-									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft), Outs: outs(ft)})
+								md := Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
+									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft), Outs: outs(ft)}
+								// What it returns, as a function's: respCh :=
+								// p.Consumer(), then <-respCh, has a type.
+								if t, ok := resultType(ft, imports, 0); ok {
+									md.Result, md.ResultPkg, md.ResultElem = t.name, t.pkg, t.elem
+								}
+								if t, ok := resultType(ft, imports, 1); ok {
+									md.Result2, md.Result2Pkg, md.Result2Elem = t.name, t.pkg, t.elem
+								}
+								add(md)
 							}
 						}
 					}
@@ -550,14 +564,25 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						if n.Name == "_" {
 							continue
 						}
-						idx := add(Def{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()})
+						v := Def{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()}
+						if kind == "var" && sp.Type == nil && len(sp.Values) == len(sp.Names) {
+							// Get = _pool.Get: a call of Get returns what the
+							// function or method it holds returns.
+							if t, ok := funcValueResult(sp.Values[slices.Index(sp.Names, n)], imports, rawGlobals); ok {
+								v.Result, v.ResultPkg = t.name, t.pkg
+							}
+						}
+						idx := add(v)
 						if first < 0 {
 							first = idx
 						}
 					}
 					if first >= 0 {
+						// The file's package-level variables, whose types a
+						// stand-in may give (Get = _pool.Get, _pool set from
+						// a call).
 						for _, v := range sp.Values {
-							calls(first, v, nil, declaredNames(v))
+							calls(first, v, rawGlobals, declaredNames(v))
 						}
 					}
 				}
@@ -611,6 +636,52 @@ func valueRef(from int32, x *ast.SelectorExpr, imports map[string]uint16, vars m
 		return Ref{From: from, Name: x.Sel.Name, Pkg: pkg, Value: true}, true
 	}
 	return Ref{}, false
+}
+
+// funcValueResult returns a stand-in for the result of calling a function
+// or method value a package-level variable is set to: F, pkg.F, or v.M
+// with v a package-level variable of the file whose type is known or is a
+// call's result (_pool = buffer.NewPool(); Get = _pool.Get).
+func funcValueResult(e ast.Expr, imports map[string]uint16, globals map[string]typeRef) (typeRef, bool) {
+	switch x := e.(type) {
+	case *ast.Ident:
+		if !universe[x.Name] && globals[x.Name] == (typeRef{}) {
+			return typeRef{name: resultOf + x.Name}, true
+		}
+	case *ast.SelectorExpr:
+		id, ok := x.X.(*ast.Ident)
+		if !ok {
+			return typeRef{}, false
+		}
+		if t, ok := globals[id.Name]; ok {
+			if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) {
+				return typeRef{}, false
+			}
+			return typeRef{name: resultOf + t.name + "." + x.Sel.Name, pkg: t.pkg}, true
+		}
+		if pkg, ok := imports[id.Name]; ok {
+			return typeRef{name: resultOf + x.Sel.Name, pkg: pkg}, true
+		}
+	}
+	return typeRef{}, false
+}
+
+// methodExprType returns the type of a method expression on a pointer
+// type, (*T).M or (*pkg.T).M: a form no value has.
+func methodExprType(x *ast.SelectorExpr) (ast.Expr, bool) {
+	p, ok := x.X.(*ast.ParenExpr)
+	if !ok {
+		return nil, false
+	}
+	st, ok := p.X.(*ast.StarExpr)
+	if !ok {
+		return nil, false
+	}
+	switch st.X.(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+		return st.X, true
+	}
+	return nil, false
 }
 
 // declaredNames returns every name declared inside n (a function with its
@@ -859,11 +930,20 @@ func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (ty
 			return typeRef{name: resultOf + f.Name}, true
 		}
 	case *ast.SelectorExpr:
+		if inner, ok := f.X.(*ast.CallExpr); ok {
+			// NewPool().Get(): the method of what the inner call returns.
+			if t, ok := calledResult(inner, imports, typeOf); ok && !strings.ContainsAny(t.name, fieldOf+elemOf) {
+				return typeRef{name: resultOf + t.name + "." + f.Sel.Name, pkg: t.pkg}, true
+			}
+			return typeRef{}, false
+		}
 		if id, ok := f.X.(*ast.Ident); ok {
 			if t, ok := typeOf(id.Name); ok {
 				// A stand-in of fields or elements is not nested in another:
-				// the graph could not tell its parts apart.
-				if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) {
+				// the graph could not tell its parts apart; but for an
+				// element's whole (raft := c.rafts[0], then raft.Apply()),
+				// which starts and ends the name.
+				if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) && !isElemStandIn(t.name) {
 					return typeRef{}, false
 				}
 				return typeRef{name: resultOf + t.name + "." + f.Sel.Name, pkg: t.pkg}, true
@@ -874,6 +954,13 @@ func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (ty
 		}
 	}
 	return typeRef{}, false
+}
+
+// isElemStandIn reports whether a stand-in is an element's alone, not
+// nested in another and followed by no field: "\x02…\x02" with no elemOf
+// between.
+func isElemStandIn(name string) bool {
+	return len(name) > 2 && strings.HasPrefix(name, elemOf) && strings.Index(name[1:], elemOf) == len(name)-2
 }
 
 // resultType returns the named type of a function's k-th result (from 0),

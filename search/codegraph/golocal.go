@@ -137,9 +137,9 @@ func (sc goScope) exprType(e ast.Expr) (typeRef, bool) {
 				}
 			}
 		}
-	case *ast.IndexExpr: // items[i], byName[k]
-		if c, ok := sc.exprType(x.X); ok && (c.elem == elemSlice || c.elem == elemMap) {
-			return typeRef{name: c.name, pkg: c.pkg}, true
+	case *ast.IndexExpr: // items[i], byName[k], c.items[i] with c := NewCluster()
+		if c, ok := sc.exprType(x.X); ok && (c.elem == elemSlice || c.elem == elemMap || c.elem == elemNone && isStandIn(c.name)) {
+			return element(c)
 		}
 		return typeRef{}, false
 	case *ast.UnaryExpr: // <-ch
@@ -234,10 +234,11 @@ func (sc goScope) caseScope(ts *ast.TypeSwitchStmt, cc *ast.CaseClause, vars map
 // packageVars returns the file's package-level variables whose type the
 // declaration states (var d = &Disk{}, var m store.Map, var xs []*Item),
 // for calls on them here, and as Fields of the struct named "" for calls on
-// them in the package's other files.
-func packageVars(f *ast.File, imports map[string]uint16) (map[string]typeRef, []Field) {
-	vars := map[string]typeRef{}
-	var fields []Field
+// them in the package's other files; raw holds those and the ones set from
+// a call (a stand-in), for the function values set from them (Get =
+// _pool.Get).
+func packageVars(f *ast.File, imports map[string]uint16) (vars map[string]typeRef, fields []Field, raw map[string]typeRef) {
+	vars, raw = map[string]typeRef{}, map[string]typeRef{}
 	sc := goScope{imports: imports, typeOf: func(string) (typeRef, bool) { return typeRef{}, false }}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -253,14 +254,18 @@ func packageVars(f *ast.File, imports map[string]uint16) (map[string]typeRef, []
 					t, ok = varType(vs.Type, imports)
 				case len(vs.Values) == len(vs.Names):
 					t, ok = sc.exprType(vs.Values[i])
+					if ok && id.Name != "_" {
+						raw[id.Name] = t
+					}
 					ok = ok && !isStandIn(t.name) // its function may be of another file: not followed
 				}
 				if ok && id.Name != "_" {
+					raw[id.Name] = t
 					vars[id.Name] = t
 					fields = append(fields, Field{Name: id.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
 				}
 			}
 		}
 	}
-	return vars, fields
+	return vars, fields, raw
 }
