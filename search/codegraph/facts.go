@@ -273,7 +273,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				for _, n := range fl.Names {
 					if ok {
 						fields[ts.Name.Name][n.Name] = t
-						ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+						if t.name != keyOnly {
+							ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+						}
 					}
 				}
 			}
@@ -300,7 +302,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	typeUses := map[TypeUse]int{}
 	useType := func(from int32, t ast.Expr, makes bool) {
 		r, ok := varType(t, imports)
-		if !ok || r.pkg == 0 && universe[r.name] {
+		if !ok || r.pkg == 0 && universe[r.name] || r.name == keyOnly {
 			return
 		}
 		k := TypeUse{From: from, Name: r.name, Pkg: r.pkg}
@@ -756,6 +758,10 @@ type typeRef struct {
 	name string
 	pkg  uint16
 	elem uint8 // a slice, map or channel of the type (elemSlice…), not the type
+	// key is a map's key's named type when the declaration says it
+	// (map[Level]string): ranging over the map gives it; keyPkg as pkg.
+	key    string
+	keyPkg uint16
 }
 
 // localVars adds to vars the function body's variables whose type the

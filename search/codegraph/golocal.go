@@ -41,27 +41,42 @@ func isStandIn(name string) bool {
 // channel of one, with the kind of container in elem.
 func varType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 	var elem uint8
+	var key typeRef
 	switch x := t.(type) {
 	case *ast.ArrayType:
 		t, elem = x.Elt, elemSlice
 	case *ast.MapType:
 		t, elem = x.Value, elemMap
+		if k, ok := namedType(x.Key, imports); ok && !(k.pkg == 0 && universe[k.name]) {
+			key = k
+		}
 	case *ast.ChanType:
 		t, elem = x.Value, elemChan
 	}
 	r, ok := namedType(t, imports)
 	if !ok || elem != elemNone && r.pkg == 0 && universe[r.name] {
+		if key.name != "" {
+			// map[Level]string: only the key has methods.
+			return typeRef{name: keyOnly, elem: elemMap, key: key.name, keyPkg: key.pkg}, true
+		}
 		return typeRef{}, false // []string: nothing to call a method on
 	}
 	r.elem = elem
+	r.key, r.keyPkg = key.name, key.pkg
 	return r, true
 }
+
+// keyOnly stands for the element of a map whose key alone is a named type
+// (map[Level]string): it has no methods, and is never stored.
+const keyOnly = "_"
 
 // element returns the type of an element of container c: itself a
 // container's type (elem set), or a stand-in the resolved graph takes the
 // element of.
 func element(c typeRef) (typeRef, bool) {
 	switch {
+	case c.name == keyOnly:
+		return typeRef{}, false
 	case c.elem != elemNone:
 		return typeRef{name: c.name, pkg: c.pkg}, true
 	case isStandIn(c.name):
@@ -164,6 +179,9 @@ func (sc goScope) rangeTypes(rs *ast.RangeStmt) (key, value typeRef, keyOK, valu
 	if !ok {
 		return
 	}
+	if c.elem == elemMap && c.key != "" {
+		key, keyOK = typeRef{name: c.key, pkg: c.keyPkg}, true
+	}
 	el, ok := element(c)
 	if !ok {
 		return
@@ -171,7 +189,7 @@ func (sc goScope) rangeTypes(rs *ast.RangeStmt) (key, value typeRef, keyOK, valu
 	if c.elem == elemChan {
 		return el, typeRef{}, true, false
 	}
-	return typeRef{}, el, false, true
+	return key, el, keyOK, true
 }
 
 // withVars returns vars and, over them, the names given, as a scope of its
@@ -262,7 +280,9 @@ func packageVars(f *ast.File, imports map[string]uint16) (vars map[string]typeRe
 				if ok && id.Name != "_" {
 					raw[id.Name] = t
 					vars[id.Name] = t
-					fields = append(fields, Field{Name: id.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+					if t.name != keyOnly {
+						fields = append(fields, Field{Name: id.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+					}
 				}
 			}
 		}
