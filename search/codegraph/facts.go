@@ -273,7 +273,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				for _, n := range fl.Names {
 					if ok {
 						fields[ts.Name.Name][n.Name] = t
-						if t.name != keyOnly {
+						if t.name != keyOnly && !isAnonStruct(t.name) {
 							ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
 						}
 					}
@@ -281,6 +281,24 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 		}
 	}
+	// The fields of the file's anonymous struct types, under the names
+	// that stand for them (anonStruct).
+	ast.Inspect(f, func(n ast.Node) bool {
+		st, ok := n.(*ast.StructType)
+		if !ok || st.Fields == nil {
+			return true
+		}
+		m := map[string]typeRef{}
+		for _, fl := range st.Fields.List {
+			if t, ok := varType(fl.Type, imports); ok {
+				for _, n := range fl.Names {
+					m[n.Name] = t
+				}
+			}
+		}
+		fields[anonStructName(st)] = m
+		return true
+	})
 	// The package-level variables of stated type: Fields of the struct ""
 	// for the package's other files.
 	globals, globalFields, rawGlobals := packageVars(f, imports)
@@ -302,7 +320,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	typeUses := map[TypeUse]int{}
 	useType := func(from int32, t ast.Expr, makes bool) {
 		r, ok := varType(t, imports)
-		if !ok || r.pkg == 0 && universe[r.name] || r.name == keyOnly {
+		if !ok || r.pkg == 0 && universe[r.name] || r.name == keyOnly || isAnonStruct(r.name) {
 			return
 		}
 		k := TypeUse{From: from, Name: r.name, Pkg: r.pkg}
@@ -991,7 +1009,8 @@ func resultType(ft *ast.FuncType, imports map[string]uint16, k int) (typeRef, bo
 		// unknown.
 		return typeRef{name: id.Name}, id.Name == "error" && k == 0
 	}
-	return varType(types[k], imports)
+	t, ok := varType(types[k], imports)
+	return t, ok && t.name != keyOnly && !isAnonStruct(t.name)
 }
 
 // namedType returns the type a parameter's type expression names: T, *T,

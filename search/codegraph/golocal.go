@@ -3,6 +3,7 @@ package codegraph
 import (
 	"go/ast"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -54,6 +55,11 @@ func varType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 		t, elem = x.Value, elemChan
 	}
 	r, ok := namedType(t, imports)
+	if st, isStruct := t.(*ast.StructType); !ok && isStruct {
+		// []struct{ in string; want Level }: a table's rows, whose fields
+		// the file's anonStructs hold.
+		r, ok = typeRef{name: anonStructName(st)}, true
+	}
 	if !ok || elem != elemNone && r.pkg == 0 && universe[r.name] {
 		if key.name != "" {
 			// map[Level]string: only the key has methods.
@@ -65,6 +71,18 @@ func varType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 	r.key, r.keyPkg = key.name, key.pkg
 	return r, true
 }
+
+// anonStruct starts the name that stands, in a file's facts, for one of its
+// anonymous struct types (a table of test cases), followed by its position:
+// its fields are looked up as a named struct's (chainType). It is no
+// stand-in the resolved graph works out; a call on it is by name, and it is
+// never stored as a field's or a result's type.
+const anonStruct = "\x05"
+
+func anonStructName(st *ast.StructType) string { return anonStruct + strconv.Itoa(int(st.Pos())) }
+
+// isAnonStruct reports whether a type's name stands for an anonymous struct.
+func isAnonStruct(name string) bool { return strings.HasPrefix(name, anonStruct) }
 
 // keyOnly stands for the element of a map whose key alone is a named type
 // (map[Level]string): it has no methods, and is never stored.
@@ -280,7 +298,7 @@ func packageVars(f *ast.File, imports map[string]uint16) (vars map[string]typeRe
 				if ok && id.Name != "_" {
 					raw[id.Name] = t
 					vars[id.Name] = t
-					if t.name != keyOnly {
+					if t.name != keyOnly && !isAnonStruct(t.name) {
 						fields = append(fields, Field{Name: id.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
 					}
 				}
