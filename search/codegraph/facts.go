@@ -337,13 +337,18 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	// parameters and locals whose type is known, locals every name it
 	// declares. A range statement's body and a type switch's cases are read
 	// with their own variables in scope.
-	calls := func(from int32, n ast.Node, vars map[string]typeRef, locals map[string]bool) {
-		// typeIn returns what vars, else the file's package-level
+	calls := func(from int32, n ast.Node, vars map[string]typeRef, locals map[string]bool, scoped map[string][]scopedDecl) {
+		var at token.Pos // the call whose receiver is looked up
+		// typeIn returns what vars, else the declaration in scope of a
+		// local declared with two types, else the file's package-level
 		// variables, say of a name's type.
 		typeIn := func(vars map[string]typeRef) func(string) (typeRef, bool) {
 			return func(name string) (typeRef, bool) {
 				if t, ok := vars[name]; ok {
 					return t, true
+				}
+				if ds := scoped[name]; len(ds) > 0 {
+					return scopedType(ds, at)
 				}
 				if locals[name] {
 					return typeRef{}, false
@@ -464,6 +469,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				if id, ok := fun.(*ast.Ident); ok && id.Name == "new" && len(ce.Args) == 1 && !locals["new"] {
 					useType(from, ce.Args[0], true)
 				}
+				at = ce.Lparen
 				r := Ref{From: from, Line: line(ce.Lparen)}
 				switch x := fun.(type) {
 				case *ast.Ident:
@@ -533,8 +539,8 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				useType(idx, fl.Type, false)
 			}
 			if d.Body != nil {
-				localVars(d.Body, goScope{imports: imports, fields: fields}, globals, vars)
-				calls(idx, d.Body, vars, declaredNames(d))
+				scoped := localVars(d.Body, goScope{imports: imports, fields: fields}, globals, vars)
+				calls(idx, d.Body, vars, declaredNames(d), scoped)
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
@@ -602,7 +608,7 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						// stand-in may give (Get = _pool.Get, _pool set from
 						// a call).
 						for _, v := range sp.Values {
-							calls(first, v, rawGlobals, declaredNames(v))
+							calls(first, v, rawGlobals, declaredNames(v), nil)
 						}
 					}
 				}
@@ -794,10 +800,29 @@ type typeRef struct {
 // are read, not here; a function literal's variables count as the
 // function's. sc gives the imports and the file's fields; globals
 // are the file's package-level variables, which a local hides.
-func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) {
+func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) map[string][]scopedDecl {
 	declared := map[string]typeRef{}
 	unknown := map[string]bool{}
+	// Every declaration, with the block it is in: a name declared with two
+	// types, in two blocks, is worked out call by call (scopedDecl).
+	decls := map[string][]scopedDecl{}
+	var stack []ast.Node
+	scope := func() ast.Node {
+		for k := len(stack) - 1; k >= 0; k-- {
+			switch stack[k].(type) {
+			case *ast.BlockStmt, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+				*ast.SelectStmt, *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
+				return stack[k]
+			}
+		}
+		return body
+	}
+	var at token.Pos // the declaration being noted
 	note := func(name string, t typeRef, known bool) {
+		if name != "_" {
+			sc := scope()
+			decls[name] = append(decls[name], scopedDecl{from: sc.Pos(), to: sc.End(), at: at, t: t, ok: known})
+		}
 		switch prev, seen := declared[name]; {
 		case name == "_" || unknown[name]:
 		case !known || (seen && prev != t):
@@ -842,6 +867,12 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		return typeRef{name: result2Of + strings.TrimPrefix(t.name, resultOf), pkg: t.pkg}, true
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		at = n.Pos()
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			// Its parameters and locals join the function's: a name
@@ -912,6 +943,39 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		}
 		vars[name] = t
 	}
+	for name := range decls {
+		if !unknown[name] || len(decls[name]) < 2 {
+			delete(decls, name)
+		}
+	}
+	return decls
+}
+
+// scopedDecl is a declaration of a local, with the span of the block it is
+// in (from, to) and where it is (at).
+type scopedDecl struct {
+	from, to, at token.Pos
+	t            typeRef
+	ok           bool
+}
+
+// scopedType returns the type of the declaration of a name in scope at
+// pos: the innermost block's, declared before pos; false when it is not
+// known or none is in scope.
+func scopedType(ds []scopedDecl, pos token.Pos) (typeRef, bool) {
+	best := -1
+	for k, d := range ds {
+		if d.at > pos || pos < d.from || pos > d.to {
+			continue
+		}
+		if best < 0 || d.from > ds[best].from || d.from == ds[best].from && d.at > ds[best].at {
+			best = k
+		}
+	}
+	if best < 0 {
+		return typeRef{}, false
+	}
+	return ds[best].t, ds[best].ok
 }
 
 // statedType returns the named type an expression states: T{}, &T{},
