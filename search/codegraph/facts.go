@@ -283,9 +283,15 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	}
 	// The fields of the file's anonymous struct types, under the names
 	// that stand for them (anonStruct).
+	namedStructs := map[*ast.StructType]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				namedStructs[st] = true // its fields are its name's (above)
+			}
+		}
 		st, ok := n.(*ast.StructType)
-		if !ok || st.Fields == nil {
+		if !ok || st.Fields == nil || namedStructs[st] {
 			return true
 		}
 		m := map[string]typeRef{}
@@ -317,20 +323,19 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 	}
 	// useType records that symbol from names type t (TypeUse), once a
 	// symbol and type; a predeclared type is none of the project's.
-	typeUses := map[TypeUse]int{}
 	useType := func(from int32, t ast.Expr, makes bool) {
 		r, ok := varType(t, imports)
 		if !ok || r.pkg == 0 && universe[r.name] || r.name == keyOnly || isAnonStruct(r.name) {
 			return
 		}
-		k := TypeUse{From: from, Name: r.name, Pkg: r.pkg}
-		if at, seen := typeUses[k]; seen {
-			ff.Types[at].Makes = ff.Types[at].Makes || makes
-			return
+		// A symbol's are the last ones: once a symbol and type.
+		for k := len(ff.Types) - 1; k >= 0 && ff.Types[k].From == from; k-- {
+			if u := &ff.Types[k]; u.Name == r.name && u.Pkg == r.pkg {
+				u.Makes = u.Makes || makes
+				return
+			}
 		}
-		typeUses[k] = len(ff.Types)
-		k.Makes = makes
-		ff.Types = append(ff.Types, k)
+		ff.Types = append(ff.Types, TypeUse{From: from, Pkg: r.pkg, Makes: makes, Name: r.name})
 	}
 	// calls records the call sites in node n as made by symbol from, and the
 	// functions it names as values; vars are the function's receiver,
@@ -783,9 +788,9 @@ type typeRef struct {
 	pkg  uint16
 	elem uint8 // a slice, map or channel of the type (elemSlice…), not the type
 	// key is a map's key's named type when the declaration says it
-	// (map[Level]string): ranging over the map gives it; keyPkg as pkg.
-	key    string
-	keyPkg uint16
+	// (map[Level]string): ranging over the map gives it. A pointer keeps
+	// the struct small, as maps of it are many.
+	key *typeRef
 }
 
 // localVars adds to vars the function body's variables whose type the
@@ -803,27 +808,43 @@ type typeRef struct {
 func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) map[string][]scopedDecl {
 	declared := map[string]typeRef{}
 	unknown := map[string]bool{}
-	// Every declaration, with the block it is in: a name declared with two
-	// types, in two blocks, is worked out call by call (scopedDecl).
-	decls := map[string][]scopedDecl{}
-	var stack []ast.Node
+	// A name declared more than once (multi) has its declarations read
+	// again, each with the block it is in: declared with two types, in two
+	// blocks, it is worked out call by call (scopedDecl). One struct holds
+	// the second reading's state: one allocation a function.
+	rs := &struct {
+		multi     map[string]bool
+		decls     map[string][]scopedDecl
+		recording bool
+		stack     []ast.Node
+		at        token.Pos // the declaration being noted
+	}{}
 	scope := func() ast.Node {
-		for k := len(stack) - 1; k >= 0; k-- {
-			switch stack[k].(type) {
+		for k := len(rs.stack) - 1; k >= 0; k-- {
+			switch rs.stack[k].(type) {
 			case *ast.BlockStmt, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
 				*ast.SelectStmt, *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
-				return stack[k]
+				return rs.stack[k]
 			}
 		}
 		return body
 	}
-	var at token.Pos // the declaration being noted
 	note := func(name string, t typeRef, known bool) {
-		if name != "_" {
-			sc := scope()
-			decls[name] = append(decls[name], scopedDecl{from: sc.Pos(), to: sc.End(), at: at, t: t, ok: known})
+		if rs.recording {
+			if rs.multi[name] {
+				sc := scope()
+				rs.decls[name] = append(rs.decls[name], scopedDecl{from: sc.Pos(), to: sc.End(), at: rs.at, t: t, ok: known})
+			}
+			return
 		}
-		switch prev, seen := declared[name]; {
+		prev, seen := declared[name]
+		if (seen || unknown[name]) && name != "_" {
+			if rs.multi == nil {
+				rs.multi = map[string]bool{}
+			}
+			rs.multi[name] = true
+		}
+		switch {
 		case name == "_" || unknown[name]:
 		case !known || (seen && prev != t):
 			unknown[name] = true
@@ -866,13 +887,15 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		}
 		return typeRef{name: result2Of + strings.TrimPrefix(t.name, resultOf), pkg: t.pkg}, true
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
+	visit := func(n ast.Node) bool {
+		if rs.recording {
+			if n == nil {
+				rs.stack = rs.stack[:len(rs.stack)-1]
+				return true
+			}
+			rs.stack = append(rs.stack, n)
+			rs.at = n.Pos()
 		}
-		stack = append(stack, n)
-		at = n.Pos()
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			// Its parameters and locals join the function's: a name
@@ -932,7 +955,8 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(body, visit)
 	// A parameter redeclared without a stated type (ctx, cancel :=
 	// context.WithTimeout(ctx, d)) is most often the same variable, or one
 	// of its type, so it keeps its type.
@@ -943,12 +967,17 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		}
 		vars[name] = t
 	}
-	for name := range decls {
-		if !unknown[name] || len(decls[name]) < 2 {
-			delete(decls, name)
+	for name := range rs.multi {
+		if !unknown[name] {
+			delete(rs.multi, name) // one type throughout
 		}
 	}
-	return decls
+	if len(rs.multi) == 0 {
+		return nil
+	}
+	rs.recording, rs.decls = true, map[string][]scopedDecl{}
+	ast.Inspect(body, visit)
+	return rs.decls
 }
 
 // scopedDecl is a declaration of a local, with the span of the block it is

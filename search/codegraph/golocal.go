@@ -42,14 +42,14 @@ func isStandIn(name string) bool {
 // channel of one, with the kind of container in elem.
 func varType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 	var elem uint8
-	var key typeRef
+	var key *typeRef
 	switch x := t.(type) {
 	case *ast.ArrayType:
 		t, elem = x.Elt, elemSlice
 	case *ast.MapType:
 		t, elem = x.Value, elemMap
 		if k, ok := namedType(x.Key, imports); ok && !(k.pkg == 0 && universe[k.name]) {
-			key = k
+			key = &k
 		}
 	case *ast.ChanType:
 		t, elem = x.Value, elemChan
@@ -61,14 +61,14 @@ func varType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 		r, ok = typeRef{name: anonStructName(st)}, true
 	}
 	if !ok || elem != elemNone && r.pkg == 0 && universe[r.name] {
-		if key.name != "" {
+		if key != nil {
 			// map[Level]string: only the key has methods.
-			return typeRef{name: keyOnly, elem: elemMap, key: key.name, keyPkg: key.pkg}, true
+			return typeRef{name: keyOnly, elem: elemMap, key: key}, true
 		}
 		return typeRef{}, false // []string: nothing to call a method on
 	}
 	r.elem = elem
-	r.key, r.keyPkg = key.name, key.pkg
+	r.key = key
 	return r, true
 }
 
@@ -197,8 +197,8 @@ func (sc goScope) rangeTypes(rs *ast.RangeStmt) (key, value typeRef, keyOK, valu
 	if !ok {
 		return
 	}
-	if c.elem == elemMap && c.key != "" {
-		key, keyOK = typeRef{name: c.key, pkg: c.keyPkg}, true
+	if c.elem == elemMap && c.key != nil {
+		key, keyOK = *c.key, true
 	}
 	el, ok := element(c)
 	if !ok {
