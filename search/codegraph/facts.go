@@ -846,7 +846,7 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		}
 		switch {
 		case name == "_" || unknown[name]:
-		case !known || (seen && prev != t):
+		case !known || (seen && !sameType(prev, t)):
 			unknown[name] = true
 			delete(declared, name)
 		default:
@@ -961,7 +961,7 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 	// context.WithTimeout(ctx, d)) is most often the same variable, or one
 	// of its type, so it keeps its type.
 	for name, t := range declared {
-		if prev, isParam := vars[name]; isParam && prev != t {
+		if prev, isParam := vars[name]; isParam && !sameType(prev, t) {
 			delete(vars, name)
 			continue
 		}
@@ -978,6 +978,14 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 	rs.recording, rs.decls = true, map[string][]scopedDecl{}
 	ast.Inspect(body, visit)
 	return rs.decls
+}
+
+// sameType reports whether two types are the same, a map's key compared
+// by what it names.
+func sameType(a, b typeRef) bool {
+	ka, kb := a.key, b.key
+	a.key, b.key = nil, nil
+	return a == b && (ka == kb || ka != nil && kb != nil && *ka == *kb)
 }
 
 // scopedDecl is a declaration of a local, with the span of the block it is
