@@ -119,7 +119,14 @@ func (d *derived) buildImplicit() *implicitFacts {
 		}
 	}
 	typeIn := func(name, pkg string) (int32, bool) { return d.one(d.withNameIn(name, pkg), isType, nil) }
-	for _, base := range d.byFile {
+	// In the files' order, for answers that do not change from run to run.
+	paths := make([]string, 0, len(d.byFile))
+	for p := range d.byFile {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		base := d.byFile[p]
 		f := d.syms[base].f
 		if f.Language != "go" {
 			continue
