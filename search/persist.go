@@ -44,7 +44,9 @@ import (
 // variables' types, containers' element types and calls on a call's result.
 // 16: a chunk records whether it is a Go setter. 17: Go facts record a
 // function's second result and its result count.
-const formatVersion = 17
+// 18: Go facts record the named types each function names (FileFacts.Types),
+// for the calls the standard library makes (impact).
+const formatVersion = 18
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a
@@ -410,6 +412,9 @@ func internFacts(f *codegraph.FileFacts, in interner) {
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		fl.Struct, fl.Name, fl.Type = in.s(fl.Struct), in.s(fl.Name), in.s(fl.Type)
+	}
+	for i := range f.Types {
+		f.Types[i].Name = in.s(f.Types[i].Name)
 	}
 	for i := range f.Bindings {
 		b := &f.Bindings[i]

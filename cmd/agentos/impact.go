@@ -89,12 +89,18 @@ func printImpact(w io.Writer, out searchtool.Output) {
 		fmt.Fprintf(w, "%s (%d):\n", title, len(nodes))
 		for _, n := range nodes {
 			conf := ""
-			if n.Confidence != "exact" {
+			switch n.Confidence {
+			case "by_name":
 				conf = "  [by name]"
+			case "inferred":
+				conf = "  [inferred]"
 			}
 			fmt.Fprintf(w, "  %d  %s  %s:%d%s\n", n.Depth, n.Symbol, n.Path, n.StartLine, conf)
 			if len(n.Why) > 1 {
 				fmt.Fprintf(w, "       why: %s\n", strings.Join(n.Why, " → "))
+			}
+			for _, note := range n.Notes {
+				fmt.Fprintf(w, "            %s\n", note)
 			}
 		}
 	}

@@ -66,7 +66,9 @@ type Def struct {
 	// Result is the named type a Go function returns, first of its results
 	// when the others are at most an error (T, *T, (T, error)), and
 	// ResultPkg its package as Ref.Pkg (0: the function's own): a local set
-	// from a call (c := NewClient()) has that type.
+	// from a call (c := NewClient()) has that type. A function returning
+	// an error alone has Result "error": resolving takes it as no type
+	// known, impact as the values it may pass on (implicit.go).
 	Result    string
 	ResultPkg uint16
 	// ResultElem says the result is a slice, map or channel of Result
@@ -128,6 +130,22 @@ type FileFacts struct {
 	// Bindings are the names a TypeScript, JavaScript or Python file
 	// imports and exports.
 	Bindings []Binding
+	// Types are the named types each Go function's code names — in its
+	// signature, a composite literal, new(T), a variable's or a local
+	// type's declaration, a type assertion — one a symbol and type: the
+	// values it handles, for the calls the standard library makes on them
+	// (fmt calling a String method; see implicit.go).
+	Types []TypeUse
+}
+
+// TypeUse is a named type a Go symbol's code names.
+type TypeUse struct {
+	From int32  // index of the symbol in FileFacts.Symbols
+	Pkg  uint16 // the type's package, as Ref.Pkg
+	// Makes says the code makes a value of it: T{…}, &T{…}, []T{…},
+	// new(T).
+	Makes bool
+	Name  string
 }
 
 // Field is a Go struct's field of a named type. A file's are sorted by
@@ -255,15 +273,41 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				for _, n := range fl.Names {
 					if ok {
 						fields[ts.Name.Name][n.Name] = t
-						ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+						if t.name != keyOnly && !isAnonStruct(t.name) {
+							ff.Fields = append(ff.Fields, Field{Struct: ts.Name.Name, Name: n.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+						}
 					}
 				}
 			}
 		}
 	}
+	// The fields of the file's anonymous struct types, under the names
+	// that stand for them (anonStruct).
+	namedStructs := map[*ast.StructType]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				namedStructs[st] = true // its fields are its name's (above)
+			}
+		}
+		st, ok := n.(*ast.StructType)
+		if !ok || st.Fields == nil || namedStructs[st] {
+			return true
+		}
+		m := map[string]typeRef{}
+		for _, fl := range st.Fields.List {
+			if t, ok := varType(fl.Type, imports); ok {
+				for _, n := range fl.Names {
+					m[n.Name] = t
+				}
+			}
+		}
+		fields[anonStructName(st)] = m
+		return true
+	})
 	// The package-level variables of stated type: Fields of the struct ""
 	// for the package's other files.
-	globals, globalFields := packageVars(f, imports)
+	globals, globalFields, rawGlobals := packageVars(f, imports)
 	ff.Fields = append(ff.Fields, globalFields...)
 	// Sorted by struct and field, for fieldType's binary search.
 	slices.SortStableFunc(ff.Fields, compareFields)
@@ -277,18 +321,39 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 			}
 		}
 	}
+	// useType records that symbol from names type t (TypeUse), once a
+	// symbol and type; a predeclared type is none of the project's.
+	useType := func(from int32, t ast.Expr, makes bool) {
+		r, ok := varType(t, imports)
+		if !ok || r.pkg == 0 && universe[r.name] || r.name == keyOnly || isAnonStruct(r.name) {
+			return
+		}
+		// A symbol's are the last ones: once a symbol and type.
+		for k := len(ff.Types) - 1; k >= 0 && ff.Types[k].From == from; k-- {
+			if u := &ff.Types[k]; u.Name == r.name && u.Pkg == r.pkg {
+				u.Makes = u.Makes || makes
+				return
+			}
+		}
+		ff.Types = append(ff.Types, TypeUse{From: from, Pkg: r.pkg, Makes: makes, Name: r.name})
+	}
 	// calls records the call sites in node n as made by symbol from, and the
 	// functions it names as values; vars are the function's receiver,
 	// parameters and locals whose type is known, locals every name it
 	// declares. A range statement's body and a type switch's cases are read
 	// with their own variables in scope.
-	calls := func(from int32, n ast.Node, vars map[string]typeRef, locals map[string]bool) {
-		// typeIn returns what vars, else the file's package-level
+	calls := func(from int32, n ast.Node, vars map[string]typeRef, locals map[string]bool, scoped map[string][]scopedDecl) {
+		var at token.Pos // the call whose receiver is looked up
+		// typeIn returns what vars, else the declaration in scope of a
+		// local declared with two types, else the file's package-level
 		// variables, say of a name's type.
 		typeIn := func(vars map[string]typeRef) func(string) (typeRef, bool) {
 			return func(name string) (typeRef, bool) {
 				if t, ok := vars[name]; ok {
 					return t, true
+				}
+				if ds := scoped[name]; len(ds) > 0 {
+					return scopedType(ds, at)
 				}
 				if locals[name] {
 					return typeRef{}, false
@@ -317,6 +382,11 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				if r, ok := valueRef(from, x, imports, vars, locals); ok {
 					r.Line = line(x.Sel.Pos())
 					ff.Calls = append(ff.Calls, r)
+				} else if t, ok := methodExprType(x); ok {
+					// (*Logger).With: the method, named as a value.
+					if t, ok := namedType(t, imports); ok {
+						ff.Calls = append(ff.Calls, Ref{From: from, Line: line(x.Sel.Pos()), Name: x.Sel.Name, Recv: t.name, Pkg: t.pkg, Value: true})
+					}
 				}
 			}
 		}
@@ -356,6 +426,9 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						value(e, vars)
 					}
 				case *ast.CompositeLit:
+					if x.Type != nil {
+						useType(from, x.Type, true)
+					}
 					for _, e := range x.Elts {
 						if kv, ok := e.(*ast.KeyValueExpr); ok {
 							e = kv.Value
@@ -363,8 +436,17 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						value(e, vars)
 					}
 				case *ast.ValueSpec:
+					if x.Type != nil {
+						useType(from, x.Type, false)
+					}
 					for _, e := range x.Values {
 						value(e, vars)
+					}
+				case *ast.Field: // a local type's field, a function literal's parameter
+					useType(from, x.Type, false)
+				case *ast.TypeAssertExpr:
+					if x.Type != nil {
+						useType(from, x.Type, false)
 					}
 				}
 				ce, ok := n.(*ast.CallExpr)
@@ -389,6 +471,10 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				for _, a := range ce.Args {
 					value(a, vars)
 				}
+				if id, ok := fun.(*ast.Ident); ok && id.Name == "new" && len(ce.Args) == 1 && !locals["new"] {
+					useType(from, ce.Args[0], true)
+				}
+				at = ce.Lparen
 				r := Ref{From: from, Line: line(ce.Lparen)}
 				switch x := fun.(type) {
 				case *ast.Ident:
@@ -454,9 +540,12 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 				}
 			}
 			idx := add(s)
+			for _, fl := range slices.Concat(d.Type.Params.List, fieldList(d.Type.Results)) {
+				useType(idx, fl.Type, false)
+			}
 			if d.Body != nil {
-				localVars(d.Body, goScope{imports: imports, fields: fields}, globals, vars)
-				calls(idx, d.Body, vars, declaredNames(d))
+				scoped := localVars(d.Body, goScope{imports: imports, fields: fields}, globals, vars)
+				calls(idx, d.Body, vars, declaredNames(d), scoped)
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
@@ -471,8 +560,17 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 								continue // an embedded interface or a type constraint
 							}
 							for _, n := range m.Names {
-								add(Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
-									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft), Outs: outs(ft)})
+								md := Def{Name: n.Name, Recv: sp.Name.Name, Kind: "method", Line: line(n.Pos()), EndLine: line(m.End()),
+									Exported: n.IsExported() && sp.Name.IsExported(), Iface: true, Arity: arity(ft), Outs: outs(ft)}
+								// What it returns, as a function's: respCh :=
+								// p.Consumer(), then <-respCh, has a type.
+								if t, ok := resultType(ft, imports, 0); ok {
+									md.Result, md.ResultPkg, md.ResultElem = t.name, t.pkg, t.elem
+								}
+								if t, ok := resultType(ft, imports, 1); ok {
+									md.Result2, md.Result2Pkg, md.Result2Elem = t.name, t.pkg, t.elem
+								}
+								add(md)
 							}
 						}
 					}
@@ -497,14 +595,25 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 						if n.Name == "_" {
 							continue
 						}
-						idx := add(Def{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()})
+						v := Def{Name: n.Name, Line: line(n.Pos()), EndLine: line(sp.End()), Kind: kind, Exported: n.IsExported()}
+						if kind == "var" && sp.Type == nil && len(sp.Values) == len(sp.Names) {
+							// Get = _pool.Get: a call of Get returns what the
+							// function or method it holds returns.
+							if t, ok := funcValueResult(sp.Values[slices.Index(sp.Names, n)], imports, rawGlobals); ok {
+								v.Result, v.ResultPkg = t.name, t.pkg
+							}
+						}
+						idx := add(v)
 						if first < 0 {
 							first = idx
 						}
 					}
 					if first >= 0 {
+						// The file's package-level variables, whose types a
+						// stand-in may give (Get = _pool.Get, _pool set from
+						// a call).
 						for _, v := range sp.Values {
-							calls(first, v, nil, declaredNames(v))
+							calls(first, v, rawGlobals, declaredNames(v), nil)
 						}
 					}
 				}
@@ -512,6 +621,14 @@ func FromGo(p string, fset *token.FileSet, f *ast.File, pkgPath string) FileFact
 		}
 	}
 	return ff
+}
+
+// fieldList returns a field list's fields, none for nil.
+func fieldList(l *ast.FieldList) []*ast.Field {
+	if l == nil {
+		return nil
+	}
+	return l.List
 }
 
 // fieldChain splits v.a.b into the variable v and the fields a, b it goes
@@ -550,6 +667,52 @@ func valueRef(from int32, x *ast.SelectorExpr, imports map[string]uint16, vars m
 		return Ref{From: from, Name: x.Sel.Name, Pkg: pkg, Value: true}, true
 	}
 	return Ref{}, false
+}
+
+// funcValueResult returns a stand-in for the result of calling a function
+// or method value a package-level variable is set to: F, pkg.F, or v.M
+// with v a package-level variable of the file whose type is known or is a
+// call's result (_pool = buffer.NewPool(); Get = _pool.Get).
+func funcValueResult(e ast.Expr, imports map[string]uint16, globals map[string]typeRef) (typeRef, bool) {
+	switch x := e.(type) {
+	case *ast.Ident:
+		if !universe[x.Name] && globals[x.Name] == (typeRef{}) {
+			return typeRef{name: resultOf + x.Name}, true
+		}
+	case *ast.SelectorExpr:
+		id, ok := x.X.(*ast.Ident)
+		if !ok {
+			return typeRef{}, false
+		}
+		if t, ok := globals[id.Name]; ok {
+			if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) {
+				return typeRef{}, false
+			}
+			return typeRef{name: resultOf + t.name + "." + x.Sel.Name, pkg: t.pkg}, true
+		}
+		if pkg, ok := imports[id.Name]; ok {
+			return typeRef{name: resultOf + x.Sel.Name, pkg: pkg}, true
+		}
+	}
+	return typeRef{}, false
+}
+
+// methodExprType returns the type of a method expression on a pointer
+// type, (*T).M or (*pkg.T).M: a form no value has.
+func methodExprType(x *ast.SelectorExpr) (ast.Expr, bool) {
+	p, ok := x.X.(*ast.ParenExpr)
+	if !ok {
+		return nil, false
+	}
+	st, ok := p.X.(*ast.StarExpr)
+	if !ok {
+		return nil, false
+	}
+	switch st.X.(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+		return st.X, true
+	}
+	return nil, false
 }
 
 // declaredNames returns every name declared inside n (a function with its
@@ -624,6 +787,10 @@ type typeRef struct {
 	name string
 	pkg  uint16
 	elem uint8 // a slice, map or channel of the type (elemSlice…), not the type
+	// key is a map's key's named type when the declaration says it
+	// (map[Level]string): ranging over the map gives it. A pointer keeps
+	// the struct small, as maps of it are many.
+	key *typeRef
 }
 
 // localVars adds to vars the function body's variables whose type the
@@ -638,13 +805,48 @@ type typeRef struct {
 // are read, not here; a function literal's variables count as the
 // function's. sc gives the imports and the file's fields; globals
 // are the file's package-level variables, which a local hides.
-func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) {
+func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars map[string]typeRef) map[string][]scopedDecl {
 	declared := map[string]typeRef{}
 	unknown := map[string]bool{}
+	// A name declared more than once (multi) has its declarations read
+	// again, each with the block it is in: declared with two types, in two
+	// blocks, it is worked out call by call (scopedDecl). One struct holds
+	// the second reading's state: one allocation a function.
+	rs := &struct {
+		multi     map[string]bool
+		decls     map[string][]scopedDecl
+		recording bool
+		stack     []ast.Node
+		at        token.Pos // the declaration being noted
+	}{}
+	scope := func() ast.Node {
+		for k := len(rs.stack) - 1; k >= 0; k-- {
+			switch rs.stack[k].(type) {
+			case *ast.BlockStmt, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+				*ast.SelectStmt, *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
+				return rs.stack[k]
+			}
+		}
+		return body
+	}
 	note := func(name string, t typeRef, known bool) {
-		switch prev, seen := declared[name]; {
+		if rs.recording {
+			if rs.multi[name] {
+				sc := scope()
+				rs.decls[name] = append(rs.decls[name], scopedDecl{from: sc.Pos(), to: sc.End(), at: rs.at, t: t, ok: known})
+			}
+			return
+		}
+		prev, seen := declared[name]
+		if (seen || unknown[name]) && name != "_" {
+			if rs.multi == nil {
+				rs.multi = map[string]bool{}
+			}
+			rs.multi[name] = true
+		}
+		switch {
 		case name == "_" || unknown[name]:
-		case !known || (seen && prev != t):
+		case !known || (seen && !sameType(prev, t)):
 			unknown[name] = true
 			delete(declared, name)
 		default:
@@ -685,7 +887,15 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 		}
 		return typeRef{name: result2Of + strings.TrimPrefix(t.name, resultOf), pkg: t.pkg}, true
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
+	visit := func(n ast.Node) bool {
+		if rs.recording {
+			if n == nil {
+				rs.stack = rs.stack[:len(rs.stack)-1]
+				return true
+			}
+			rs.stack = append(rs.stack, n)
+			rs.at = n.Pos()
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			// Its parameters and locals join the function's: a name
@@ -745,17 +955,64 @@ func localVars(body *ast.BlockStmt, sc goScope, globals map[string]typeRef, vars
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(body, visit)
 	// A parameter redeclared without a stated type (ctx, cancel :=
 	// context.WithTimeout(ctx, d)) is most often the same variable, or one
 	// of its type, so it keeps its type.
 	for name, t := range declared {
-		if prev, isParam := vars[name]; isParam && prev != t {
+		if prev, isParam := vars[name]; isParam && !sameType(prev, t) {
 			delete(vars, name)
 			continue
 		}
 		vars[name] = t
 	}
+	for name := range rs.multi {
+		if !unknown[name] {
+			delete(rs.multi, name) // one type throughout
+		}
+	}
+	if len(rs.multi) == 0 {
+		return nil
+	}
+	rs.recording, rs.decls = true, map[string][]scopedDecl{}
+	ast.Inspect(body, visit)
+	return rs.decls
+}
+
+// sameType reports whether two types are the same, a map's key compared
+// by what it names.
+func sameType(a, b typeRef) bool {
+	ka, kb := a.key, b.key
+	a.key, b.key = nil, nil
+	return a == b && (ka == kb || ka != nil && kb != nil && *ka == *kb)
+}
+
+// scopedDecl is a declaration of a local, with the span of the block it is
+// in (from, to) and where it is (at).
+type scopedDecl struct {
+	from, to, at token.Pos
+	t            typeRef
+	ok           bool
+}
+
+// scopedType returns the type of the declaration of a name in scope at
+// pos: the innermost block's, declared before pos; false when it is not
+// known or none is in scope.
+func scopedType(ds []scopedDecl, pos token.Pos) (typeRef, bool) {
+	best := -1
+	for k, d := range ds {
+		if d.at > pos || pos < d.from || pos > d.to {
+			continue
+		}
+		if best < 0 || d.from > ds[best].from || d.from == ds[best].from && d.at > ds[best].at {
+			best = k
+		}
+	}
+	if best < 0 {
+		return typeRef{}, false
+	}
+	return ds[best].t, ds[best].ok
 }
 
 // statedType returns the named type an expression states: T{}, &T{},
@@ -798,11 +1055,20 @@ func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (ty
 			return typeRef{name: resultOf + f.Name}, true
 		}
 	case *ast.SelectorExpr:
+		if inner, ok := f.X.(*ast.CallExpr); ok {
+			// NewPool().Get(): the method of what the inner call returns.
+			if t, ok := calledResult(inner, imports, typeOf); ok && !strings.ContainsAny(t.name, fieldOf+elemOf) {
+				return typeRef{name: resultOf + t.name + "." + f.Sel.Name, pkg: t.pkg}, true
+			}
+			return typeRef{}, false
+		}
 		if id, ok := f.X.(*ast.Ident); ok {
 			if t, ok := typeOf(id.Name); ok {
 				// A stand-in of fields or elements is not nested in another:
-				// the graph could not tell its parts apart.
-				if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) {
+				// the graph could not tell its parts apart; but for an
+				// element's whole (raft := c.rafts[0], then raft.Apply()),
+				// which starts and ends the name.
+				if t.elem != elemNone || strings.ContainsAny(t.name, fieldOf+elemOf) && !isElemStandIn(t.name) {
 					return typeRef{}, false
 				}
 				return typeRef{name: resultOf + t.name + "." + f.Sel.Name, pkg: t.pkg}, true
@@ -813,6 +1079,13 @@ func calledResult(e ast.Expr, imports map[string]uint16, typeOf func(string) (ty
 		}
 	}
 	return typeRef{}, false
+}
+
+// isElemStandIn reports whether a stand-in is an element's alone, not
+// nested in another and followed by no field: "\x02…\x02" with no elemOf
+// between.
+func isElemStandIn(name string) bool {
+	return len(name) > 2 && strings.HasPrefix(name, elemOf) && strings.Index(name[1:], elemOf) == len(name)-2
 }
 
 // resultType returns the named type of a function's k-th result (from 0),
@@ -832,9 +1105,13 @@ func resultType(ft *ast.FuncType, imports map[string]uint16, k int) (typeRef, bo
 		return typeRef{}, false
 	}
 	if id, ok := types[k].(*ast.Ident); ok && universe[id.Name] {
-		return typeRef{}, false
+		// error is kept: what a function returns as an error may be a
+		// value of the project's (implicit.go); resolving takes it as
+		// unknown.
+		return typeRef{name: id.Name}, id.Name == "error" && k == 0
 	}
-	return varType(types[k], imports)
+	t, ok := varType(types[k], imports)
+	return t, ok && t.name != keyOnly && !isAnonStruct(t.name)
 }
 
 // namedType returns the type a parameter's type expression names: T, *T,

@@ -3,6 +3,7 @@ package codegraph
 import (
 	"go/ast"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -41,27 +42,59 @@ func isStandIn(name string) bool {
 // channel of one, with the kind of container in elem.
 func varType(t ast.Expr, imports map[string]uint16) (typeRef, bool) {
 	var elem uint8
+	var key *typeRef
 	switch x := t.(type) {
 	case *ast.ArrayType:
 		t, elem = x.Elt, elemSlice
 	case *ast.MapType:
 		t, elem = x.Value, elemMap
+		if k, ok := namedType(x.Key, imports); ok && !(k.pkg == 0 && universe[k.name]) {
+			key = &k
+		}
 	case *ast.ChanType:
 		t, elem = x.Value, elemChan
 	}
 	r, ok := namedType(t, imports)
+	if st, isStruct := t.(*ast.StructType); !ok && isStruct {
+		// []struct{ in string; want Level }: a table's rows, whose fields
+		// the file's anonStructs hold.
+		r, ok = typeRef{name: anonStructName(st)}, true
+	}
 	if !ok || elem != elemNone && r.pkg == 0 && universe[r.name] {
+		if key != nil {
+			// map[Level]string: only the key has methods.
+			return typeRef{name: keyOnly, elem: elemMap, key: key}, true
+		}
 		return typeRef{}, false // []string: nothing to call a method on
 	}
 	r.elem = elem
+	r.key = key
 	return r, true
 }
+
+// anonStruct starts the name that stands, in a file's facts, for one of its
+// anonymous struct types (a table of test cases), followed by its position:
+// its fields are looked up as a named struct's (chainType). It is no
+// stand-in the resolved graph works out; a call on it is by name, and it is
+// never stored as a field's or a result's type.
+const anonStruct = "\x05"
+
+func anonStructName(st *ast.StructType) string { return anonStruct + strconv.Itoa(int(st.Pos())) }
+
+// isAnonStruct reports whether a type's name stands for an anonymous struct.
+func isAnonStruct(name string) bool { return strings.HasPrefix(name, anonStruct) }
+
+// keyOnly stands for the element of a map whose key alone is a named type
+// (map[Level]string): it has no methods, and is never stored.
+const keyOnly = "_"
 
 // element returns the type of an element of container c: itself a
 // container's type (elem set), or a stand-in the resolved graph takes the
 // element of.
 func element(c typeRef) (typeRef, bool) {
 	switch {
+	case c.name == keyOnly:
+		return typeRef{}, false
 	case c.elem != elemNone:
 		return typeRef{name: c.name, pkg: c.pkg}, true
 	case isStandIn(c.name):
@@ -137,9 +170,9 @@ func (sc goScope) exprType(e ast.Expr) (typeRef, bool) {
 				}
 			}
 		}
-	case *ast.IndexExpr: // items[i], byName[k]
-		if c, ok := sc.exprType(x.X); ok && (c.elem == elemSlice || c.elem == elemMap) {
-			return typeRef{name: c.name, pkg: c.pkg}, true
+	case *ast.IndexExpr: // items[i], byName[k], c.items[i] with c := NewCluster()
+		if c, ok := sc.exprType(x.X); ok && (c.elem == elemSlice || c.elem == elemMap || c.elem == elemNone && isStandIn(c.name)) {
+			return element(c)
 		}
 		return typeRef{}, false
 	case *ast.UnaryExpr: // <-ch
@@ -164,6 +197,9 @@ func (sc goScope) rangeTypes(rs *ast.RangeStmt) (key, value typeRef, keyOK, valu
 	if !ok {
 		return
 	}
+	if c.elem == elemMap && c.key != nil {
+		key, keyOK = *c.key, true
+	}
 	el, ok := element(c)
 	if !ok {
 		return
@@ -171,7 +207,7 @@ func (sc goScope) rangeTypes(rs *ast.RangeStmt) (key, value typeRef, keyOK, valu
 	if c.elem == elemChan {
 		return el, typeRef{}, true, false
 	}
-	return typeRef{}, el, false, true
+	return key, el, keyOK, true
 }
 
 // withVars returns vars and, over them, the names given, as a scope of its
@@ -234,10 +270,11 @@ func (sc goScope) caseScope(ts *ast.TypeSwitchStmt, cc *ast.CaseClause, vars map
 // packageVars returns the file's package-level variables whose type the
 // declaration states (var d = &Disk{}, var m store.Map, var xs []*Item),
 // for calls on them here, and as Fields of the struct named "" for calls on
-// them in the package's other files.
-func packageVars(f *ast.File, imports map[string]uint16) (map[string]typeRef, []Field) {
-	vars := map[string]typeRef{}
-	var fields []Field
+// them in the package's other files; raw holds those and the ones set from
+// a call (a stand-in), for the function values set from them (Get =
+// _pool.Get).
+func packageVars(f *ast.File, imports map[string]uint16) (vars map[string]typeRef, fields []Field, raw map[string]typeRef) {
+	vars, raw = map[string]typeRef{}, map[string]typeRef{}
 	sc := goScope{imports: imports, typeOf: func(string) (typeRef, bool) { return typeRef{}, false }}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -253,14 +290,20 @@ func packageVars(f *ast.File, imports map[string]uint16) (map[string]typeRef, []
 					t, ok = varType(vs.Type, imports)
 				case len(vs.Values) == len(vs.Names):
 					t, ok = sc.exprType(vs.Values[i])
+					if ok && id.Name != "_" {
+						raw[id.Name] = t
+					}
 					ok = ok && !isStandIn(t.name) // its function may be of another file: not followed
 				}
 				if ok && id.Name != "_" {
+					raw[id.Name] = t
 					vars[id.Name] = t
-					fields = append(fields, Field{Name: id.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+					if t.name != keyOnly && !isAnonStruct(t.name) {
+						fields = append(fields, Field{Name: id.Name, Type: t.name, Pkg: t.pkg, Elem: t.elem})
+					}
 				}
 			}
 		}
 	}
-	return vars, fields
+	return vars, fields, raw
 }

@@ -109,7 +109,19 @@ func (d *derived) goType(pkg, recv string, depth int) (goTypeOf, bool) {
 		}
 		return d.fieldPath(c.pkg, c.name, rest)
 	case strings.HasPrefix(recv, resultOf) || strings.HasPrefix(recv, result2Of):
+		// The receiver of the call may be an element's stand-in
+		// ("\x01\x02\x01NewCluster\x00nodes\x02.Apply"), whose fields are
+		// its own.
+		head := ""
+		if rest := recv[1:]; strings.HasPrefix(rest, elemOf) {
+			end := strings.Index(rest[1:], elemOf)
+			if end < 0 {
+				return goTypeOf{}, false
+			}
+			head, recv = recv[:end+3], recv[end+3:]
+		}
 		called, path, _ := strings.Cut(recv, fieldOf)
+		called = head + called
 		t, ok := d.goResultType(pkg, called, depth)
 		if !ok || path == "" {
 			return t, ok
@@ -148,6 +160,20 @@ func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
 	} else {
 		i, ok = d.goMethod(pkg, recv, name, isCallable)
 	}
+	if !ok && recv == "" && !second {
+		// A package-level variable holding a function or method value
+		// (Get = _pool.Get): what calling that returns.
+		if v, ok := d.one(d.withNameIn(name, pkg), func(s *Def) bool { return s.Kind == "var" }, nil); ok {
+			vs := d.syms[v]
+			if r := vs.def().Result; isStandIn(r) {
+				rp := vs.f.Package
+				if vs.def().ResultPkg != 0 {
+					rp = vs.f.pkgOf(Ref{Pkg: vs.def().ResultPkg})
+				}
+				return d.goType(rp, r, depth+1)
+			}
+		}
+	}
 	if !ok {
 		return goTypeOf{pkg: pkg}, false
 	}
@@ -158,7 +184,7 @@ func (d *derived) goResultType(pkg, called string, depth int) (goTypeOf, bool) {
 		name, rpkg, elem = def.Result2, def.Result2Pkg, def.Result2Elem
 	}
 	switch {
-	case name == "":
+	case name == "" || name == "error" && rpkg == 0: // an error: of no type known
 		return goTypeOf{}, false
 	case rpkg == 0:
 		return goTypeOf{name: name, pkg: s.f.Package, elem: elem}, true

@@ -13,10 +13,16 @@
 // := NewTransport(), c := s.cfg.Client, it := items[i], v := <-ch), a
 // function literal's parameter or local, a type switch's variable in a case
 // of one type, a range variable over a slice, map or channel of a named type
-// (a parameter, a local, a field, a function's result), a package-level
-// variable of stated type, a field or a chain of fields (of structs in any
-// file or package of the project, and their promoted fields) or a function's
-// result. A call through an interface goes to the interface's method; the
+// (a parameter, a local, a field, a function's result; a map's key of a named
+// type too), a package-level variable of stated type, a field or a chain of
+// fields (of structs in any file or package of the project, and their
+// promoted fields, and of a file's anonymous structs: a table of test cases),
+// a function's or an interface method's result, a method's result on a
+// call's result (NewPool().Get()) or a package-level variable holding a
+// function or method value (Get = pool.Get). A local declared with two types
+// in two blocks has, at each call, the type of the one in scope. A method
+// expression on a pointer type ((*T).M) is the method named as a value. A
+// call through an interface goes to the interface's method; the
 // interface's implementations are the project's types having its methods (by
 // name and numbers of parameters and results; an unexported one only in its
 // package; those of the standard library interfaces it embeds, io.Writer,
@@ -28,10 +34,13 @@
 // method call on a value of unknown type (x.Close() with x set from an
 // expression the code does not type, or of a type parameter) is linked by
 // name: to the package's only method with a body of that name, else the
-// project's only one, and marked loose. Function values, method expressions,
-// type aliases and generic constraints' methods are not followed, a local
-// declared twice with two types is dropped, and a call through a standard
-// library interface (io.Closer) is no dispatch caller.
+// project's only one, and marked loose. Function values held by locals or
+// fields, method expressions on value types, type aliases and generic
+// constraints' methods are not followed, a local declared twice with two
+// types in one block is dropped, and a call through a standard library
+// interface (io.Closer) is no dispatch caller. Impact alone infers,
+// and marks so, those and the calls the standard library makes on the
+// values passed to it (fmt calling String; implicit.go).
 //
 // Other languages are read from their
 // chunks (package chunk): a call through this, self or cls goes to the
@@ -134,6 +143,10 @@ type derived struct {
 	// methods and fields they promote.
 	embedded, embedders map[int32][]int32
 	stdEmbeds           map[int32][]string // keys of stdInterfaces a type embeds
+	// imp holds what inferring the standard library's calls needs, built
+	// on first use (implicit.go).
+	implicitOnce sync.Once
+	imp          *implicitFacts
 }
 
 // New returns an empty graph.

@@ -40,6 +40,15 @@ type Reach struct {
 	// Loose says some link of Why was matched by name only, not resolved:
 	// the reach is likely, not certain.
 	Loose bool `json:"loose,omitempty"`
+	// Inferred says some link of Why is no call in the code but one the
+	// standard library makes (fmt calling a String method), or a call
+	// through a standard library interface: the reach is possible, not
+	// certain.
+	Inferred bool `json:"inferred,omitempty"`
+	// Notes say how the links of Why that are not plain calls go: through
+	// an interface the changed method's type satisfies, or inferred; in
+	// the order of Why.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Impact is what a change to some symbols reaches.
@@ -62,14 +71,35 @@ type reached struct {
 	parent int32 // one call nearer the changed symbol; -1 for a changed one
 	line   int32
 	loose  bool // some link from it down to the changed symbol is by name
+	// inferred says some link from it down to the changed symbol is no
+	// call of the code but one inferred (see implicit.go).
+	inferred bool
+	// note says how the link to parent goes, when it is not a plain call:
+	// through an interface, or inferred.
+	note string
+}
+
+// rank orders the chains reaching a symbol at one depth: resolved calls
+// first, then one with a link by name, then one with an inferred link.
+func (r *reached) rank() int {
+	switch {
+	case r.inferred:
+		return 2
+	case r.loose:
+		return 1
+	}
+	return 0
 }
 
 // Impact walks the callers of the changed symbols (found by Lookup,
 // SymbolsIn or SymbolsOf) up to a depth and names the tests among them,
 // each with the chain of calls that links it to a change. Calls and
 // functions named as values are followed; a type's embedders are too, as a
-// change to a type reaches them. Of two chains of the same length, one of
-// resolved calls is kept over one with a link by name.
+// change to a type reaches them. A concrete Go method is also reached by
+// the calls through the project's interfaces its type satisfies, and,
+// inferred, by the calls the standard library makes (implicit.go). Of two
+// chains of the same length, one of resolved calls is kept over one with a
+// link by name, and that over one with an inferred link.
 func (g *Graph) Impact(changed []Symbol, o ImpactOptions) Impact {
 	depth := DefaultImpactDepth
 	if o.Depth > 0 {
@@ -95,26 +125,49 @@ func (g *Graph) Impact(changed []Symbol, o ImpactOptions) Impact {
 	}
 	// A changed test is a test to run: depth 0, its own why.
 	order := slices.Clone(frontier) // every symbol reached, nearest first
+	var invokes func(int32, uint8) (string, bool)
 	for level := 1; level <= testDepth && len(frontier) > 0 && !out.Cut; level++ {
 		var next []int32
+		visit := func(from, to, line int32, r reached) {
+			r.depth, r.parent, r.line = level, from, line
+			r.loose = r.loose || seen[from].loose
+			r.inferred = r.inferred || seen[from].inferred
+			if old := seen[to]; old != nil {
+				// Reached at this level already, by a weaker chain: this
+				// one is the better why.
+				if old.depth == level && r.rank() < old.rank() {
+					*old = r
+				}
+				return
+			}
+			if len(seen) >= maxImpactVisits {
+				out.Cut = true
+				return
+			}
+			seen[to] = &r
+			next = append(next, to)
+			order = append(order, to)
+		}
 		for _, from := range frontier {
 			for _, e := range d.codeFirst(d.in.of(from)) {
-				loose := seen[from].loose || e.loose
-				if r := seen[e.to]; r != nil {
-					// Reached at this level already, by name: a resolved
-					// chain of the same length is the better why.
-					if r.depth == level && r.loose && !loose {
-						r.parent, r.line, r.loose = from, e.line, false
+				visit(from, e.to, e.line, reached{loose: e.loose})
+			}
+			// A concrete Go method's callers through the project's
+			// interfaces its type satisfies.
+			for _, im := range d.dispatchedBy(from) {
+				via := d.syms[im].symbol().Display()
+				for _, e := range d.codeFirst(d.in.of(im)) {
+					if e.isCall() {
+						visit(from, e.to, e.line, reached{loose: e.loose,
+							note: d.syms[e.to].symbol().Display() + " calls " + via + ", which " + d.syms[from].symbol().Display() + " implements"})
 					}
-					continue
 				}
-				if len(seen) >= maxImpactVisits {
-					out.Cut = true
-					break
-				}
-				seen[e.to] = &reached{depth: level, parent: from, line: e.line, loose: loose}
-				next = append(next, e.to)
-				order = append(order, e.to)
+			}
+			if invokes == nil {
+				invokes = d.invokerReach()
+			}
+			for _, l := range d.implicitCallers(from, invokes) {
+				visit(from, l.to, l.line, reached{inferred: true, note: "inferred: " + l.note})
 			}
 		}
 		frontier = next
@@ -144,9 +197,12 @@ func (g *Graph) Impact(changed []Symbol, o ImpactOptions) Impact {
 // reach describes symbol i of the walk.
 func (d *derived) reach(i int32, seen map[int32]*reached) Reach {
 	r := seen[i]
-	out := Reach{Symbol: d.syms[i].symbol(), Depth: r.depth, Line: int(r.line), Loose: r.loose}
+	out := Reach{Symbol: d.syms[i].symbol(), Depth: r.depth, Line: int(r.line), Loose: r.loose, Inferred: r.inferred}
 	for n := i; n >= 0; n = seen[n].parent {
 		out.Why = append(out.Why, d.syms[n].symbol().Display())
+		if note := seen[n].note; note != "" {
+			out.Notes = append(out.Notes, note)
+		}
 	}
 	return out
 }

@@ -110,3 +110,132 @@ func TestImpactOfAChangedTestNamesIt(t *testing.T) {
 		t.Errorf("impact of a changed test = %+v", im)
 	}
 }
+
+// The calls the standard library makes: fmt calling an error's Error or a
+// value's String, encoding/json its MarshalText, errors.Is its Unwrap,
+// and a call through fmt.Stringer. Which tests fail when each method is
+// broken was checked by running them (go test) on this code as a module.
+func implicitGraph(t *testing.T) *Graph {
+	g := New()
+	g.SetFile(goFacts(t, "e/e.go", "example.com/e", `package e
+
+import "fmt"
+
+type wrapped struct {
+	msg   string
+	cause error
+}
+
+func (w *wrapped) Error() string { return w.msg + ": " + w.cause.Error() }
+
+func (w *wrapped) Unwrap() error { return w.cause }
+
+type plain struct{ msg string }
+
+func (p *plain) Error() string { return p.msg }
+
+func New(msg string) error { return &plain{msg} }
+
+func Wrap(err error, msg string) error { return &wrapped{msg, err} }
+
+type Level int
+
+func (l Level) String() string { return fmt.Sprint(int(l)) }
+
+type ID [2]byte
+
+func (id ID) MarshalText() ([]byte, error) { return []byte{id[0], id[1]}, nil }
+
+func Parse(s string) ID { return ID{s[0], s[1]} }
+
+func Unused() int { return 0 }
+`))
+	g.SetFile(goFacts(t, "e/e_test.go", "example.com/e", `package e
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func fixture() error { return Wrap(New("inner"), "outer") }
+
+func check(t *testing.T, got any, want string) {
+	if s := fmt.Sprint(got); s != want {
+		t.Errorf("got %q", s)
+	}
+}
+
+func TestFormat(t *testing.T) { check(t, fixture(), "outer: inner") }
+
+func TestIs(t *testing.T) {
+	inner := New("inner")
+	if !errors.Is(Wrap(inner, "x"), inner) {
+		t.Fatal("not found")
+	}
+}
+
+func TestLevel(t *testing.T) {
+	var s fmt.Stringer = Level(3)
+	if s.String() != "3" {
+		t.Fatal("bad level")
+	}
+}
+
+func TestJSON(t *testing.T) {
+	type S struct{ A ID }
+	b, _ := json.Marshal(S{A: Parse("ab")})
+	if string(b) != `+"`"+`{"A":"ab"}`+"`"+` {
+		t.Fatal(string(b))
+	}
+}
+
+func TestUnused(t *testing.T) { Unused() }
+`))
+	return g
+}
+
+func TestImpactFollowsTheStandardLibrarysCalls(t *testing.T) {
+	g := implicitGraph(t)
+	for _, c := range []struct {
+		changed string
+		tests   []string // the tests that fail when it is broken
+	}{
+		{"plain.Error", []string{"TestFormat"}},
+		{"wrapped.Error", []string{"TestFormat"}},
+		{"wrapped.Unwrap", []string{"TestIs"}},
+		{"Level.String", []string{"TestLevel"}},
+		{"ID.MarshalText", []string{"TestJSON"}},
+	} {
+		s, err := g.Lookup(c.changed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		im := g.Impact([]Symbol{s}, ImpactOptions{})
+		named := map[string]Reach{}
+		for _, r := range im.Tests {
+			named[r.Symbol.Name] = r
+		}
+		for _, want := range c.tests {
+			r, ok := named[want]
+			if !ok {
+				t.Errorf("%s: %s not named; tests %+v", c.changed, want, im.Tests)
+				continue
+			}
+			if !r.Inferred || len(r.Notes) == 0 || !strings.HasPrefix(r.Notes[len(r.Notes)-1], "inferred: ") {
+				t.Errorf("%s: %s reached as %+v, want inferred with its notes", c.changed, want, r)
+			}
+		}
+		if _, ok := named["TestUnused"]; ok {
+			t.Errorf("%s: TestUnused named", c.changed)
+		}
+	}
+	// A plain call stays exact, with no note.
+	s, _ := g.Lookup("Parse")
+	for _, r := range g.Impact([]Symbol{s}, ImpactOptions{}).Tests {
+		if r.Symbol.Name == "TestJSON" && (r.Inferred || len(r.Notes) > 0) {
+			t.Errorf("TestJSON reaches Parse as %+v", r)
+		}
+	}
+}

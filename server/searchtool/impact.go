@@ -51,7 +51,8 @@ type ImpactNode struct {
 	Depth      int      `json:"depth" jsonschema:"Calls between it and the changed symbol"`
 	Why        []string `json:"why" jsonschema:"The chain of calls from this symbol to the changed one (last)"`
 	CallLine   int      `json:"call_line,omitempty" jsonschema:"Line where this symbol calls the next of why"`
-	Confidence string   `json:"confidence" jsonschema:"exact: every link of why is resolved; by_name: some link was matched by name only"`
+	Confidence string   `json:"confidence" jsonschema:"exact: every link of why is resolved; by_name: some link was matched by name only; inferred: some link is a call the standard library makes (fmt calling String) or one through a standard library interface"`
+	Notes      []string `json:"notes,omitempty" jsonschema:"How the links of why that are not plain calls go: through an interface, or inferred"`
 }
 
 // AffectedCriterion is a spec's acceptance criterion a change may break:
@@ -193,11 +194,14 @@ func impactNodes(rs []codegraph.Reach) []ImpactNode {
 	out := make([]ImpactNode, len(rs))
 	for i, r := range rs {
 		conf := "exact"
-		if r.Loose {
+		switch {
+		case r.Inferred:
+			conf = "inferred"
+		case r.Loose:
 			conf = "by_name"
 		}
 		out[i] = ImpactNode{Symbol: r.Symbol.Display(), Kind: r.Symbol.Kind, Path: r.Symbol.Path, StartLine: r.Symbol.Line,
-			Depth: r.Depth, Why: r.Why, CallLine: r.Line, Confidence: conf}
+			Depth: r.Depth, Why: r.Why, CallLine: r.Line, Confidence: conf, Notes: r.Notes}
 	}
 	return out
 }

@@ -45,7 +45,7 @@ func ProjectTool(s *Service) toolkit.Tool {
 			"search_standards / search_code: ranked chunks (path, start_line, end_line, section or symbol, numbered lines) for a question in plain words or identifiers. "+
 			"find_callers / find_dependencies: who calls a symbol, what it calls (to max_depth); for a type, also the types that embed or extend it, or that it embeds or extends (marked embeds); a function passed or stored rather than called is marked value. find_call_paths: chains of calls from query to to_symbol. "+
 			"find_implementations: the types whose methods implement a Go interface (by method names and parameter counts), or their methods implementing an interface's method. "+
-			"impact: what a change reaches: the changed symbols (query, or the lines the work tree changed against the git revision diff_base, untracked files included), their callers to max_depth and the tests that reach them, each with the chain of calls and a confidence (exact or by_name). "+
+			"impact: what a change reaches: the changed symbols (query, or the lines the work tree changed against the git revision diff_base, untracked files included), their callers to max_depth and the tests that reach them, each with the chain of calls and a confidence (exact, by_name, or inferred: a call the standard library makes, e.g. fmt calling a String method). "+
 			"index_status: whether the indexes are ready. While an index builds, answers cover the files indexed so far and say so in notice and index_status."),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...), mcp.Description("What to do")),
 		mcp.WithString("query", mcp.MaxLength(search.MaxQueryLen), mcp.Description("search_*: what you look for, in words or identifiers. "+
