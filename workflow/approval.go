@@ -669,15 +669,25 @@ func shown(s string) string {
 // Describe says, for a person about to approve specDir, what the approval
 // binds: each file with its SHA-256, the workflows that will judge the work,
 // the test command, the coverage threshold and the test harness.
-func (e *Engine) Describe(specDir string, b *Binding) string {
+func (e *Engine) Describe(specDir string, b *Binding, s *Session) string {
 	var w strings.Builder
-	w.WriteString("Files (SHA-256; tasks.md with its checkboxes unticked):\n")
+	w.WriteString("Files (SHA-256")
+	for _, f := range sortedKeys(b.Files) {
+		if name := filepath.Base(f); tickable[name] && filepath.Dir(filepath.FromSlash(f)) == filepath.FromSlash(specDir) {
+			w.WriteString("; " + name + " with its checkboxes unticked")
+		}
+	}
+	w.WriteString("):\n")
 	for _, f := range sortedKeys(b.Files) {
 		fmt.Fprintf(&w, "  %s  %s\n", b.Files[f], shown(f))
 	}
 	w.WriteString("Workflows that will judge the work (SHA-256 of workflow.yaml):\n")
-	for _, n := range sortedKeys(b.Workflows) {
-		fmt.Fprintf(&w, "  %s  %s\n", b.Workflows[n], shown(n))
+	if d, ok := e.judgedBySession(s); ok {
+		fmt.Fprintf(&w, "  %s  %s (this session's next phase; the session keeps to its rules as they are now)\n", d.Digest, shown(d.Name))
+	} else {
+		for _, n := range sortedKeys(b.Workflows) {
+			fmt.Fprintf(&w, "  %s  %s\n", b.Workflows[n], shown(n))
+		}
 	}
 	cmd := b.Settings["test_command"]
 	if cmd == "" {
@@ -699,4 +709,18 @@ func (e *Engine) Describe(specDir string, b *Binding) string {
 	describeHarness(&w, b)
 	w.WriteString("A change to any of these after approval voids it.\n")
 	return w.String()
+}
+
+// judgedBySession returns the workflow of s when its own later phases run
+// the tests that judge the work it approves (a quick change, a bug fix),
+// rather than a spec execution started from the approved spec.
+func (e *Engine) judgedBySession(s *Session) (*Definition, bool) {
+	if s == nil {
+		return nil, false
+	}
+	d, ok := e.rules.refresh().lib.Get(s.Workflow)
+	if !ok || !d.RunsTests {
+		return nil, false
+	}
+	return d, true
 }

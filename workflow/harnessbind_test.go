@@ -25,7 +25,7 @@ func executionUnderHarness(t *testing.T) (*Engine, string, *Session) {
 	if rec.Binding.Harness["pytest.ini"] == "" || rec.Binding.Harness["package.json scripts"] == "" {
 		t.Fatalf("the approval binds no harness: %+v", rec.Binding.Harness)
 	}
-	if d := e.Describe(".agentos/specs/greet", rec.Binding); !strings.Contains(d, "Test harness") || !strings.Contains(d, "package.json scripts") {
+	if d := e.Describe(".agentos/specs/greet", rec.Binding, nil); !strings.Contains(d, "Test harness") || !strings.Contains(d, "package.json scripts") {
 		t.Errorf("what the person is shown names no harness:\n%s", d)
 	}
 	s, err := e.Start(context.Background(), "spec_execution_v1", map[string]string{"spec": "greet"}, agent)

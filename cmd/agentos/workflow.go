@@ -131,6 +131,7 @@ given, and the approval is then recorded as non-interactive.`,
 			projectDir := dir
 			var dir string
 			var shown *workflow.Binding
+			var waiting *workflow.Session // the session approved, if it is one
 			if spec != "" {
 				if dir, err = workflow.SpecDir(spec); err == nil {
 					if shown, err = e.BindingFor(dir); err == nil {
@@ -140,13 +141,13 @@ given, and the approval is then recorded as non-interactive.`,
 						err = e.CheckDraft(spec)
 					}
 				}
-			} else {
-				dir, shown, err = e.PendingApproval(args[0])
+			} else if dir, shown, err = e.PendingApproval(args[0]); err == nil {
+				waiting, err = e.Store().Get(args[0])
 			}
 			if err != nil {
 				return cliError(err)
 			}
-			fmt.Fprintf(s.Out, "Approving the spec in %s.\n%s", dir, e.Describe(dir, shown))
+			fmt.Fprintf(s.Out, "Approving the spec in %s.\n%s", dir, e.Describe(dir, shown, waiting))
 			if spec != "" && e.IsDrafted(spec) {
 				fmt.Fprintln(s.Out, "It was drafted from code (agentos specs init): approving it makes it a finished spec, whose traced tests agentos specs check runs.")
 				// Its evidence names the symbols each test reaches, from the
@@ -658,7 +659,7 @@ func printApproval(s *streams, e *workflow.Engine, sess *workflow.Session, a *wo
 		fmt.Fprintln(s.Out, "; it holds: the spec and the rules are as approved")
 	}
 	if a.Binding != nil {
-		fmt.Fprint(s.Out, e.Describe(sess.Vars["spec_dir"], a.Binding))
+		fmt.Fprint(s.Out, e.Describe(sess.Vars["spec_dir"], a.Binding, sess))
 	}
 }
 

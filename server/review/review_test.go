@@ -363,7 +363,7 @@ func TestApproveBindsWhatWasShown(t *testing.T) {
 
 	// The next review shows the change against what was approved.
 	write(t, readme, "# Greet\n\nCoverage threshold: 20%\n")
-	spec, err := f.handler.spec(s.Vars["spec_dir"], s.Binding)
+	spec, err := f.handler.spec(s.Vars["spec_dir"], s)
 	if err != nil {
 		t.Fatal(err)
 	}

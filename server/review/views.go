@@ -230,7 +230,7 @@ func (h *Handler) session(id string) (*sessionView, error) {
 		v.ApprovalVoid = void.Error()
 	}
 	if e.AwaitsApproval(s) {
-		if v.Pending, err = h.spec(s.Vars["spec_dir"], s.Binding); err != nil {
+		if v.Pending, err = h.spec(s.Vars["spec_dir"], s); err != nil {
 			return nil, err
 		}
 	}
@@ -345,38 +345,37 @@ func (h *Handler) specByName(name string) (*specView, error) {
 	if err != nil {
 		return nil, err
 	}
-	var approved *workflow.Binding
-	waiting := ""
+	var waiting *workflow.Session
 	if sessions, _, err := h.opts.Engine.Store().List(); err == nil {
 		for _, s := range sessions {
 			if s.Vars["spec_dir"] == dir && h.opts.Engine.AwaitsApproval(s) {
-				waiting, approved = s.ID, s.Binding
+				waiting = s
 				break
 			}
 		}
 	}
-	v, err := h.spec(dir, approved)
-	if v != nil {
-		v.Waiting = waiting
+	v, err := h.spec(dir, waiting)
+	if v != nil && waiting != nil {
+		v.Waiting = waiting.ID
 	}
 	return v, err
 }
 
 // spec reads specDir once, as an approval binds it, and compares it with
 // the newest of: the person's last decision on it from the page (an
-// approval, or a request for changes), the session's approval
-// (sessionApproved), the spec's approval record.
-func (h *Handler) spec(specDir string, sessionApproved *workflow.Binding) (*specView, error) {
+// approval, or a request for changes), the approval of session (the
+// session that waits on it, when one does), the spec's approval record.
+func (h *Handler) spec(specDir string, session *workflow.Session) (*specView, error) {
 	e := h.opts.Engine
 	b, files, err := e.SpecSnapshot(specDir)
 	if err != nil {
 		return nil, err
 	}
-	v := &specView{Name: filepath.Base(specDir), Dir: specDir, Binding: b, Describe: e.Describe(specDir, b)}
+	v := &specView{Name: filepath.Base(specDir), Dir: specDir, Binding: b, Describe: e.Describe(specDir, b, session)}
 	var last map[string]string
 	var lastAt time.Time
-	if sessionApproved != nil {
-		last, v.Against = sessionApproved.Files, "the version approved in this session"
+	if session != nil && session.Binding != nil {
+		last, v.Against = session.Binding.Files, "the version approved in this session"
 	}
 	rec, _ := e.SpecApproval(v.Name)
 	if rec != nil && rec.Binding != nil {

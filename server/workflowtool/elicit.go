@@ -45,7 +45,7 @@ func (t *tool) askApproval(ctx context.Context, s *workflow.Session) {
 	defer cancel()
 	req := mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 		Message: fmt.Sprintf("Approve the specification in %s (workflow session %s)? Read its files first. "+
-			"If you want changes, say which.\n\n%s", dir, s.ID, e.Describe(dir, shown)),
+			"If you want changes, say which.\n\n%s", dir, s.ID, e.Describe(dir, shown, s)),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
