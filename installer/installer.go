@@ -123,7 +123,14 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 	if err := applyAll(ctx, newJournal(p, userEnv(opts).Home), changes, report, opts.Progress); err != nil {
 		return nil, err
 	}
-	if err := recordManifest(p); err != nil {
+	// Once applied, the pinned copy holds the bytes of the binary pinned.
+	pinnedFrom := ""
+	if !opts.NoPin {
+		if pinnedFrom, err = sourceBinary(opts); err != nil {
+			return nil, err
+		}
+	}
+	if err := recordManifest(p, pinnedFrom); err != nil {
 		return nil, err
 	}
 	return report, nil

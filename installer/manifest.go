@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/internal/buildinfo"
+	"github.com/agentos-dev/agentos/internal/filesum"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
 )
@@ -34,8 +35,10 @@ func ShippedTrees(p project.Paths) map[string]string {
 // recordManifest records in .agentos/manifest.json every shipped file that
 // holds what this binary ships, and the pinned binary. A file the project
 // changed keeps the entry an earlier install or upgrade recorded for it, so
-// a later upgrade can still tell the project's edit from ours.
-func recordManifest(p project.Paths) error {
+// a later upgrade can still tell the project's edit from ours. pinnedFrom
+// is the binary the pinned copy holds the bytes of ("" when install did not
+// pin): its digest is remembered per build, the new copy's is not yet.
+func recordManifest(p project.Paths, pinnedFrom string) error {
 	old, _, err := manifest.Load(p)
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
@@ -61,7 +64,10 @@ func recordManifest(p project.Paths) error {
 			}
 		}
 	}
-	if sum, err := manifest.SumFile(PinnedBinary(p)); err == nil {
+	if pinnedFrom == "" {
+		pinnedFrom = PinnedBinary(p)
+	}
+	if sum, err := filesum.Sum(pinnedFrom); err == nil {
 		m.Files[p.Rel(PinnedBinary(p))] = manifest.Entry{SHA256: sum, Version: m.AssetVersion}
 	}
 	if maps.Equal(m.Files, old.Files) {

@@ -16,6 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/filesum"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/workflow"
@@ -197,7 +198,13 @@ func makePlan(ctx context.Context, p project.Paths, opts Options) (*Plan, error)
 		return nil, err
 	}
 	if !pl.unpinned {
-		pl.next.Files[p.Rel(installer.PinnedBinary(p))] = manifest.Entry{SHA256: manifest.Sum(pl.binaryOrPinned()), Version: src.Version}
+		// Carried out, the plan leaves the pinned copy holding the source
+		// binary's bytes; the source's digest is remembered per build.
+		sum, err := filesum.Sum(src.Binary)
+		if err != nil {
+			return nil, fmt.Errorf("upgrade: the binary to pin: %w", err)
+		}
+		pl.next.Files[p.Rel(installer.PinnedBinary(p))] = manifest.Entry{SHA256: sum, Version: src.Version}
 	}
 	if err := pl.planGitignore(); err != nil {
 		return nil, err
@@ -253,15 +260,6 @@ func (pl *Plan) planBinary() error {
 	}
 	pl.binary = data
 	return nil
-}
-
-// binaryOrPinned is the binary the project has once the plan is carried out.
-func (pl *Plan) binaryOrPinned() []byte {
-	if pl.binary != nil {
-		return pl.binary
-	}
-	data, _ := os.ReadFile(installer.PinnedBinary(pl.p))
-	return data
 }
 
 func (pl *Plan) planGitignore() error {

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -65,21 +64,6 @@ func BasesDir(p project.Paths) string { return filepath.Join(p.StateDir(), "upgr
 func Sum(data []byte) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
-}
-
-// SumFile returns the hex SHA-256 of the file at path, read in pieces: the
-// pinned binary is tens of megabytes, which Sum would hold in memory whole.
-func SumFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // New returns an empty manifest for the given version and source.
