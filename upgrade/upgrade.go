@@ -16,6 +16,7 @@ import (
 	"github.com/agentos-dev/agentos/agentconfig"
 	"github.com/agentos-dev/agentos/installer"
 	"github.com/agentos-dev/agentos/internal/atomicfile"
+	"github.com/agentos-dev/agentos/internal/filecmp"
 	"github.com/agentos-dev/agentos/internal/filesum"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
@@ -241,22 +242,29 @@ func (pl *Plan) planBinary() error {
 		pl.Binary = Unchanged // running the pinned copy itself
 		return nil
 	}
+	switch {
+	case terr != nil && !errors.Is(terr, fs.ErrNotExist):
+		return fmt.Errorf("upgrade: read %s: %w", target, terr)
+	case terr != nil:
+		pl.Binary = Add
+	case !ti.Mode().IsRegular():
+		return fmt.Errorf("upgrade: %s is not a regular file; move it away and run the upgrade again", target)
+	default:
+		// Compared side by side, not read whole: the usual upgrade keeps
+		// the binary it has.
+		same, err := filecmp.Same(pl.Source.Binary, target)
+		if err != nil {
+			return fmt.Errorf("upgrade: %w", err)
+		}
+		if same && binaryModeOK(ti.Mode()) {
+			pl.Binary = Unchanged
+			return nil
+		}
+		pl.Binary = Update
+	}
 	data, err := os.ReadFile(pl.Source.Binary)
 	if err != nil {
 		return fmt.Errorf("upgrade: the binary to pin: %w", err)
-	}
-	have, err := readRegular(target)
-	if err != nil {
-		return fmt.Errorf("upgrade: %w", err)
-	}
-	switch {
-	case have == nil:
-		pl.Binary = Add
-	case !bytes.Equal(have, data) || !binaryModeOK(ti.Mode()):
-		pl.Binary = Update
-	default:
-		pl.Binary = Unchanged
-		return nil
 	}
 	pl.binary = data
 	return nil
