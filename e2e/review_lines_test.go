@@ -23,6 +23,7 @@ import (
 // (its line changed) or open. Nothing overflows at 390 px; axe-core finds
 // nothing, light or dark.
 func TestReviewLineComments(t *testing.T) {
+	long(t)
 	t.Parallel()
 	needBrowser(t)
 	axe := axeSource(t)

@@ -14,6 +14,7 @@ import (
 // tests on the code as it is, and a real regression makes it drifted,
 // naming the criterion, the test and its failure, and puts it in the inbox.
 func TestReviewFinishedSpec(t *testing.T) {
+	long(t)
 	t.Parallel()
 	needBrowser(t)
 	axe := axeSource(t)

@@ -23,6 +23,7 @@ func atoi(s string) int {
 // render of that page is measured and logged (goal: 300 ms or less; a
 // timing, not an assertion).
 func TestReviewLongSpec(t *testing.T) {
+	long(t)
 	t.Parallel()
 	needBrowser(t)
 	axe := axeSource(t)

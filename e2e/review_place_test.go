@@ -17,6 +17,7 @@ import (
 // server, where the decisions are disabled with the reason and the view
 // stays as it was. Reset asks first.
 func TestReviewKeepsPlace(t *testing.T) {
+	long(t)
 	t.Parallel()
 	needBrowser(t)
 	axe := axeSource(t)

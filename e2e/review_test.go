@@ -422,6 +422,7 @@ func TestReviewPage(t *testing.T) {
 // now), each appearing in the open page as the agent's gate runs; in both
 // themes, and at 390 px wide.
 func TestReviewGateEvidence(t *testing.T) {
+	long(t)
 	t.Parallel()
 	needBrowser(t)
 	axe := axeSource(t)

@@ -109,6 +109,7 @@ func TestSpecsInitGo(t *testing.T) {
 func TestSpecsInitPython(t *testing.T) { specsInitRun(t, pythonBrownfield(t)) }
 
 func TestSpecsInitVitest(t *testing.T) {
+	long(t)
 	t.Parallel()
 	specsInitRun(t, vitestBrownfield(t))
 }

@@ -8,5 +8,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-axe.sh >/dev/null
 mkdir -p docs/review
-AGENTOS_REVIEW_SCREENSHOTS="$PWD/docs/review" CI=true go test ./e2e -run '^TestReview' -count=1
+AGENTOS_REVIEW_SCREENSHOTS="$PWD/docs/review" AGENTOS_LONG=1 CI=true go test ./e2e -run '^TestReview' -count=1
 ls -l docs/review/*.png
