@@ -136,6 +136,10 @@ type FileFacts struct {
 	// values it handles, for the calls the standard library makes on them
 	// (fmt calling a String method; see implicit.go).
 	Types []TypeUse
+	// Callables digest what TypeScript declarations say their values
+	// are called with (see tstypes.go), sorted by symbol: for the type
+	// of a callback's parameters, which the callee's declaration gives.
+	Callables []Callable
 }
 
 // TypeUse is a named type a Go symbol's code names.
@@ -1264,8 +1268,17 @@ var notCalls = map[string]bool{
 
 // callSites adds the calls that body, which starts at line bodyLine of the
 // file, makes from symbol from (s), and the functions it names as values.
-func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body string, bodyLine int) {
+func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body string, bodyLine int, tc tsContext) {
 	locals := localClasses(lang, signature, body)
+	sl := &scopedLocals{locals: locals}
+	if lang == "typescript" || lang == "javascript" {
+		for name, v := range tc.own {
+			if locals[name] == "" {
+				locals[name] = v
+			}
+		}
+		tsCallbacks(body, s.Name, s.Recv, tc.ret, sl)
+	}
 	// lineOf counts lines from the last offset asked for: matches come in
 	// order, and counting from the start each time would be quadratic in a
 	// long body.
@@ -1302,9 +1315,9 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 				r.Recv = s.Recv // the enclosing class's (or a base's) method
 			} else if recv == "super" && s.Recv != "" {
 				r.Recv, r.Super = s.Recv, true
-			} else if class, ok := localField(body[:m[2]], locals); ok && (lang == "typescript" || lang == "javascript") {
+			} else if class, ok := localField(body[:m[2]], sl); ok && (lang == "typescript" || lang == "javascript") {
 				r.Recv, r.Loose = class+fieldOf+recv, true // c.req.header() with c: Context
-			} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
+			} else if class := sl.at(recv, m[2]); class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
 				r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
 			} else {
 				r.Loose = true
@@ -1331,7 +1344,7 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		ff.Calls = append(ff.Calls, r)
 	}
 	if lang == "typescript" || lang == "javascript" {
-		ff.propertyReads(from, s, body, lineOf, locals)
+		ff.propertyReads(from, s, body, lineOf, sl)
 	}
 	// Functions passed as arguments: this.m and self.m, methods of the
 	// enclosing class; a bare name, a function of the same file (a
@@ -1447,7 +1460,8 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 	case "python":
 		ff.Bindings = pyBindings(code.text)
 	}
-	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
+	var traitImpls [][2]string                      // Rust: {trait, type} of each impl Trait for Type
+	tsClassParams := map[string]map[string]string{} // a TypeScript class's type parameters, by name
 	// Top-level statements call too: a test's describe and it callbacks, a
 	// script's main().
 	var module []chunk.Chunk
@@ -1486,6 +1500,32 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			ff.Signatures = append(ff.Signatures, c.Signature)
 		}
 		from := int32(len(ff.Symbols) - 1)
+		var tc tsContext
+		if lang == "typescript" {
+			decl := code.lines(c.DeclLine, c.EndLine)
+			if c.Kind == chunk.Type {
+				// A type's members may be chunks of their own: its
+				// declaration goes on to the bracket closing its body.
+				decl = tsBalanced(decl, code.lines(c.DeclLine, len(code.starts)))
+			}
+			var classParams map[string]string
+			if s.Recv != "" {
+				classParams = tsClassParams[s.Recv]
+			}
+			if t, ok := tsCallable(string(c.Kind), decl, classParams); ok {
+				ff.Callables = append(ff.Callables, Callable{Sym: from, Type: t})
+			}
+			if c.Kind == chunk.Type {
+				if tp := tsDeclTypeParams(decl); tp != nil {
+					tsClassParams[c.Symbol[memberDot(c.Symbol)+1:]] = tp
+				}
+			} else {
+				tc.own = tsOwnParams(decl)
+				if c.Kind == chunk.Func || c.Kind == chunk.Method {
+					tc.ret = tsReturnDigest(decl)
+				}
+			}
+		}
 		if c.Kind == chunk.Type {
 			for _, base := range baseTypes(lang, c.Signature) {
 				ff.Calls = append(ff.Calls, Ref{From: from, Name: base, Line: int32(c.DeclLine), Embeds: true})
@@ -1501,7 +1541,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			bodyLine++
 		}
 		body := code.lines(bodyLine, c.EndLine)
-		ff.callSites(lang, from, &s, c.Signature, body, bodyLine)
+		ff.callSites(lang, from, &s, c.Signature, body, bodyLine, tc)
 	}
 	if len(module) > 0 {
 		// One symbol for all of them; overlapping windows of a long
@@ -1516,7 +1556,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 		next := 1 // the first line not yet read
 		for _, c := range module {
 			if first := max(c.StartLine, next); first <= c.EndLine {
-				ff.callSites(lang, from, s, "", code.lines(first, c.EndLine), first)
+				ff.callSites(lang, from, s, "", code.lines(first, c.EndLine), first, tsContext{})
 				next = c.EndLine + 1
 			}
 		}

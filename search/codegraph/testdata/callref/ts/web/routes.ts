@@ -1,0 +1,30 @@
+import { Router } from './types'
+import type { Handler, Middleware } from './types'
+
+// A callback's parameter has the type the callee's declaration gives it
+// at that argument: a field typed with an interface's call signatures, a
+// method's rest parameter, a function's parameter.
+export function routes(app: Router): void {
+  app.get('/', (c) => c.json(c.path))
+  app.use('*', async (c, next) => {
+    c.text('x')
+    next()
+  })
+  app.mixed((c) => c.json(1))
+  wrap((c) => c.text('y'))
+}
+
+export function wrap(h: Handler): Handler {
+  return h
+}
+
+// A variable declared with a function type, and a function declared to
+// return one.
+export const home: Handler = (c) => c.json({})
+
+export function logger(): Middleware {
+  return async (c, next) => {
+    c.text(c.path)
+    next()
+  }
+}

@@ -1,0 +1,493 @@
+package codegraph
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// cbScope is a callback's (or nested function's) parameters over the part
+// of a body it spans: the class or stand-in of each, "" for one of no
+// known class (it hides a variable of its name outside).
+type cbScope struct {
+	start, end int
+	params     map[string]string
+}
+
+// scopedLocals looks a variable up at an offset of a body: the innermost
+// callback's parameter of that name holding the offset, else the body's
+// local or parameter.
+type scopedLocals struct {
+	locals map[string]string
+	scopes []cbScope // by start
+}
+
+func (l *scopedLocals) at(name string, off int) string {
+	for i := len(l.scopes) - 1; i >= 0; i-- {
+		if sc := l.scopes[i]; sc.start <= off && off < sc.end {
+			if v, ok := sc.params[name]; ok {
+				return v
+			}
+		}
+	}
+	return l.locals[name]
+}
+
+// codeClose returns the index of the bracket closing the one at s[i],
+// counting only ( [ {, as code (not types) has them; -1 for none.
+func codeClose(s string, i int) int {
+	depth := 0
+	for k := i; k < len(s); k++ {
+		switch s[k] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// codeOpen returns the index of the bracket opening the one closing at
+// s[i], -1 for none.
+func codeOpen(s string, i int) int {
+	depth := 0
+	for k := i; k >= 0; k-- {
+		switch s[k] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// skipBack returns the index of the last byte before i that is no space,
+// -1 for none.
+func skipBack(s string, i int) int {
+	for i--; i >= 0 && isSpace(s[i]); i-- {
+	}
+	return i
+}
+
+var (
+	reTSFunctionExpr = regexp.MustCompile(`\bfunction\b\s*\*?\s*([A-Za-z_$]?[\w$]*)\s*(?:<[^<>(){}]*>\s*)?\(`)
+	// The callee before an argument list: name, x.name, this.name,
+	// this.field.name, with optional chaining.
+	reTSCallee = regexp.MustCompile(`(?:(?:([A-Za-z_$][\w$]*)\s*\??\.\s*)?([A-Za-z_$][\w$]*)\s*\??\.\s*)?([A-Za-z_$][\w$]*)\s*(?:\?\.\s*)?$`)
+	// const name: Type = …, before a callback.
+	reTSTypedDecl = regexp.MustCompile(`\b(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*:\s*([^=;]+?)\s*$`)
+)
+
+// tsCallbacks finds the callbacks (arrow functions, function expressions)
+// and nested functions of a body and what their parameters are known to
+// be: a type annotation's class, else a stand-in for the type where the
+// callback is written gives it — an argument of a call (ctxOf), the
+// initialiser of a variable declared with a type, or a value the
+// function returns when its declaration states what it returns (ctxTypeOf
+// with ret, the return type's digest). recv is the class of this.
+func tsCallbacks(body, self, recv, ret string, l *scopedLocals) {
+	type cb struct {
+		start, paramsFrom, paramsTo, end int
+		single                           bool
+	}
+	var cbs []cb
+	// Arrow functions: (params) => and name =>.
+	for off := 0; ; {
+		k := strings.Index(body[off:], "=>")
+		if k < 0 {
+			break
+		}
+		arrow := off + k
+		off = arrow + 2
+		p := skipBack(body, arrow)
+		if p < 0 {
+			continue
+		}
+		var c cb
+		switch {
+		case body[p] == ')':
+			open := codeOpen(body, p)
+			if open < 0 {
+				continue
+			}
+			c = cb{start: open, paramsFrom: open + 1, paramsTo: p}
+		case isWordByte(body[p]):
+			q := p
+			for q > 0 && isWordByte(body[q-1]) {
+				q--
+			}
+			if q > 0 && body[q-1] == '.' {
+				continue
+			}
+			c = cb{start: q, paramsFrom: q, paramsTo: p + 1, single: true}
+		default:
+			continue // a return type's annotation: (c): R =>
+		}
+		if b := skipBack(body, c.start); b >= 4 && body[b-4:b+1] == "async" && (b == 4 || !isWordByte(body[b-5])) {
+			c.start = b - 4
+		}
+		e := arrow + 2
+		for e < len(body) && isSpace(body[e]) {
+			e++
+		}
+		if e < len(body) && body[e] == '{' {
+			if c.end = codeClose(body, e); c.end < 0 {
+				c.end = len(body)
+			}
+		} else {
+			c.end = exprEnd(body, e)
+		}
+		cbs = append(cbs, c)
+	}
+	// Function expressions and nested declarations.
+	for _, m := range reTSFunctionExpr.FindAllStringSubmatchIndex(body, -1) {
+		if body[m[2]:m[3]] == self {
+			continue // an overload's declaration, read with the symbol's
+		}
+		open := m[1] - 1
+		closeP := codeClose(body, open)
+		if closeP < 0 {
+			continue
+		}
+		c := cb{start: m[0], paramsFrom: open + 1, paramsTo: closeP}
+		if b := skipBack(body, c.start); b >= 4 && body[b-4:b+1] == "async" && (b == 4 || !isWordByte(body[b-5])) {
+			c.start = b - 4
+		}
+		brace := strings.IndexByte(body[closeP:], '{')
+		if brace < 0 || strings.Contains(body[closeP:closeP+brace], "function") || strings.Contains(body[closeP:closeP+brace], ";") {
+			continue // a declaration without a body
+		}
+		if c.end = codeClose(body, closeP+brace); c.end < 0 {
+			c.end = len(body)
+		}
+		cbs = append(cbs, c)
+	}
+	// In order of their start, so that a callback's own callee is looked
+	// up with the scopes holding it already known.
+	for i := 1; i < len(cbs); i++ {
+		for k := i; k > 0 && cbs[k].start < cbs[k-1].start; k-- {
+			cbs[k], cbs[k-1] = cbs[k-1], cbs[k]
+		}
+	}
+	for _, c := range cbs {
+		slot, callee := tsCallSlot(body, c.start, recv, l)
+		typed := ""
+		if slot == "" {
+			typed = tsTypedSlot(body, c.start, ret, l)
+		}
+		params := map[string]string{}
+		list := body[c.paramsFrom:c.paramsTo]
+		var ps []string
+		if c.single {
+			ps = []string{list}
+		} else {
+			ps = splitTop(list)
+		}
+		for j, p := range ps {
+			p = strings.TrimSpace(p)
+			name := reTSName.FindString(strings.TrimPrefix(p, "..."))
+			if name == "" || strings.Contains(name, ".") {
+				continue
+			}
+			params[name] = ""
+			rest := strings.TrimSpace(p[strings.Index(p, name)+len(name):])
+			rest = strings.TrimSpace(strings.TrimPrefix(rest, "?"))
+			switch {
+			case strings.HasPrefix(rest, ":"):
+				// (c: Context) => …: the annotation says.
+				if t := paramClasses("typescript", "("+p+")")[name]; t != "" {
+					params[name] = t
+				}
+			case strings.HasPrefix(p, "..."):
+			case slot != "":
+				params[name] = slot + strconv.Itoa(j) + ctxSep + callee
+			case typed != "":
+				params[name] = ctxTypeOf + strconv.Itoa(j) + ctxSep + typed
+			}
+		}
+		l.scopes = append(l.scopes, cbScope{start: c.start, end: c.end, params: params})
+	}
+}
+
+// exprEnd returns where an arrow function's expression body that starts
+// at i ends: at a comma, a semicolon or a closing bracket outside brackets.
+func exprEnd(s string, i int) int {
+	depth := 0
+	for k := i; k < len(s); k++ {
+		switch s[k] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return k
+			}
+			depth--
+		case ',', ';':
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return len(s)
+}
+
+// tsCallSlot returns the start of the stand-in (ctxOf) for the parameters
+// of a callback starting at start when it is an argument of a call whose
+// callee the code names — f(…), x.m(…), this.m(…), this.field.m(…) — up
+// to the parameter's index, which the caller appends followed by ctxSep
+// and the callee's receiver, returned apart. "" when it is not, or the
+// receiver is unknown.
+func tsCallSlot(body string, start int, recv string, l *scopedLocals) (string, string) {
+	p := skipBack(body, start)
+	if p < 0 || body[p] != '(' && body[p] != ',' {
+		return "", ""
+	}
+	// The argument list holding the callback, and its index there.
+	k, open := 0, -1
+	for i := p; i >= 0 && open < 0; i-- {
+		switch body[i] {
+		case ',':
+			k++
+		case ')', ']', '}':
+			if i = codeOpen(body, i); i < 0 {
+				return "", ""
+			}
+		case '(':
+			open = i
+		case '[', '{':
+			return "", "" // an array's or object's element
+		}
+	}
+	if open < 0 {
+		return "", ""
+	}
+	closeP := codeClose(body, open)
+	if closeP < 0 {
+		return "", ""
+	}
+	n := 0
+	if args := strings.TrimSpace(body[open+1 : closeP]); args != "" {
+		n = len(splitTopCode(strings.TrimSuffix(args, ",")))
+	}
+	head := body[:open]
+	m := reTSCallee.FindStringSubmatchIndex(head)
+	if m == nil {
+		return "", ""
+	}
+	name := head[m[6]:m[7]]
+	before := strings.TrimRight(head[:m[0]], " \t\n\r")
+	if notCalls[name] || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "new") || strings.HasSuffix(before, "function") {
+		return "", "" // a keyword's parenthesis, a longer chain, new Foo(…)
+	}
+	var callee string
+	switch {
+	case m[4] < 0: // f(…)
+	case m[2] < 0: // x.m(…), this.m(…)
+		x := head[m[4]:m[5]]
+		if x == "this" {
+			callee = recv
+		} else {
+			callee = l.at(x, m[4])
+		}
+		if callee == "" || !isCtx(callee) && !strings.HasPrefix(callee, resultOf) && !unicode.IsUpper(rune(callee[0])) {
+			return "", ""
+		}
+	default: // this.field.m(…)
+		if head[m[2]:m[3]] != "this" || recv == "" {
+			return "", ""
+		}
+		callee = recv + ctxField + head[m[4]:m[5]]
+	}
+	if strings.Contains(callee, fieldOf) {
+		return "", ""
+	}
+	return ctxOf + name + ctxSep + strconv.Itoa(k) + ctxSep + strconv.Itoa(n) + ctxSep, callee
+}
+
+// splitTopCode splits code at its commas outside ( [ {.
+func splitTopCode(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// tsTypedSlot returns the digest of the type a callback starting at start
+// is written for when the code declares it: const h: Handler = (c) => …,
+// or return (c) => … at the top of a function declared to return one (ret).
+func tsTypedSlot(body string, start int, ret string, l *scopedLocals) string {
+	p := skipBack(body, start)
+	if p < 0 {
+		return ""
+	}
+	if body[p] == '=' && p > 0 && !strings.ContainsRune("=!<>", rune(body[p-1])) {
+		line := body[:p]
+		if k := strings.LastIndexAny(line, "\n;{"); k >= 0 {
+			line = line[k+1:]
+		}
+		if m := reTSTypedDecl.FindStringSubmatch(line); m != nil {
+			if d := tsDigest(m[1], nil); d != "-" && d != "?" {
+				return d
+			}
+		}
+		return ""
+	}
+	if ret == "" || p < 5 || body[p-5:p+1] != "return" || p > 5 && isWordByte(body[p-6]) {
+		return ""
+	}
+	for _, sc := range l.scopes {
+		if sc.start <= start && start < sc.end {
+			return "" // a nested function's return
+		}
+	}
+	return ret
+}
+
+// tsOwnParams returns the parameters of a function declared as a variable
+// or field with a type (const h: Handler = (c) => …, fetch: Fetch =
+// function (req) {…}) that state no type of their own: each one's
+// stand-in for what the declared type gives it (ctxTypeOf).
+func tsOwnParams(code string) map[string]string {
+	head := reTSDeclHead.FindString(code)
+	rest := code[len(head):]
+	name := reTSDeclName.FindString(rest)
+	if name == "" {
+		return nil
+	}
+	rest = rest[len(name):]
+	if !strings.HasPrefix(rest, ":") {
+		return nil
+	}
+	k := topIndex(rest, "=")
+	for k >= 0 && strings.HasPrefix(rest[k:], "=>") {
+		next := topIndex(rest[k+2:], "=")
+		if next < 0 {
+			return nil
+		}
+		k += 2 + next
+	}
+	if k < 0 {
+		return nil
+	}
+	digest := tsDigest(rest[1:k], nil)
+	if digest == "-" || digest == "?" {
+		return nil
+	}
+	init := strings.TrimSpace(rest[k+1:])
+	init = strings.TrimSpace(strings.TrimPrefix(init, "async "))
+	if strings.HasPrefix(init, "function") {
+		init = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(init, "function"), "*"))
+		init = strings.TrimSpace(init[len(reTSName.FindString(init)):])
+	}
+	var ps []string
+	if strings.HasPrefix(init, "(") {
+		end := codeClose(init, 0)
+		if end < 0 {
+			return nil
+		}
+		ps = splitTop(init[1:end])
+	} else if n := reTSName.FindString(init); n != "" && strings.HasPrefix(strings.TrimSpace(init[len(n):]), "=>") {
+		ps = []string{n}
+	}
+	out := map[string]string{}
+	for j, p := range ps {
+		p = strings.TrimSpace(p)
+		n := reTSName.FindString(p)
+		if n == "" || strings.Contains(n, ".") || strings.Contains(p, ":") {
+			continue
+		}
+		out[n] = ctxTypeOf + strconv.Itoa(j) + ctxSep + digest
+	}
+	return out
+}
+
+// tsReturnDigest returns the digest of the type a function's declaration
+// says it returns, "" when it states none the digest can follow.
+func tsReturnDigest(code string) string {
+	t, tp := tsReturnType(code)
+	if strings.TrimSpace(t) == "" {
+		return ""
+	}
+	d := tsDigest(t, tp)
+	if d == "-" || d == "?" || strings.Contains(d, "?") && !strings.Contains(d, "(") {
+		return ""
+	}
+	return d
+}
+
+// tsContext is what a TypeScript symbol's declaration tells its body's
+// callbacks: its own parameters' stand-ins when a declared type gives
+// them (tsOwnParams), the digest of the type it returns.
+type tsContext struct {
+	own map[string]string
+	ret string
+}
+
+// tsDeclTypeParams returns the digests of a class's or interface's type
+// parameters, from its declaration.
+func tsDeclTypeParams(code string) map[string]string {
+	m := reTSTypeDecl.FindString(code)
+	if m == "" || !strings.HasPrefix(code[len(m):], "<") {
+		return nil
+	}
+	rest := code[len(m):]
+	end := matchClose(rest, 0)
+	if end < 0 {
+		return nil
+	}
+	return withTypeParams(nil, rest[1:end])
+}
+
+// tsBalanced returns decl, a declaration's first lines, when its brackets
+// are closed; else full, the code from the same line on, cut after the
+// bracket that closes them.
+func tsBalanced(decl, full string) string {
+	depth := 0
+	for i := 0; i < len(decl); i++ {
+		switch decl[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	if depth <= 0 {
+		return decl
+	}
+	depth = 0
+	for i := 0; i < len(full); i++ {
+		switch full[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 && i >= len(decl) {
+				return full[:i+1]
+			}
+		}
+	}
+	return decl
+}
