@@ -394,12 +394,20 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	if class, field, ok := strings.Cut(r.Recv, fieldOf); ok {
 		// this.db.get(): the method of db's class when the code states it,
 		// else by name with db as a hint, as for any x.get().
-		if t, ok := d.fieldClass(f, class, field); ok {
+		ff := f
+		if isCtx(class) {
+			// c.req.header(), c a callback's parameter: the field's
+			// class as the file declaring the parameter's class sees it.
+			if fc, t, ok := d.ctxClass(f, class, 0); ok {
+				ff, class = fc, t
+			}
+		}
+		if t, ok := d.fieldClass(ff, class, field); ok {
 			if strings.HasPrefix(t, resultOf) { // self.conn = connect()
-				t, ok = d.classReturnedBy(f, t)
+				t, ok = d.classReturnedBy(ff, t)
 			}
 			if ok {
-				if i, ok := d.classMethod(f, t, r.Name, 0); ok {
+				if i, ok := d.classMethod(ff, t, r.Name, 0); ok {
 					return i, false, true
 				}
 			}

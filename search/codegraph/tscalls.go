@@ -99,6 +99,13 @@ func (ff *FileFacts) propertyReads(from int32, s *Def, body string, lineOf func(
 func (d *derived) resolveGet(f *FileFacts, r Ref) (int32, bool, bool) {
 	recv := r.Recv
 	if class, field, ok := strings.Cut(recv, fieldOf); ok {
+		if isCtx(class) { // c.req.url: as the file declaring c's class sees it
+			fc, t, ok := d.ctxClass(f, class, 0)
+			if !ok {
+				return 0, false, false
+			}
+			f, class = fc, t
+		}
 		t, ok := d.fieldClass(f, class, field)
 		if !ok {
 			return 0, false, false
