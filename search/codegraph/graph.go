@@ -365,7 +365,7 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		}
 	}
 	member := r.Recv != "" // x.m(), this.m(), f().m(): never a variable's call
-	if isCtx(r.Recv) {
+	if isCtx(r.Recv) && !strings.Contains(r.Recv, fieldOf) {
 		// c.json() with c a callback's parameter: the method of the
 		// class the callee's declared type gives it, when that is known.
 		if fc, t, ok := d.ctxClass(f, r.Recv, 0); ok {
