@@ -152,8 +152,10 @@ func tsCallbacks(body, self, recv, ret string, l *scopedLocals) {
 	}
 	// Function expressions and nested declarations.
 	for _, m := range reTSFunctionExpr.FindAllStringSubmatchIndex(body, -1) {
-		if body[m[2]:m[3]] == self {
-			continue // an overload's declaration, read with the symbol's
+		if body[m[2]:m[3]] == self && !isExprStart(body[:m[0]]) {
+			// An overload's declaration, or the implementation after
+			// them: the symbol's own, not a function of its body.
+			continue
 		}
 		open := m[1] - 1
 		closeP := codeClose(body, open)
@@ -490,4 +492,16 @@ func tsBalanced(decl, full string) string {
 		}
 	}
 	return decl
+}
+
+// isExprStart reports whether code before a function keyword leaves it
+// an expression (return function f(…), (function f(…)), = function f(…)),
+// not a declaration of its own.
+func isExprStart(code string) bool {
+	code = strings.TrimRight(code, " \t\n\r")
+	code = strings.TrimRight(strings.TrimSuffix(code, "async"), " \t\n\r")
+	if strings.HasSuffix(code, "return") {
+		return true
+	}
+	return code != "" && strings.ContainsRune("(,=:?", rune(code[len(code)-1]))
 }

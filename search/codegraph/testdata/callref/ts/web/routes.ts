@@ -28,3 +28,12 @@ export function logger(): Middleware {
     next()
   }
 }
+
+// A function expression returned, named as the function returning it; a
+// method called through a getter of the parameter's class.
+export const guard = (): Middleware => {
+  return async function guard(c, next) {
+    c.req.header(c.req.url)
+    next()
+  }
+}
