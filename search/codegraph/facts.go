@@ -1272,6 +1272,10 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 	locals := localClasses(lang, signature, body)
 	sl := &scopedLocals{locals: locals}
 	if lang == "typescript" || lang == "javascript" {
+		// The body's declarations, each over its block; the signature's
+		// parameters over all of it.
+		locals = paramClasses(lang, signature)
+		sl = &scopedLocals{locals: locals, decls: tsLocalDecls(body)}
 		for name, v := range tc.own {
 			if locals[name] == "" {
 				locals[name] = v
@@ -1295,7 +1299,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 	if lang == "typescript" || lang == "javascript" {
 		re = reCallSiteTS
 	}
-	for _, m := range re.FindAllStringSubmatchIndex(body, 500) {
+	limit := cmp.Or(tc.limit, 500)
+	for _, m := range re.FindAllStringSubmatchIndex(body, limit) {
 		name := body[m[6]:m[7]]
 		if notCalls[name] && m[2] < 0 && !onExpression(body[:m[6]]) || len(m) > 9 && m[8] >= 0 && !typeArgs(body[m[8]:m[9]]) {
 			continue // a keyword, but for a method so named (this.delete(k))
@@ -1349,7 +1354,7 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 	// Functions passed as arguments: this.m and self.m, methods of the
 	// enclosing class; a bare name, a function of the same file (a
 	// name defined elsewhere may as well be a variable).
-	for _, m := range reArgument.FindAllStringSubmatchIndex(body, 500) {
+	for _, m := range reArgument.FindAllStringSubmatchIndex(body, limit) {
 		if rest := strings.TrimLeft(body[m[1]:], " \t"); rest == "" || rest[0] != ',' && rest[0] != ')' {
 			continue
 		}
@@ -1553,6 +1558,29 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			ff.Signatures = append(ff.Signatures, "")
 		}
 		s := &ff.Symbols[from]
+		if lang == "typescript" || lang == "javascript" {
+			// Read at once, the lines of other chunks blanked: a local
+			// declared in one window (const app = new Hono()) is known
+			// in the next, and a callback that windows cut stays whole.
+			first, last := module[0].StartLine, module[len(module)-1].EndLine
+			covered := make([]bool, last-first+1)
+			for _, c := range module {
+				for l := max(c.StartLine, first); l <= c.EndLine && l <= last; l++ {
+					covered[l-first] = true
+				}
+			}
+			var b strings.Builder
+			for l := first; l <= last; l++ {
+				if l > first {
+					b.WriteByte('\n')
+				}
+				if covered[l-first] {
+					b.WriteString(code.lines(l, l))
+				}
+			}
+			ff.callSites(lang, from, s, "", b.String(), first, tsContext{limit: 500 * len(module)})
+			module = nil
+		}
 		next := 1 // the first line not yet read
 		for _, c := range module {
 			if first := max(c.StartLine, next); first <= c.EndLine {

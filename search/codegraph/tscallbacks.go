@@ -21,17 +21,90 @@ type cbScope struct {
 type scopedLocals struct {
 	locals map[string]string
 	scopes []cbScope // by start
+	// decls are a TypeScript or JavaScript body's declarations of
+	// locals, by name, each over the block holding it: a test file's
+	// blocks each declare their own const app = new Hono().
+	decls map[string][]cbScope
 }
 
 func (l *scopedLocals) at(name string, off int) string {
+	best, val, found := -1, "", false
 	for i := len(l.scopes) - 1; i >= 0; i-- {
 		if sc := l.scopes[i]; sc.start <= off && off < sc.end {
 			if v, ok := sc.params[name]; ok {
-				return v
+				best, val, found = sc.start, v, true
+				break
 			}
 		}
 	}
+	for _, dc := range l.decls[name] {
+		if dc.start <= off && off < dc.end && dc.start > best {
+			best, val, found = dc.start, dc.params[name], true
+		}
+	}
+	if found {
+		return val
+	}
 	return l.locals[name]
+}
+
+// tsLocalDecls returns the declarations of a body's locals whose class
+// the code states (const x = new Foo(), let x: Foo = …, const x =
+// connect()), each over the block that holds it; one block declaring a
+// name twice with two classes gives it none.
+func tsLocalDecls(body string) map[string][]cbScope {
+	ms := reTSLocal.FindAllStringSubmatchIndex(body, -1)
+	if len(ms) == 0 {
+		return nil
+	}
+	out := map[string][]cbScope{}
+	var stack []int // offsets of the braces open at i
+	k := 0
+	for i := 0; i <= len(body) && k < len(ms); i++ {
+		for k < len(ms) && ms[k][0] == i {
+			m := ms[k]
+			k++
+			name, class := body[m[2]:m[3]], ""
+			switch {
+			case m[4] >= 0:
+				class = body[m[4]:m[5]]
+			case m[6] >= 0:
+				class = body[m[6]:m[7]]
+			case m[8] >= 0:
+				class = resultOf + body[m[8]:m[9]]
+			}
+			if class != "" && !unicode.IsUpper(rune(class[0])) && !strings.HasPrefix(class, resultOf) {
+				class = ""
+			}
+			start, end := 0, len(body)
+			if len(stack) > 0 {
+				start = stack[len(stack)-1]
+				if e := codeClose(body, start); e >= 0 {
+					end = e
+				}
+			}
+			prev := out[name]
+			if n := len(prev); n > 0 && prev[n-1].start == start {
+				if prev[n-1].params[name] != class {
+					prev[n-1].params[name] = ""
+				}
+				continue
+			}
+			out[name] = append(prev, cbScope{start: start, end: end, params: map[string]string{name: class}})
+		}
+		if i == len(body) {
+			break
+		}
+		switch body[i] {
+		case '{':
+			stack = append(stack, i)
+		case '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	return out
 }
 
 // codeClose returns the index of the bracket closing the one at s[i],
@@ -442,10 +515,12 @@ func tsReturnDigest(code string) string {
 
 // tsContext is what a TypeScript symbol's declaration tells its body's
 // callbacks: its own parameters' stand-ins when a declared type gives
-// them (tsOwnParams), the digest of the type it returns.
+// them (tsOwnParams), the digest of the type it returns; and how many call
+// sites to read.
 type tsContext struct {
-	own map[string]string
-	ret string
+	own   map[string]string
+	ret   string
+	limit int // the call sites read at most, 500 when 0
 }
 
 // tsDeclTypeParams returns the digests of a class's or interface's type
