@@ -1275,7 +1275,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		// The body's declarations, each over its block; the signature's
 		// parameters over all of it.
 		locals = paramClasses(lang, signature)
-		sl = &scopedLocals{locals: locals, decls: tsLocalDecls(body)}
+		sl = &scopedLocals{locals: locals, decls: tsLocalDecls(body, s.Recv)}
+		tsGuards(body, sl)
 		for name, v := range tc.own {
 			if locals[name] == "" {
 				locals[name] = v
@@ -1337,6 +1338,14 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 			r.Recv = class // new Service(…).run()
 		} else if fn, ok := calledBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
 			r.Recv = resultOf + fn // getAdm(x).get_(): the method of the class getAdm returns
+		} else if class, ok := assertedLocal(body[:m[6]], sl); ok && (lang == "typescript" || lang == "javascript") {
+			r.Recv = class // x!.m(), x?.m() with x's class known
+		} else if class, ok := castBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
+			r.Recv = class // (x as Foo).m(), (<Foo>x).m()
+		} else if field, ok := mapGetBefore(body[:m[6]]); ok && s.Recv != "" && (lang == "typescript" || lang == "javascript") {
+			// this.byKey.get(k)?.m(): the method of the class of the
+			// values of the map the field is declared to be.
+			r.Recv, r.Loose = s.Recv+fieldOf+field+mapValue, true
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {
@@ -1517,8 +1526,13 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			if s.Recv != "" {
 				classParams = tsClassParams[s.Recv]
 			}
-			if t, ok := tsCallable(string(c.Kind), decl, classParams); ok {
-				ff.Callables = append(ff.Callables, Callable{Sym: from, Type: t})
+			t, ok := tsCallable(string(c.Kind), decl, classParams)
+			guard := ""
+			if c.Kind != chunk.Type {
+				guard = tsGuard(decl)
+			}
+			if ok || guard != "" {
+				ff.Callables = append(ff.Callables, Callable{Sym: from, Type: cmp.Or(t, "?"), Guard: guard})
 			}
 			if c.Kind == chunk.Type {
 				if tp := tsDeclTypeParams(decl); tp != nil {
@@ -1664,6 +1678,9 @@ func classFields(lang string, cs []chunk.Chunk, code lineText) []Field {
 				out = append(out, Field{Struct: class, Name: name, Type: t})
 			} else if m := reTSField.FindStringSubmatch(text); m != nil {
 				add(class, m[1], constrained(typeParams(cs, c.Symbol[:k]), m[2])+m[3])
+			}
+			if name, v := tsMapField(c.Signature); v != "" {
+				add(class, name+mapValue, v) // byKey: Map<string, Entry>
 			}
 		case c.Kind == chunk.Method:
 			if t := getterClass(lang, c.Signature); t != "" {

@@ -2,6 +2,7 @@ package codegraph
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -52,30 +53,63 @@ func (l *scopedLocals) at(name string, off int) string {
 // the code states (const x = new Foo(), let x: Foo = …, const x =
 // connect()), each over the block that holds it; one block declaring a
 // name twice with two classes gives it none.
-func tsLocalDecls(body string) map[string][]cbScope {
-	ms := reTSLocal.FindAllStringSubmatchIndex(body, -1)
-	if len(ms) == 0 {
+func tsLocalDecls(body, recv string) map[string][]cbScope {
+	type decl struct {
+		at          int
+		name, class string
+	}
+	var ds []decl
+	for _, m := range reTSLocal.FindAllStringSubmatchIndex(body, -1) {
+		name, class := body[m[2]:m[3]], ""
+		switch {
+		case m[4] >= 0:
+			class = body[m[4]:m[5]]
+		case m[6] >= 0:
+			class = body[m[6]:m[7]]
+		case m[8] >= 0:
+			class = resultOf + body[m[8]:m[9]]
+		}
+		if class != "" && !unicode.IsUpper(rune(class[0])) && !strings.HasPrefix(class, resultOf) {
+			class = ""
+		}
+		ds = append(ds, decl{m[0], name, class})
+	}
+	for _, m := range reTSLetTyped.FindAllStringSubmatchIndex(body, -1) {
+		if class := body[m[4]:m[5]]; unicode.IsUpper(rune(class[0])) {
+			ds = append(ds, decl{m[0], body[m[2]:m[3]], class}) // let r: Reaction
+		}
+	}
+	if recv != "" {
+		for _, m := range reTSMapGetLocal.FindAllStringSubmatchIndex(body, -1) {
+			// const entry = this.byKey.get(k): a value of byKey's map.
+			field := strings.TrimPrefix(body[m[4]:m[5]], "#")
+			ds = append(ds, decl{m[0], body[m[2]:m[3]], recv + fieldOf + field + mapValue})
+		}
+	}
+	if len(ds) == 0 {
 		return nil
 	}
+	slices.SortStableFunc(ds, func(a, b decl) int { return a.at - b.at })
+	// One declaration an offset: const e = this.byKey.get(k) is read by
+	// two patterns, one of which knows its class.
+	kept := ds[:0]
+	for _, d := range ds {
+		if n := len(kept); n > 0 && kept[n-1].at == d.at {
+			if kept[n-1].class == "" {
+				kept[n-1] = d
+			}
+			continue
+		}
+		kept = append(kept, d)
+	}
+	ds = kept
 	out := map[string][]cbScope{}
 	var stack []int // offsets of the braces open at i
 	k := 0
-	for i := 0; i <= len(body) && k < len(ms); i++ {
-		for k < len(ms) && ms[k][0] == i {
-			m := ms[k]
+	for i := 0; i <= len(body) && k < len(ds); i++ {
+		for k < len(ds) && ds[k].at == i {
+			name, class := ds[k].name, ds[k].class
 			k++
-			name, class := body[m[2]:m[3]], ""
-			switch {
-			case m[4] >= 0:
-				class = body[m[4]:m[5]]
-			case m[6] >= 0:
-				class = body[m[6]:m[7]]
-			case m[8] >= 0:
-				class = resultOf + body[m[8]:m[9]]
-			}
-			if class != "" && !unicode.IsUpper(rune(class[0])) && !strings.HasPrefix(class, resultOf) {
-				class = ""
-			}
 			start, end := 0, len(body)
 			if len(stack) > 0 {
 				start = stack[len(stack)-1]
@@ -579,4 +613,211 @@ func isExprStart(code string) bool {
 		return true
 	}
 	return code != "" && strings.ContainsRune("(,=:?", rune(code[len(code)-1]))
+}
+
+// mapValue follows a field's name for the class of the values of the
+// Map it is declared to be (byKey: Map<string, Entry>): what its get(k)
+// returns.
+const mapValue = "\x0aget"
+
+var (
+	// A type predicate: "): x is Foo", ") => x is Foo".
+	reTSGuard = regexp.MustCompile(`\)\s*(?::|=>)\s*[A-Za-z_$][\w$]*\s+is\s+([A-Za-z_$][\w$.]*)`)
+	// if (isFoo(x)), else if (isFoo(x)).
+	reTSIfGuard = regexp.MustCompile(`\bif\s*\(\s*([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)\s*\)\s*\)`)
+	// let x: Foo, declared without a value.
+	reTSLetTyped = regexp.MustCompile(`\b(?:let|var)\s+([A-Za-z_$][\w$]*)\s*:\s*([A-Za-z_$][\w$]*)[^=;\n]*(?:;|\n|$)`)
+	// const x = this.byKey.get(k).
+	reTSMapGetLocal = regexp.MustCompile(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*this\s*\.\s*(#?[A-Za-z_$][\w$]*)\s*\.\s*get\s*\([^()]*\)`)
+	// this.byKey.get(k)?. before a method's name.
+	reTSMapGetTail = regexp.MustCompile(`\bthis\s*\.\s*(#?[A-Za-z_$][\w$]*)\s*\.\s*get\s*\([^()]*\)\s*(?:\?\.|!\s*\.|\.)\s*$`)
+	// The type a cast gives: "x as Foo<T>" (the last as), "<Foo>x".
+	reTSAsTail   = regexp.MustCompile(`\bas\s+([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*$`)
+	reTSAngleCast = regexp.MustCompile(`^\s*<\s*([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*>`)
+)
+
+// tsGuard returns the class a type guard's declaration (its code) says it
+// narrows its argument to, "" for a function that is none: the first type
+// predicate, in the declaration's first lines.
+func tsGuard(decl string) string {
+	head := decl
+	if len(head) > 400 {
+		head = head[:400]
+	}
+	m := reTSGuard.FindStringSubmatch(head)
+	if m == nil {
+		return ""
+	}
+	t := m[1][strings.LastIndexByte(m[1], '.')+1:]
+	if !unicode.IsUpper(rune(t[0])) {
+		return ""
+	}
+	return t
+}
+
+// tsGuards adds to l the variables a type guard narrows over the branch
+// it guards: if (isMap(x)) { … } gives x, there, the stand-in guardOf.
+func tsGuards(body string, l *scopedLocals) {
+	for _, m := range reTSIfGuard.FindAllStringSubmatchIndex(body, -1) {
+		fn, x := body[m[2]:m[3]], body[m[4]:m[5]]
+		if notCalls[fn] || x == "this" {
+			continue
+		}
+		start := m[1]
+		for start < len(body) && isSpace(body[start]) {
+			start++
+		}
+		end := len(body)
+		if start < len(body) && body[start] == '{' {
+			if e := codeClose(body, start); e >= 0 {
+				end = e
+			}
+		} else if e := strings.IndexAny(body[start:], ";\n"); e >= 0 {
+			end = start + e
+		}
+		if l.decls == nil {
+			l.decls = map[string][]cbScope{}
+		}
+		l.decls[x] = append(l.decls[x], cbScope{start: start, end: end, params: map[string]string{x: guardOf + fn}})
+	}
+}
+
+// castBefore returns the class a cast right before a method's name gives
+// its receiver: (x as Foo).m(), (<Foo>x).m().
+func castBefore(code string) (string, bool) {
+	before := strings.TrimRight(code, " \t\n")
+	if !strings.HasSuffix(before, ".") {
+		return "", false
+	}
+	before = strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(before, "."), "?"), " \t\n")
+	before = strings.TrimRight(strings.TrimSuffix(before, "!"), " \t\n")
+	if !strings.HasSuffix(before, ")") {
+		return "", false
+	}
+	open := codeOpen(before, len(before)-1)
+	if open < 0 {
+		return "", false
+	}
+	if p := skipBack(before, open); p >= 0 && (isWordByte(before[p]) || before[p] == ')' || before[p] == ']' || before[p] == '>') {
+		q := p
+		for q > 0 && isWordByte(before[q-1]) {
+			q--
+		}
+		if w := before[q : p+1]; !isWordByte(before[p]) || !tsExprKeywords[w] {
+			return "", false // a call's parentheses: f(x as Foo).m()
+		}
+	}
+	inner := before[open+1 : len(before)-1]
+	var t string
+	if m := reTSAsTail.FindStringSubmatch(inner); m != nil {
+		t = m[1]
+	} else if m := reTSAngleCast.FindStringSubmatch(inner); m != nil {
+		t = m[1]
+	}
+	if t == "" || !unicode.IsUpper(rune(t[0])) {
+		return "", false
+	}
+	return t, true
+}
+
+// tsExprKeywords are the keywords an expression in parentheses may follow.
+var tsExprKeywords = map[string]bool{"return": true, "typeof": true, "await": true, "void": true, "yield": true,
+	"case": true, "in": true, "of": true, "delete": true, "throw": true, "else": true, "do": true}
+
+// reTSAssertedTail matches a variable with a non-null assertion or an
+// optional chain right before a member's name: the "x!." of x!.m(), "x?."
+var reTSAssertedTail = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:!\s*|\?)\.\s*$`)
+
+// assertedLocal returns the class of the variable a method is called on
+// through x!.m() or x?.m(), when l knows it.
+func assertedLocal(code string, l *scopedLocals) (string, bool) {
+	m := reTSAssertedTail.FindStringSubmatchIndex(code)
+	if m == nil || code[m[2]:m[3]] == "this" {
+		return "", false
+	}
+	class := l.at(code[m[2]:m[3]], m[2])
+	return class, class != ""
+}
+
+// mapGetBefore returns the field whose map's value a method is called on:
+// this.byKey.get(k)?.m() gives byKey.
+func mapGetBefore(code string) (string, bool) {
+	m := reTSMapGetTail.FindStringSubmatch(code)
+	if m == nil {
+		return "", false
+	}
+	return strings.TrimPrefix(m[1], "#"), true
+}
+
+// tsMapValue returns the class of the values of the Map a field's
+// declared type is ("Map<K, Entry>", "undefined | Map<K, Entry<T>>"), ""
+// for another type or values of no one class.
+func tsMapValue(typ string) string {
+	var mapType string
+	for _, p := range splitTopAt(typ, '|') {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "undefined" || p == "null":
+		case mapType == "" && (strings.HasPrefix(p, "Map<") || strings.HasPrefix(p, "WeakMap<")) && strings.HasSuffix(p, ">"):
+			mapType = p
+		default:
+			return ""
+		}
+	}
+	if mapType == "" {
+		return ""
+	}
+	open := strings.IndexByte(mapType, '<')
+	args := splitTop(mapType[open+1 : len(mapType)-1])
+	if len(args) != 2 {
+		return ""
+	}
+	v := strings.TrimSpace(args[1])
+	name := reTSName.FindString(v)
+	if name == "" || strings.Contains(name, ".") || !unicode.IsUpper(rune(name[0])) {
+		return ""
+	}
+	if rest := strings.TrimSpace(v[len(name):]); rest != "" && (rest[0] != '<' || matchClose(rest, 0) != len(rest)-1) {
+		return ""
+	}
+	return name
+}
+
+// tsMapField returns a class member's name and, when its declared type
+// or its initialiser is a Map (byKey: Map<string, Entry>, byKey = new
+// Map<string, Entry>()), the class of its values.
+func tsMapField(signature string) (string, string) {
+	rest := signature[len(reTSDeclHead.FindString(signature)):]
+	name := reTSDeclName.FindString(rest)
+	if name == "" {
+		return "", ""
+	}
+	rest = strings.TrimSpace(rest[len(name):])
+	name = strings.TrimLeft(strings.TrimRight(strings.TrimSpace(name), "?!"), "#")
+	name = strings.TrimSpace(name)
+	var typ string
+	switch {
+	case strings.HasPrefix(rest, ":"):
+		typ = rest[1:]
+		if k := topIndex(typ, "="); k >= 0 {
+			typ = typ[:k]
+		}
+	case strings.HasPrefix(rest, "="):
+		init := strings.TrimSpace(rest[1:])
+		init, ok := strings.CutPrefix(init, "new ")
+		if !ok {
+			return "", ""
+		}
+		init = strings.TrimSpace(init)
+		open := strings.IndexByte(init, '<')
+		if open < 0 {
+			return "", ""
+		}
+		end := matchClose(init, open)
+		if end < 0 {
+			return "", ""
+		}
+		typ = init[:end+1]
+	}
+	return name, tsMapValue(strings.TrimSpace(typ))
 }

@@ -45,6 +45,9 @@ import (
 type Callable struct {
 	Sym  int32 // index of the symbol in FileFacts.Symbols
 	Type string
+	// Guard is the class a type guard (x is T, its declared return
+	// type) narrows its argument to: if (isMap(x)) x.get(k) calls T's.
+	Guard string
 }
 
 // tsPrimitives are the type keywords no function is assignable to.
@@ -628,20 +631,31 @@ const (
 	ctxField = "\x06"
 )
 
-// isCtx reports whether a receiver is a callback parameter's stand-in.
+// guardOf starts the stand-in for the class of a variable narrowed by a
+// type guard (if (isMap(x)) …): guardOf and the guard function's name.
+const guardOf = "\x0b"
+
+// isCtx reports whether a receiver is a stand-in for what the compiler's
+// types say: a callback's parameter, a variable a type guard narrows.
 func isCtx(recv string) bool {
-	return strings.HasPrefix(recv, ctxOf) || strings.HasPrefix(recv, ctxTypeOf)
+	return strings.HasPrefix(recv, ctxOf) || strings.HasPrefix(recv, ctxTypeOf) || strings.HasPrefix(recv, guardOf)
 }
 
 // callableOf returns the digest of symbol i's declaration, if its file
 // has one.
 func (d *derived) callableOf(i int32) (string, bool) {
+	c, ok := d.callable(i)
+	return c.Type, ok
+}
+
+// callable returns symbol i's Callable, if its file has one.
+func (d *derived) callable(i int32) (Callable, bool) {
 	s := d.syms[i]
 	k, ok := slices.BinarySearchFunc(s.f.Callables, s.i, func(c Callable, t int32) int { return int(c.Sym - t) })
 	if !ok {
-		return "", false
+		return Callable{}, false
 	}
-	return s.f.Callables[k].Type, true
+	return s.f.Callables[k], true
 }
 
 // fnAlt is a function type a digest comes to, with the file whose names
@@ -746,6 +760,21 @@ func takes(params []string, n int) bool {
 func (d *derived) ctxClass(f *FileFacts, standIn string, depth int) (*FileFacts, string, bool) {
 	if depth > maxResultDepth {
 		return nil, "", false
+	}
+	if fn, ok := strings.CutPrefix(standIn, guardOf); ok {
+		i, ok := d.resolveImported(f, Ref{Name: fn, Loose: true})
+		if !ok {
+			return nil, "", false
+		}
+		g, ok := d.callable(i)
+		if !ok || g.Guard == "" {
+			return nil, "", false
+		}
+		c, ok := d.class(d.syms[i].f, g.Guard)
+		if !ok {
+			return nil, "", false
+		}
+		return d.syms[c].f, d.syms[c].def().Name, true
 	}
 	var alts []fnAlt
 	var j int
