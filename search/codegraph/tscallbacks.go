@@ -632,7 +632,7 @@ var (
 	// this.byKey.get(k)?. before a method's name.
 	reTSMapGetTail = regexp.MustCompile(`\bthis\s*\.\s*(#?[A-Za-z_$][\w$]*)\s*\.\s*get\s*\([^()]*\)\s*(?:\?\.|!\s*\.|\.)\s*$`)
 	// The type a cast gives: "x as Foo<T>" (the last as), "<Foo>x".
-	reTSAsTail   = regexp.MustCompile(`\bas\s+([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*$`)
+	reTSAsTail    = regexp.MustCompile(`\bas\s+([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*$`)
 	reTSAngleCast = regexp.MustCompile(`^\s*<\s*([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*>`)
 )
 
