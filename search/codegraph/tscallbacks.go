@@ -238,6 +238,19 @@ func tsCallbacks(body, self, recv, ret string, l *scopedLocals) {
 				continue
 			}
 			c = cb{start: q, paramsFrom: q, paramsTo: p + 1, single: true}
+			if b := skipBack(body, q); b >= 0 && body[b] == ':' {
+				// A return type, (c): Response => …: the parameters are
+				// in the parentheses before it.
+				r := skipBack(body, b)
+				if r < 0 || body[r] != ')' {
+					continue
+				}
+				open := codeOpen(body, r)
+				if open < 0 {
+					continue
+				}
+				c = cb{start: open, paramsFrom: open + 1, paramsTo: r}
+			}
 		default:
 			continue // a return type's annotation: (c): R =>
 		}
