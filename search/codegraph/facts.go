@@ -1359,6 +1359,7 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 	}
 	if lang == "typescript" || lang == "javascript" {
 		ff.propertyReads(from, s, body, lineOf, sl)
+		ff.tsImplicitCalls(from, body, lineOf)
 	}
 	// Functions passed as arguments: this.m and self.m, methods of the
 	// enclosing class; a bare name, a function of the same file (a

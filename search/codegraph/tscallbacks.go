@@ -1,6 +1,7 @@
 package codegraph
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -833,4 +834,38 @@ func tsMapField(signature string) (string, string) {
 		typ = init[:end+1]
 	}
 	return name, tsMapValue(strings.TrimSpace(typ))
+}
+
+var (
+	// A JSX element naming a component: "<Suspense ", "<Fallback />".
+	reJSXElement = regexp.MustCompile(`<([A-Z][\w$]*)[\s/>]`)
+	// A tagged template: html` (the template's text is blanked, its
+	// backticks kept).
+	reTaggedTemplate = regexp.MustCompile("([A-Za-z_$][\\w$]*)`")
+)
+
+// tsImplicitCalls adds the calls the compiler sees where the code writes
+// no parentheses: a JSX element calls its component (in .tsx and .jsx
+// files), a tagged template its tag. Each resolves as a call of the name
+// does.
+func (ff *FileFacts) tsImplicitCalls(from int32, body string, lineOf func(int) int32) {
+	if ext := path.Ext(ff.Path); ext == ".tsx" || ext == ".jsx" {
+		for _, m := range reJSXElement.FindAllStringSubmatchIndex(body, -1) {
+			// An element starts where an expression may: not after a
+			// name (Array<Foo>, f<Foo>(…)) or a dot.
+			if p := skipBack(body, m[0]); p >= 0 && (isWordByte(body[p]) || body[p] == '.') {
+				if q := strings.LastIndexFunc(body[:p+1], func(r rune) bool { return !isWordByte(byte(r)) }); !tsExprKeywords[body[q+1:p+1]] {
+					continue
+				}
+			}
+			ff.Calls = append(ff.Calls, Ref{From: from, Name: body[m[2]:m[3]], Line: lineOf(m[0]), Loose: true})
+		}
+	}
+	for _, m := range reTaggedTemplate.FindAllStringSubmatchIndex(body, -1) {
+		name := body[m[2]:m[3]]
+		if notCalls[name] || tsExprKeywords[name] || m[2] > 0 && (body[m[2]-1] == '.' || isWordByte(body[m[2]-1])) {
+			continue
+		}
+		ff.Calls = append(ff.Calls, Ref{From: from, Name: name, Line: lineOf(m[0]), Loose: true})
+	}
 }
