@@ -1346,6 +1346,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 			// this.byKey.get(k)?.m(): the method of the class of the
 			// values of the map the field is declared to be.
 			r.Recv, r.Loose = s.Recv+fieldOf+field+mapValue, true
+		} else if _, chain, ok := tsCallee(body[:m[7]], s.Recv, sl, 0); ok && strings.HasPrefix(chain, chainOf) && (lang == "typescript" || lang == "javascript") {
+			r.Recv = chain // app.get(…).use(…): the class get's declaration returns
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {

@@ -365,6 +365,19 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		}
 	}
 	member := r.Recv != "" // x.m(), this.m(), f().m(): never a variable's call
+	if strings.HasPrefix(r.Recv, chainOf) {
+		// app.get(…).use(…): the method of the class the call's
+		// declaration says it returns, else by name as any f().m().
+		if fc, t, ok := d.chainClass(f, r.Recv, 0); ok {
+			if i, ok := d.classMethod(fc, t, r.Name, 0); ok {
+				return i, false, true
+			}
+		}
+		if r.Value {
+			return 0, false, false
+		}
+		r.Recv, r.Loose = exprRecv, true
+	}
 	if isCtx(r.Recv) && !strings.Contains(r.Recv, fieldOf) {
 		// c.json() with c a callback's parameter: the method of the
 		// class the callee's declared type gives it, when that is known.

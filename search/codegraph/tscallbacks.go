@@ -403,19 +403,59 @@ func tsCallSlot(body string, start int, recv string, l *scopedLocals) (string, s
 	if args := strings.TrimSpace(body[open+1 : closeP]); args != "" {
 		n = len(splitTopCode(strings.TrimSuffix(args, ",")))
 	}
-	head := body[:open]
-	m := reTSCallee.FindStringSubmatchIndex(head)
-	if m == nil {
+	name, callee, ok := tsCallee(body[:open], recv, l, 0)
+	if !ok {
 		return "", ""
+	}
+	return ctxOf + name + ctxSep + strconv.Itoa(k) + ctxSep + strconv.Itoa(n) + ctxSep, callee
+}
+
+// tsCallee returns the name of the function or method a call's argument
+// list follows (head is the code up to its parenthesis) and its receiver:
+// "" for a function, the class of this or of a local, this's class and a
+// field (Class ctxField field), or for a method called on what another
+// call returns (new Hono().get(…), app.get(…).post(…)) that class or a
+// stand-in for the call (chainOf).
+func tsCallee(head, recv string, l *scopedLocals, depth int) (string, string, bool) {
+	m := reTSCallee.FindStringSubmatchIndex(head)
+	if m == nil || depth > maxResultDepth {
+		return "", "", false
 	}
 	name := head[m[6]:m[7]]
 	before := strings.TrimRight(head[:m[0]], " \t\n\r")
-	if notCalls[name] || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "new") || strings.HasSuffix(before, "function") {
-		return "", "" // a keyword's parenthesis, a longer chain, new Foo(…)
+	if notCalls[name] || strings.HasSuffix(before, "new") || strings.HasSuffix(before, "function") {
+		return "", "", false // a keyword's parenthesis, new Foo(…)
 	}
 	var callee string
 	switch {
+	case m[4] < 0 && strings.HasSuffix(before, "."): // f(…).m(…)
+		expr := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(before, "."), "?"), " \t\n\r")
+		if !strings.HasSuffix(expr, ")") {
+			return "", "", false
+		}
+		open := codeOpen(expr, len(expr)-1)
+		if open < 0 {
+			return "", "", false
+		}
+		inner := expr[:open]
+		if nm := reNewTail.FindStringSubmatch(inner); nm != nil {
+			if !unicode.IsUpper(rune(nm[1][0])) {
+				return "", "", false
+			}
+			return name, nm[1], true // new Hono().get(…)
+		}
+		n := 0
+		if args := strings.TrimSpace(expr[open+1 : len(expr)-1]); args != "" {
+			n = len(splitTopCode(strings.TrimSuffix(args, ",")))
+		}
+		name2, recv2, ok := tsCallee(inner, recv, l, depth+1)
+		if !ok {
+			return "", "", false
+		}
+		callee = chainOf + name2 + ctxSep + strconv.Itoa(n) + ctxSep + recv2
 	case m[4] < 0: // f(…)
+	case strings.HasSuffix(before, "."):
+		return "", "", false // a longer chain: a.b.c.m(…)
 	case m[2] < 0: // x.m(…), this.m(…)
 		x := head[m[4]:m[5]]
 		if x == "this" {
@@ -424,18 +464,18 @@ func tsCallSlot(body string, start int, recv string, l *scopedLocals) (string, s
 			callee = l.at(x, m[4])
 		}
 		if callee == "" || !isCtx(callee) && !strings.HasPrefix(callee, resultOf) && !unicode.IsUpper(rune(callee[0])) {
-			return "", ""
+			return "", "", false
 		}
 	default: // this.field.m(…)
 		if head[m[2]:m[3]] != "this" || recv == "" {
-			return "", ""
+			return "", "", false
 		}
 		callee = recv + ctxField + head[m[4]:m[5]]
 	}
 	if strings.Contains(callee, fieldOf) {
-		return "", ""
+		return "", "", false
 	}
-	return ctxOf + name + ctxSep + strconv.Itoa(k) + ctxSep + strconv.Itoa(n) + ctxSep, callee
+	return name, callee, true
 }
 
 // splitTopCode splits code at its commas outside ( [ {.

@@ -28,7 +28,9 @@ import (
 //	(p,p,…)       a function type or call signature: each parameter's
 //	              digest, "?" before an optional one's, "..." before a rest
 //	              parameter's element type (a rest tuple is spread into
-//	              its positions)
+//	              its positions); a call signature's or a function's
+//	              declaration's then ":" and the class it returns, when it
+//	              names one (app.get(…).post(…) calls that class's post)
 //	-             a type no function is assignable to: a primitive, a
 //	              literal, an array, an object type without call signature
 //	?             a type the digest cannot follow (any, a conditional or
@@ -434,7 +436,7 @@ func tsCallSignatures(body string, tparams map[string]string) []string {
 			if end < 0 {
 				return out
 			}
-			out = append(out, "("+strings.Join(tsParams(body[k+1:end], tp), ",")+")")
+			out = append(out, "("+strings.Join(tsParams(body[k+1:end], tp), ",")+")"+returnSuffix(memberType(body[end+1:]), tp))
 			i, start = end, false
 			continue
 		}
@@ -569,7 +571,16 @@ func tsCallable(kind, code string, classParams map[string]string) (string, bool)
 	if end < 0 {
 		return "", false
 	}
-	return "(" + strings.Join(tsParams(rest[1:end], tp), ",") + ")", true
+	ret, rtp := tsReturnType(code)
+	for k, v := range tp {
+		if _, ok := rtp[k]; !ok {
+			if rtp == nil {
+				rtp = map[string]string{}
+			}
+			rtp[k] = v
+		}
+	}
+	return "(" + strings.Join(tsParams(rest[1:end], tp), ",") + ")" + returnSuffix(ret, rtp), true
 }
 
 // tsReturnType returns the declared return type of a function's
@@ -631,6 +642,13 @@ const (
 	ctxField = "\x06"
 )
 
+// chainOf starts the stand-in for what a call returns, as the receiver of
+// a method a callback is passed to (app.get(…).post('/', (c) => …)):
+// chainOf, the callee's name, the call's argument count and the callee's
+// receiver (as ctxOf has them), separated by ctxSep. It resolves to the
+// class every overload taking as many arguments says it returns.
+const chainOf = "\x0c"
+
 // guardOf starts the stand-in for the class of a variable narrowed by a
 // type guard (if (isMap(x)) …): guardOf and the guard function's name.
 const guardOf = "\x0b"
@@ -663,6 +681,7 @@ func (d *derived) callable(i int32) (Callable, bool) {
 type fnAlt struct {
 	f      *FileFacts
 	params []string
+	ret    string // the class it returns, "" when its declaration names none
 }
 
 // funcAlts adds to out the function types a digest's alternatives come
@@ -687,11 +706,15 @@ func (d *derived) funcAlts(f *FileFacts, digest string, single bool, depth int, 
 		case alt == "" || alt == "?" || alt[0] == '?' || strings.HasPrefix(alt, "..."):
 			return false
 		case alt[0] == '(':
+			end := parenClose(alt)
+			if end < 0 {
+				return false
+			}
 			var params []string
-			if inner := alt[1 : len(alt)-1]; inner != "" {
+			if inner := alt[1:end]; inner != "" {
 				params = splitTop(inner)
 			}
-			got = append(got, fnAlt{f, params})
+			got = append(got, fnAlt{f, params, strings.TrimPrefix(alt[end+1:], ":")})
 		default:
 			c, ok := d.class(f, alt)
 			if !ok {
@@ -866,6 +889,8 @@ func (d *derived) recvClass(f *FileFacts, recv string, depth int) (*FileFacts, s
 	switch {
 	case recv == "":
 		return nil, "", false
+	case strings.HasPrefix(recv, chainOf):
+		return d.chainClass(f, recv, depth+1)
 	case isCtx(recv):
 		return d.ctxClass(f, recv, depth+1)
 	case strings.HasPrefix(recv, resultOf):
@@ -926,4 +951,121 @@ func (d *derived) member(f *FileFacts, class, name string, depth int) (int32, bo
 		}
 	}
 	return 0, false
+}
+
+// parenClose returns the index of the parenthesis closing a digest's
+// first, -1 for none.
+func parenClose(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// returnSuffix returns ":" and the class a return type names (its digest
+// a single name), "" for any other.
+func returnSuffix(ret string, tparams map[string]string) string {
+	if strings.TrimSpace(ret) == "" {
+		return ""
+	}
+	d := tsDigest(ret, tparams)
+	if !reIdent.MatchString(d) {
+		return ""
+	}
+	return ":" + d
+}
+
+// memberType returns the type annotation (after ":") that starts code,
+// up to the end of the member it belongs to: a semicolon or a comma
+// outside brackets, or a line break after which the type does not go on.
+func memberType(code string) string {
+	code = strings.TrimLeft(code, " \t\r\n")
+	if !strings.HasPrefix(code, ":") {
+		return ""
+	}
+	code = code[1:]
+	depth := 0
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; c {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '>':
+			if i == 0 || code[i-1] != '=' {
+				depth--
+			}
+		case ';', ',':
+			if depth == 0 {
+				return code[:i]
+			}
+		case '\n':
+			if depth != 0 {
+				continue
+			}
+			prev := strings.TrimRight(code[:i], " \t\r")
+			next := strings.TrimLeft(code[i:], " \t\r\n")
+			if prev != "" && !strings.ContainsAny(prev[len(prev)-1:], ":|&=,(<?") && !strings.HasSuffix(prev, "=>") &&
+				(next == "" || !strings.ContainsAny(next[:1], "|&.?:")) {
+				return code[:i]
+			}
+		}
+		if depth < 0 {
+			return code[:i]
+		}
+	}
+	return code
+}
+
+// chainClass returns the class a call a stand-in (chainOf) stands for
+// returns, and the file to look it up from: the one every overload of the
+// callee that takes as many arguments says it returns.
+func (d *derived) chainClass(f *FileFacts, standIn string, depth int) (*FileFacts, string, bool) {
+	if depth > maxResultDepth {
+		return nil, "", false
+	}
+	parts := strings.SplitN(strings.TrimPrefix(standIn, chainOf), ctxSep, 3)
+	if len(parts) != 3 {
+		return nil, "", false
+	}
+	name, n, recv := parts[0], atoi(parts[1]), parts[2]
+	callee, ok := d.callee(f, name, recv, depth)
+	if !ok {
+		return nil, "", false
+	}
+	digest, ok := d.callableOf(callee)
+	if !ok {
+		return nil, "", false
+	}
+	var fns []fnAlt
+	if !d.funcAlts(d.syms[callee].f, digest, false, 0, &fns) {
+		return nil, "", false
+	}
+	found := int32(-1)
+	for _, fn := range fns {
+		if !takes(fn.params, n) {
+			continue
+		}
+		if fn.ret == "" {
+			return nil, "", false
+		}
+		c, ok := d.class(fn.f, fn.ret)
+		if !ok || found >= 0 && c != found {
+			return nil, "", false
+		}
+		found = c
+	}
+	if found < 0 {
+		return nil, "", false
+	}
+	return d.syms[found].f, d.syms[found].def().Name, true
 }

@@ -48,3 +48,16 @@ export const limit = (
     next()
   }
 }
+
+// A callback passed to a method of what a call returns: the class its
+// declaration says it returns, the same for every overload that fits.
+export function chained(app: Router): void {
+  app.get('/a', wrap).use('*', async (c, next) => {
+    c.json(c.path)
+    next()
+  })
+}
+
+export function made(): void {
+  new Router().get('/', (c) => c.text('z'))
+}
