@@ -1312,7 +1312,7 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		r := Ref{From: from, Name: name, Line: lineOf(m[0])}
 		if m[2] >= 0 {
 			recv := body[m[2]:m[3]]
-			if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(body[:m[2]]) ||
+			if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(tailOf(body, m[2])) ||
 				lang == "java" && isField(ff.Fields, s.Recv, recv)) {
 				// this.db.get(), self.db.get(), Java's db.get() on a
 				// field: the method of the field's class, when known.
@@ -1321,7 +1321,7 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 				r.Recv = s.Recv // the enclosing class's (or a base's) method
 			} else if recv == "super" && s.Recv != "" {
 				r.Recv, r.Super = s.Recv, true
-			} else if class, ok := localField(body[:m[2]], sl); ok && (lang == "typescript" || lang == "javascript") {
+			} else if class, ok := localField(tailOf(body, m[2]), max(0, m[2]-tailWindow), sl); ok && (lang == "typescript" || lang == "javascript") {
 				r.Recv, r.Loose = class+fieldOf+recv, true // c.req.header() with c: Context
 			} else if class := sl.at(recv, m[2]); class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
 				r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
@@ -1332,21 +1332,21 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 					r.Recv = dottedBefore(body[:m[2]]) + recv // pkg.util.format(): the module path
 				}
 			}
-		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
+		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(tailOf(body, m[0])) {
 			r.Recv, r.Super = s.Recv, true // super().m()
-		} else if class, ok := newBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
+		} else if class, ok := newBefore(tailOf(body, m[6])); ok && (lang == "typescript" || lang == "javascript") {
 			r.Recv = class // new Service(…).run()
-		} else if fn, ok := calledBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
+		} else if fn, ok := calledBefore(tailOf(body, m[6])); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
 			r.Recv = resultOf + fn // getAdm(x).get_(): the method of the class getAdm returns
-		} else if class, ok := assertedLocal(body[:m[6]], sl); ok && (lang == "typescript" || lang == "javascript") {
+		} else if class, ok := assertedLocal(tailOf(body, m[6]), max(0, m[6]-tailWindow), sl); ok && (lang == "typescript" || lang == "javascript") {
 			r.Recv = class // x!.m(), x?.m() with x's class known
-		} else if class, ok := castBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
+		} else if class, ok := castBefore(tailOf(body, m[6])); ok && (lang == "typescript" || lang == "javascript") {
 			r.Recv = class // (x as Foo).m(), (<Foo>x).m()
-		} else if field, ok := mapGetBefore(body[:m[6]]); ok && s.Recv != "" && (lang == "typescript" || lang == "javascript") {
+		} else if field, ok := mapGetBefore(tailOf(body, m[6])); ok && s.Recv != "" && (lang == "typescript" || lang == "javascript") {
 			// this.byKey.get(k)?.m(): the method of the class of the
 			// values of the map the field is declared to be.
 			r.Recv, r.Loose = s.Recv+fieldOf+field+mapValue, true
-		} else if _, chain, ok := tsCallee(body[:m[7]], s.Recv, sl, 0); ok && strings.HasPrefix(chain, chainOf) && (lang == "typescript" || lang == "javascript") {
+		} else if _, chain, ok := chainCallee(lang, body, m[7], s.Recv, sl); ok {
 			r.Recv = chain // app.get(…).use(…): the class get's declaration returns
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
@@ -1381,6 +1381,42 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		}
 		ff.Calls = append(ff.Calls, r)
 	}
+}
+
+// tailWindow bounds the code before a call site that the patterns
+// looking back from it read (this.x., new Foo(…)., (x as Foo).): a file's
+// top-level statements are read as one body, and reading all the code
+// before each of its calls would take time growing with the square of its
+// length. chainWindow is the longer one a chain of calls is read in.
+const (
+	tailWindow  = 512
+	chainWindow = 4096
+)
+
+// tailOf returns the code of body before offset k, at most tailWindow
+// bytes of it.
+func tailOf(body string, k int) string { return body[max(0, k-tailWindow):k] }
+
+// chainTailOf returns the code of body before offset k, at most
+// chainWindow bytes of it.
+func chainTailOf(body string, k int) string { return body[max(0, k-chainWindow):k] }
+
+// chainCallee returns the stand-in (chainOf) for the call a method
+// whose name ends at offset end of body is called on, in TypeScript and
+// JavaScript: app.get(…).use(…).
+func chainCallee(lang, body string, end int, recv string, l *scopedLocals) (string, string, bool) {
+	if lang != "typescript" && lang != "javascript" {
+		return "", "", false
+	}
+	// Only after a call's parenthesis and a dot: the name, the dot, the
+	// optional chain or assertion, then ")".
+	t := strings.TrimRightFunc(tailOf(body, end), func(r rune) bool { return r < 128 && isWordByte(byte(r)) })
+	t = strings.TrimRight(t, " \t\n\r")
+	if !strings.HasSuffix(t, ".") || !strings.HasSuffix(strings.TrimRight(t[:len(t)-1], " \t\n\r?!"), ")") {
+		return "", "", false
+	}
+	name, chain, ok := tsCallee(chainTailOf(body, end), max(0, end-chainWindow), recv, l, 0)
+	return name, chain, ok && strings.HasPrefix(chain, chainOf)
 }
 
 // onExpression reports whether a call whose name comes right after code

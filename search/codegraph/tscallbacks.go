@@ -273,7 +273,7 @@ func tsCallbacks(body, self, recv, ret string, l *scopedLocals) {
 	}
 	// Function expressions and nested declarations.
 	for _, m := range reTSFunctionExpr.FindAllStringSubmatchIndex(body, -1) {
-		if body[m[2]:m[3]] == self && !isExprStart(body[:m[0]]) {
+		if body[m[2]:m[3]] == self && !isExprStart(tailOf(body, m[0])) {
 			// An overload's declaration, or the implementation after
 			// them: the symbol's own, not a function of its body.
 			continue
@@ -403,7 +403,7 @@ func tsCallSlot(body string, start int, recv string, l *scopedLocals) (string, s
 	if args := strings.TrimSpace(body[open+1 : closeP]); args != "" {
 		n = len(splitTopCode(strings.TrimSuffix(args, ",")))
 	}
-	name, callee, ok := tsCallee(body[:open], recv, l, 0)
+	name, callee, ok := tsCallee(chainTailOf(body, open), max(0, open-chainWindow), recv, l, 0)
 	if !ok {
 		return "", ""
 	}
@@ -416,10 +416,18 @@ func tsCallSlot(body string, start int, recv string, l *scopedLocals) (string, s
 // field (Class ctxField field), or for a method called on what another
 // call returns (new Hono().get(…), app.get(…).post(…)) that class or a
 // stand-in for the call (chainOf).
-func tsCallee(head, recv string, l *scopedLocals, depth int) (string, string, bool) {
-	m := reTSCallee.FindStringSubmatchIndex(head)
+func tsCallee(head string, base int, recv string, l *scopedLocals, depth int) (string, string, bool) {
+	// The pattern reads the last bytes only: it backtracks, and the
+	// callee's name and receiver are short.
+	off := max(0, len(head)-256)
+	m := reTSCallee.FindStringSubmatchIndex(head[off:])
 	if m == nil || depth > maxResultDepth {
 		return "", "", false
+	}
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += off
+		}
 	}
 	name := head[m[6]:m[7]]
 	before := strings.TrimRight(head[:m[0]], " \t\n\r")
@@ -448,7 +456,7 @@ func tsCallee(head, recv string, l *scopedLocals, depth int) (string, string, bo
 		if args := strings.TrimSpace(expr[open+1 : len(expr)-1]); args != "" {
 			n = len(splitTopCode(strings.TrimSuffix(args, ",")))
 		}
-		name2, recv2, ok := tsCallee(inner, recv, l, depth+1)
+		name2, recv2, ok := tsCallee(inner, base, recv, l, depth+1)
 		if !ok {
 			return "", "", false
 		}
@@ -461,7 +469,7 @@ func tsCallee(head, recv string, l *scopedLocals, depth int) (string, string, bo
 		if x == "this" {
 			callee = recv
 		} else {
-			callee = l.at(x, m[4])
+			callee = l.at(x, base+m[4])
 		}
 		if callee == "" || !isCtx(callee) && !strings.HasPrefix(callee, resultOf) && !unicode.IsUpper(rune(callee[0])) {
 			return "", "", false
@@ -784,12 +792,12 @@ var reTSAssertedTail = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:
 
 // assertedLocal returns the class of the variable a method is called on
 // through x!.m() or x?.m(), when l knows it.
-func assertedLocal(code string, l *scopedLocals) (string, bool) {
+func assertedLocal(code string, base int, l *scopedLocals) (string, bool) {
 	m := reTSAssertedTail.FindStringSubmatchIndex(code)
 	if m == nil || code[m[2]:m[3]] == "this" {
 		return "", false
 	}
-	class := l.at(code[m[2]:m[3]], m[2])
+	class := l.at(code[m[2]:m[3]], base+m[2])
 	return class, class != ""
 }
 

@@ -367,12 +367,12 @@ var reLocalDot = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*\.\s*$`)
 
 // localField returns the class of the variable a field is read through
 // (c.req.header() with c: Context gives Context), when locals knows it.
-func localField(before string, locals *scopedLocals) (string, bool) {
+func localField(before string, base int, locals *scopedLocals) (string, bool) {
 	m := reLocalDot.FindStringSubmatchIndex(before)
 	if m == nil || before[m[2]:m[3]] == "this" {
 		return "", false
 	}
-	class := locals.at(before[m[2]:m[3]], m[2])
+	class := locals.at(before[m[2]:m[3]], base+m[2])
 	return class, class != "" && !strings.HasPrefix(class, resultOf)
 }
 
