@@ -793,6 +793,10 @@ var reTSAssertedTail = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:
 // assertedLocal returns the class of the variable a method is called on
 // through x!.m() or x?.m(), when l knows it.
 func assertedLocal(code string, base int, l *scopedLocals) (string, bool) {
+	t := strings.TrimRight(code, " \t\n\r")
+	if !strings.HasSuffix(t, ".") || !strings.HasSuffix(strings.TrimRight(t[:len(t)-1], " \t\n\r"), "!") && !strings.HasSuffix(t, "?.") {
+		return "", false // the pattern only where it may match: it is slow
+	}
 	m := reTSAssertedTail.FindStringSubmatchIndex(code)
 	if m == nil || code[m[2]:m[3]] == "this" {
 		return "", false
@@ -804,6 +808,10 @@ func assertedLocal(code string, base int, l *scopedLocals) (string, bool) {
 // mapGetBefore returns the field whose map's value a method is called on:
 // this.byKey.get(k)?.m() gives byKey.
 func mapGetBefore(code string) (string, bool) {
+	t := strings.TrimRight(code, " \t\n\r")
+	if !strings.HasSuffix(t, ".") || !strings.HasSuffix(strings.TrimRight(t[:len(t)-1], " \t\n\r?!"), ")") {
+		return "", false
+	}
 	m := reTSMapGetTail.FindStringSubmatch(code)
 	if m == nil {
 		return "", false
