@@ -46,7 +46,9 @@ import (
 // function's second result and its result count.
 // 18: Go facts record the named types each function names (FileFacts.Types),
 // for the calls the standard library makes (impact).
-const formatVersion = 18
+// 19: TypeScript facts digest what declarations say their values are called
+// with (FileFacts.Callables), for the class of a callback's parameters.
+const formatVersion = 19
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a

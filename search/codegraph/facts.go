@@ -136,6 +136,10 @@ type FileFacts struct {
 	// values it handles, for the calls the standard library makes on them
 	// (fmt calling a String method; see implicit.go).
 	Types []TypeUse
+	// Callables digest what TypeScript declarations say their values
+	// are called with (see tstypes.go), sorted by symbol: for the type
+	// of a callback's parameters, which the callee's declaration gives.
+	Callables []Callable
 }
 
 // TypeUse is a named type a Go symbol's code names.
@@ -1264,8 +1268,22 @@ var notCalls = map[string]bool{
 
 // callSites adds the calls that body, which starts at line bodyLine of the
 // file, makes from symbol from (s), and the functions it names as values.
-func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body string, bodyLine int) {
+func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body string, bodyLine int, tc tsContext) {
 	locals := localClasses(lang, signature, body)
+	sl := &scopedLocals{locals: locals}
+	if lang == "typescript" || lang == "javascript" {
+		// The body's declarations, each over its block; the signature's
+		// parameters over all of it.
+		locals = paramClasses(lang, signature)
+		sl = &scopedLocals{locals: locals, decls: tsLocalDecls(body, s.Recv)}
+		tsGuards(body, sl)
+		for name, v := range tc.own {
+			if locals[name] == "" {
+				locals[name] = v
+			}
+		}
+		tsCallbacks(body, s.Name, s.Recv, tc.ret, sl)
+	}
 	// lineOf counts lines from the last offset asked for: matches come in
 	// order, and counting from the start each time would be quadratic in a
 	// long body.
@@ -1282,7 +1300,8 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 	if lang == "typescript" || lang == "javascript" {
 		re = reCallSiteTS
 	}
-	for _, m := range re.FindAllStringSubmatchIndex(body, 500) {
+	limit := cmp.Or(tc.limit, 500)
+	for _, m := range re.FindAllStringSubmatchIndex(body, limit) {
 		name := body[m[6]:m[7]]
 		if notCalls[name] && m[2] < 0 && !onExpression(body[:m[6]]) || len(m) > 9 && m[8] >= 0 && !typeArgs(body[m[8]:m[9]]) {
 			continue // a keyword, but for a method so named (this.delete(k))
@@ -1293,7 +1312,7 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		r := Ref{From: from, Name: name, Line: lineOf(m[0])}
 		if m[2] >= 0 {
 			recv := body[m[2]:m[3]]
-			if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(body[:m[2]]) ||
+			if s.Recv != "" && !selfNames[recv] && (reSelfDot.MatchString(tailOf(body, m[2])) ||
 				lang == "java" && isField(ff.Fields, s.Recv, recv)) {
 				// this.db.get(), self.db.get(), Java's db.get() on a
 				// field: the method of the field's class, when known.
@@ -1302,9 +1321,9 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 				r.Recv = s.Recv // the enclosing class's (or a base's) method
 			} else if recv == "super" && s.Recv != "" {
 				r.Recv, r.Super = s.Recv, true
-			} else if class, ok := localField(body[:m[2]], locals); ok && (lang == "typescript" || lang == "javascript") {
+			} else if class, ok := localField(tailOf(body, m[2]), max(0, m[2]-tailWindow), sl); ok && (lang == "typescript" || lang == "javascript") {
 				r.Recv, r.Loose = class+fieldOf+recv, true // c.req.header() with c: Context
-			} else if class := locals[recv]; class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
+			} else if class := sl.at(recv, m[2]); class != "" && !strings.HasSuffix(strings.TrimRight(body[:m[2]], " \t"), ".") {
 				r.Recv = class // x.m() with x = Foo(), const x = new Foo(), Foo x = …
 			} else {
 				r.Loose = true
@@ -1313,12 +1332,22 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 					r.Recv = dottedBefore(body[:m[2]]) + recv // pkg.util.format(): the module path
 				}
 			}
-		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(body[:m[0]]) {
+		} else if lang == "python" && s.Recv != "" && rePySuper.MatchString(tailOf(body, m[0])) {
 			r.Recv, r.Super = s.Recv, true // super().m()
-		} else if class, ok := newBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript") {
+		} else if class, ok := newBefore(tailOf(body, m[6])); ok && (lang == "typescript" || lang == "javascript") {
 			r.Recv = class // new Service(…).run()
-		} else if fn, ok := calledBefore(body[:m[6]]); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
+		} else if fn, ok := calledBefore(tailOf(body, m[6])); ok && (lang == "typescript" || lang == "javascript" || lang == "python") {
 			r.Recv = resultOf + fn // getAdm(x).get_(): the method of the class getAdm returns
+		} else if class, ok := assertedLocal(tailOf(body, m[6]), max(0, m[6]-tailWindow), sl); ok && (lang == "typescript" || lang == "javascript") {
+			r.Recv = class // x!.m(), x?.m() with x's class known
+		} else if class, ok := castBefore(tailOf(body, m[6])); ok && (lang == "typescript" || lang == "javascript") {
+			r.Recv = class // (x as Foo).m(), (<Foo>x).m()
+		} else if field, ok := mapGetBefore(tailOf(body, m[6])); ok && s.Recv != "" && (lang == "typescript" || lang == "javascript") {
+			// this.byKey.get(k)?.m(): the method of the class of the
+			// values of the map the field is declared to be.
+			r.Recv, r.Loose = s.Recv+fieldOf+field+mapValue, true
+		} else if _, chain, ok := chainCallee(lang, body, m[7], s.Recv, sl); ok {
+			r.Recv = chain // app.get(…).use(…): the class get's declaration returns
 		} else if onExpression(body[:m[6]]) {
 			r.Recv, r.Loose = exprRecv, true // matched by name, as x.m() is
 		} else if lang == "java" && s.Recv != "" {
@@ -1331,12 +1360,13 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		ff.Calls = append(ff.Calls, r)
 	}
 	if lang == "typescript" || lang == "javascript" {
-		ff.propertyReads(from, s, body, lineOf, locals)
+		ff.propertyReads(from, s, body, lineOf, sl)
+		ff.tsImplicitCalls(from, body, lineOf)
 	}
 	// Functions passed as arguments: this.m and self.m, methods of the
 	// enclosing class; a bare name, a function of the same file (a
 	// name defined elsewhere may as well be a variable).
-	for _, m := range reArgument.FindAllStringSubmatchIndex(body, 500) {
+	for _, m := range reArgument.FindAllStringSubmatchIndex(body, limit) {
 		if rest := strings.TrimLeft(body[m[1]:], " \t"); rest == "" || rest[0] != ',' && rest[0] != ')' {
 			continue
 		}
@@ -1351,6 +1381,42 @@ func (ff *FileFacts) callSites(lang string, from int32, s *Def, signature, body 
 		}
 		ff.Calls = append(ff.Calls, r)
 	}
+}
+
+// tailWindow bounds the code before a call site that the patterns
+// looking back from it read (this.x., new Foo(…)., (x as Foo).): a file's
+// top-level statements are read as one body, and reading all the code
+// before each of its calls would take time growing with the square of its
+// length. chainWindow is the longer one a chain of calls is read in.
+const (
+	tailWindow  = 512
+	chainWindow = 4096
+)
+
+// tailOf returns the code of body before offset k, at most tailWindow
+// bytes of it.
+func tailOf(body string, k int) string { return body[max(0, k-tailWindow):k] }
+
+// chainTailOf returns the code of body before offset k, at most
+// chainWindow bytes of it.
+func chainTailOf(body string, k int) string { return body[max(0, k-chainWindow):k] }
+
+// chainCallee returns the stand-in (chainOf) for the call a method
+// whose name ends at offset end of body is called on, in TypeScript and
+// JavaScript: app.get(…).use(…).
+func chainCallee(lang, body string, end int, recv string, l *scopedLocals) (string, string, bool) {
+	if lang != "typescript" && lang != "javascript" {
+		return "", "", false
+	}
+	// Only after a call's parenthesis and a dot: the name, the dot, the
+	// optional chain or assertion, then ")".
+	t := strings.TrimRightFunc(tailOf(body, end), func(r rune) bool { return r < 128 && isWordByte(byte(r)) })
+	t = strings.TrimRight(t, " \t\n\r")
+	if !strings.HasSuffix(t, ".") || !strings.HasSuffix(strings.TrimRight(t[:len(t)-1], " \t\n\r?!"), ")") {
+		return "", "", false
+	}
+	name, chain, ok := tsCallee(chainTailOf(body, end), max(0, end-chainWindow), recv, l, 0)
+	return name, chain, ok && strings.HasPrefix(chain, chainOf)
 }
 
 // onExpression reports whether a call whose name comes right after code
@@ -1447,7 +1513,8 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 	case "python":
 		ff.Bindings = pyBindings(code.text)
 	}
-	var traitImpls [][2]string // Rust: {trait, type} of each impl Trait for Type
+	var traitImpls [][2]string                      // Rust: {trait, type} of each impl Trait for Type
+	tsClassParams := map[string]map[string]string{} // a TypeScript class's type parameters, by name
 	// Top-level statements call too: a test's describe and it callbacks, a
 	// script's main().
 	var module []chunk.Chunk
@@ -1486,6 +1553,37 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			ff.Signatures = append(ff.Signatures, c.Signature)
 		}
 		from := int32(len(ff.Symbols) - 1)
+		var tc tsContext
+		if lang == "typescript" {
+			decl := code.lines(c.DeclLine, c.EndLine)
+			if c.Kind == chunk.Type {
+				// A type's members may be chunks of their own: its
+				// declaration goes on to the bracket closing its body.
+				decl = tsBalanced(decl, code.lines(c.DeclLine, len(code.starts)))
+			}
+			var classParams map[string]string
+			if s.Recv != "" {
+				classParams = tsClassParams[s.Recv]
+			}
+			t, ok := tsCallable(string(c.Kind), decl, classParams)
+			guard := ""
+			if c.Kind != chunk.Type {
+				guard = tsGuard(decl)
+			}
+			if ok || guard != "" {
+				ff.Callables = append(ff.Callables, Callable{Sym: from, Type: cmp.Or(t, "?"), Guard: guard})
+			}
+			if c.Kind == chunk.Type {
+				if tp := tsDeclTypeParams(decl); tp != nil {
+					tsClassParams[c.Symbol[memberDot(c.Symbol)+1:]] = tp
+				}
+			} else {
+				tc.own = tsOwnParams(decl)
+				if c.Kind == chunk.Func || c.Kind == chunk.Method {
+					tc.ret = tsReturnDigest(decl)
+				}
+			}
+		}
 		if c.Kind == chunk.Type {
 			for _, base := range baseTypes(lang, c.Signature) {
 				ff.Calls = append(ff.Calls, Ref{From: from, Name: base, Line: int32(c.DeclLine), Embeds: true})
@@ -1501,7 +1599,7 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			bodyLine++
 		}
 		body := code.lines(bodyLine, c.EndLine)
-		ff.callSites(lang, from, &s, c.Signature, body, bodyLine)
+		ff.callSites(lang, from, &s, c.Signature, body, bodyLine, tc)
 	}
 	if len(module) > 0 {
 		// One symbol for all of them; overlapping windows of a long
@@ -1513,10 +1611,33 @@ func FromChunks(p, lang string, cs []chunk.Chunk, src []byte) FileFacts {
 			ff.Signatures = append(ff.Signatures, "")
 		}
 		s := &ff.Symbols[from]
+		if lang == "typescript" || lang == "javascript" {
+			// Read at once, the lines of other chunks blanked: a local
+			// declared in one window (const app = new Hono()) is known
+			// in the next, and a callback that windows cut stays whole.
+			first, last := module[0].StartLine, module[len(module)-1].EndLine
+			covered := make([]bool, last-first+1)
+			for _, c := range module {
+				for l := max(c.StartLine, first); l <= c.EndLine && l <= last; l++ {
+					covered[l-first] = true
+				}
+			}
+			var b strings.Builder
+			for l := first; l <= last; l++ {
+				if l > first {
+					b.WriteByte('\n')
+				}
+				if covered[l-first] {
+					b.WriteString(code.lines(l, l))
+				}
+			}
+			ff.callSites(lang, from, s, "", b.String(), first, tsContext{limit: 500 * len(module)})
+			module = nil
+		}
 		next := 1 // the first line not yet read
 		for _, c := range module {
 			if first := max(c.StartLine, next); first <= c.EndLine {
-				ff.callSites(lang, from, s, "", code.lines(first, c.EndLine), first)
+				ff.callSites(lang, from, s, "", code.lines(first, c.EndLine), first, tsContext{})
 				next = c.EndLine + 1
 			}
 		}
@@ -1596,6 +1717,9 @@ func classFields(lang string, cs []chunk.Chunk, code lineText) []Field {
 				out = append(out, Field{Struct: class, Name: name, Type: t})
 			} else if m := reTSField.FindStringSubmatch(text); m != nil {
 				add(class, m[1], constrained(typeParams(cs, c.Symbol[:k]), m[2])+m[3])
+			}
+			if name, v := tsMapField(c.Signature); v != "" {
+				add(class, name+mapValue, v) // byKey: Map<string, Entry>
 			}
 		case c.Kind == chunk.Method:
 			if t := getterClass(lang, c.Signature); t != "" {

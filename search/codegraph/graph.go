@@ -365,6 +365,32 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 		}
 	}
 	member := r.Recv != "" // x.m(), this.m(), f().m(): never a variable's call
+	if strings.HasPrefix(r.Recv, chainOf) {
+		// app.get(…).use(…): the method of the class the call's
+		// declaration says it returns, else by name as any f().m().
+		if fc, t, ok := d.chainClass(f, r.Recv, 0); ok {
+			if i, ok := d.classMethod(fc, t, r.Name, 0); ok {
+				return i, false, true
+			}
+		}
+		if r.Value {
+			return 0, false, false
+		}
+		r.Recv, r.Loose = exprRecv, true
+	}
+	if isCtx(r.Recv) && !strings.Contains(r.Recv, fieldOf) {
+		// c.json() with c a callback's parameter: the method of the
+		// class the callee's declared type gives it, when that is known.
+		if fc, t, ok := d.ctxClass(f, r.Recv, 0); ok {
+			if i, ok := d.classMethod(fc, t, r.Name, 0); ok {
+				return i, false, true
+			}
+		}
+		if r.Value {
+			return 0, false, false
+		}
+		r.Recv, r.Loose = "", true
+	}
 	if strings.HasPrefix(r.Recv, resultOf) {
 		// c.m() with c = connect(): the method of the class connect's
 		// signature says it returns.
@@ -381,12 +407,20 @@ func (d *derived) resolve(f *FileFacts, r Ref) (int32, bool, bool) {
 	if class, field, ok := strings.Cut(r.Recv, fieldOf); ok {
 		// this.db.get(): the method of db's class when the code states it,
 		// else by name with db as a hint, as for any x.get().
-		if t, ok := d.fieldClass(f, class, field); ok {
+		ff := f
+		if isCtx(class) {
+			// c.req.header(), c a callback's parameter: the field's
+			// class as the file declaring the parameter's class sees it.
+			if fc, t, ok := d.ctxClass(f, class, 0); ok {
+				ff, class = fc, t
+			}
+		}
+		if t, ok := d.fieldClass(ff, class, field); ok {
 			if strings.HasPrefix(t, resultOf) { // self.conn = connect()
-				t, ok = d.classReturnedBy(f, t)
+				t, ok = d.classReturnedBy(ff, t)
 			}
 			if ok {
-				if i, ok := d.classMethod(f, t, r.Name, 0); ok {
+				if i, ok := d.classMethod(ff, t, r.Name, 0); ok {
 					return i, false, true
 				}
 			}
@@ -463,13 +497,22 @@ func (d *derived) classReturnedBy(f *FileFacts, standIn string) (string, bool) {
 // classField returns the class of a field of class (in file f, else in the
 // nearest class of that name), as FromChunks found it stated.
 func (d *derived) classField(f *FileFacts, class, field string) (string, bool) {
+	if isCtx(class) { // c.req.header() with c a callback's parameter
+		fc, t, ok := d.ctxClass(f, class, 0)
+		if !ok {
+			return "", false
+		}
+		f, class = fc, t
+	}
 	fl, ok := findField(f.Fields, class, field)
 	if !ok {
 		c, found := d.class(f, class)
 		if !found {
 			return "", false
 		}
-		fl, ok = findField(d.syms[c].f.Fields, class, field)
+		// The class's own name: a file may import it under another
+		// (import { Hono as HonoBase }).
+		fl, ok = findField(d.syms[c].f.Fields, d.syms[c].def().Name, field)
 	}
 	return fl.Type, ok
 }
@@ -497,8 +540,11 @@ func (d *derived) classMethod(f *FileFacts, class, name string, depth int) (int3
 		return i, true
 	}
 	if c, ok := d.class(f, class); ok {
-		if cs := d.syms[c]; cs.f != f {
-			if i, ok := d.one(d.withNameIn(name, cs.f.Package), isCallable, func(s sym) bool { return ofClass(s) && s.f == cs.f }); ok {
+		// By the class's own name: a file may import it under another
+		// (import { Hono as HonoBase }).
+		own := d.syms[c].def().Name
+		if cs := d.syms[c]; cs.f != f || own != class {
+			if i, ok := d.one(d.withNameIn(name, cs.f.Package), isCallable, func(s sym) bool { return s.def().Recv == own && s.f == cs.f }); ok {
 				return i, true
 			}
 		}

@@ -58,7 +58,7 @@ var reGetterSig = regexp.MustCompile(`^(?:(?:public|private|protected|static|ove
 // propertyReads adds the reads of properties that may be getters to the
 // calls of symbol from (s): through this or one of the class's fields, or
 // a variable whose class locals knows. Each property once a symbol.
-func (ff *FileFacts) propertyReads(from int32, s *Def, body string, lineOf func(int) int32, locals map[string]string) {
+func (ff *FileFacts) propertyReads(from int32, s *Def, body string, lineOf func(int) int32, locals *scopedLocals) {
 	seen := map[string]bool{}
 	for _, m := range reTSRead.FindAllStringSubmatchIndex(body, -1) {
 		if before := strings.TrimRight(body[:m[0]], " \t\n"); strings.HasSuffix(before, ".") || strings.HasSuffix(before, "#") {
@@ -67,7 +67,7 @@ func (ff *FileFacts) propertyReads(from int32, s *Def, body string, lineOf func(
 		base, name := body[m[2]:m[3]], body[m[6]:m[7]]
 		class := s.Recv // this
 		if base != "this" {
-			class = locals[base]
+			class = locals.at(base, m[2])
 		}
 		if class == "" || strings.HasPrefix(class, resultOf) {
 			continue
@@ -99,6 +99,13 @@ func (ff *FileFacts) propertyReads(from int32, s *Def, body string, lineOf func(
 func (d *derived) resolveGet(f *FileFacts, r Ref) (int32, bool, bool) {
 	recv := r.Recv
 	if class, field, ok := strings.Cut(recv, fieldOf); ok {
+		if isCtx(class) { // c.req.url: as the file declaring c's class sees it
+			fc, t, ok := d.ctxClass(f, class, 0)
+			if !ok {
+				return 0, false, false
+			}
+			f, class = fc, t
+		}
 		t, ok := d.fieldClass(f, class, field)
 		if !ok {
 			return 0, false, false
@@ -111,6 +118,13 @@ func (d *derived) resolveGet(f *FileFacts, r Ref) (int32, bool, bool) {
 			return 0, false, false
 		}
 		recv = t
+	}
+	if isCtx(recv) { // c.req with c a callback's parameter
+		fc, t, ok := d.ctxClass(f, recv, 0)
+		if !ok {
+			return 0, false, false
+		}
+		f, recv = fc, t
 	}
 	i, ok := d.getter(f, recv, r.Name, 0)
 	return i, false, ok
@@ -125,8 +139,9 @@ func (d *derived) getter(f *FileFacts, class, name string, depth int) (int32, bo
 	}
 	cs := d.syms[c]
 	base := d.byFile[cs.f.Path]
+	own := cs.def().Name // its own name, whatever f imports it as
 	for k := range cs.f.Symbols {
-		if s := &cs.f.Symbols[k]; s.Recv == class && s.Name == name && k < len(cs.f.Signatures) && reGetterSig.MatchString(cs.f.Signatures[k]) {
+		if s := &cs.f.Symbols[k]; s.Recv == own && s.Name == name && k < len(cs.f.Signatures) && reGetterSig.MatchString(cs.f.Signatures[k]) {
 			return base + int32(k), true
 		}
 	}
@@ -352,12 +367,12 @@ var reLocalDot = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*\.\s*$`)
 
 // localField returns the class of the variable a field is read through
 // (c.req.header() with c: Context gives Context), when locals knows it.
-func localField(before string, locals map[string]string) (string, bool) {
-	m := reLocalDot.FindStringSubmatch(before)
-	if m == nil || m[1] == "this" {
+func localField(before string, base int, locals *scopedLocals) (string, bool) {
+	m := reLocalDot.FindStringSubmatchIndex(before)
+	if m == nil || before[m[2]:m[3]] == "this" {
 		return "", false
 	}
-	class := locals[m[1]]
+	class := locals.at(before[m[2]:m[3]], base+m[2])
 	return class, class != "" && !strings.HasPrefix(class, resultOf)
 }
 

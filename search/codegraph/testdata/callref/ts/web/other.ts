@@ -1,0 +1,5 @@
+export class Other {
+  json(v: unknown): string {
+    return ''
+  }
+}
