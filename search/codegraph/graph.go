@@ -147,6 +147,8 @@ type derived struct {
 	// on first use (implicit.go).
 	implicitOnce sync.Once
 	imp          *implicitFacts
+	// modules keeps what each module name resolves to (moduleFile).
+	modules sync.Map // moduleKey -> *FileFacts, nil when not the project's
 }
 
 // New returns an empty graph.

@@ -181,8 +181,30 @@ var tsExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".m
 // extension (./a.js naming a.ts too) or naming a folder's index; a Python
 // module, absolute (searched from f's folder up to the project's root) or
 // relative (.m, ..m). A package the project does not hold resolves to
-// nothing.
+// nothing. Answers are kept for the graph's life: a barrel file's
+// `export * from` list is walked for every name imported through it, and
+// joining and cleaning the paths again each time was most of resolving
+// mobx's graph.
 func (d *derived) moduleFile(f *FileFacts, mod string) (*FileFacts, bool) {
+	key := moduleKey{path.Dir(f.Path), f.Language == "python", mod}
+	if v, ok := d.modules.Load(key); ok {
+		ff := v.(*FileFacts)
+		return ff, ff != nil
+	}
+	ff, _ := d.findModuleFile(f, mod)
+	d.modules.Store(key, ff)
+	return ff, ff != nil
+}
+
+// moduleKey is what a module's resolution depends on: the importing file's
+// folder, its language and the name.
+type moduleKey struct {
+	dir    string
+	python bool
+	mod    string
+}
+
+func (d *derived) findModuleFile(f *FileFacts, mod string) (*FileFacts, bool) {
 	if f.Language == "python" {
 		return d.pyModuleFile(f, mod)
 	}
