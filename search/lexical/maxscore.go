@@ -183,6 +183,20 @@ func (l *postingList) skipPoints() []skip {
 	return out
 }
 
+// window is how many documents a search takes at a time: the walked lists
+// are read one after the other over a window (as fast, a posting, as
+// scoring every posting), then the window's documents are judged.
+const window = 4096
+
+// wHit is a walked list's posting in the current window: its term's score
+// and fields, and the previous one of the same document.
+type wHit struct {
+	s     float64
+	next  int32 // index of the document's previous hit; -1 for none
+	term  int32 // index in the query's terms
+	fmask uint8
+}
+
 // Search scores the live documents that match any query term and returns the
 // best k, highest first (ties by document); accept, when not nil, filters
 // documents. The result is that of scoring every matching document, found
@@ -247,87 +261,155 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		}
 		bound[i+1] = sum * boundSlack
 	}
-	// The terms byBound[:lazy] are looked into, not walked.
+	// The terms byBound[:lazy] are looked into, not walked; lazyUB[g] is
+	// the largest bound of group g's among them.
 	lazy := 0
+	lazyUB := make([]float64, ng)
+	lazyAll := 0.0 // their sum
+	probed := make([]bool, len(cs))
 	best := bestK{k: k}
 	theta := math.Inf(-1) // the k-th best score once there are k
+	head := make([]int32, window)
+	for i := range head {
+		head[i] = -1
+	}
+	var hits []wHit
+	var touched []int32
 	for {
-		d := uint32(math.MaxUint32)
-		for _, j := range byBound[lazy:] {
-			d = min(d, cs[j].doc)
+		// A term whose bound no longer reaches the k-th score is looked
+		// into from now on (only between windows: a window's walked
+		// postings are all read before its documents are judged).
+		for lazy < len(cs) && bound[lazy+1] <= theta {
+			c := &cs[byBound[lazy]]
+			c.skips = ix.skipsOf(c.term)
+			lazyUB[c.group] = max(lazyUB[c.group], c.ub)
+			lazy++
+			lazyAll = 0
+			for _, u := range lazyUB {
+				lazyAll += u
+			}
 		}
-		if d == math.MaxUint32 {
+		base := uint32(math.MaxUint32)
+		for _, j := range byBound[lazy:] {
+			base = min(base, cs[j].doc)
+		}
+		if base == math.MaxUint32 {
 			break
 		}
-		// Score d in the walked lists, moving them on.
-		live := ix.live[d]
-		w := &norms[d]
-		clear(gmax)
+		end := uint64(base) + window
+		// Walk the window's postings of the walked terms.
+		hits, touched = hits[:0], touched[:0]
 		for _, j := range byBound[lazy:] {
 			c := &cs[j]
-			if c.doc != d {
-				continue
-			}
-			if live {
-				c.s, c.fmask = c.score(w, nf, ix.k1)
-				c.hitAt = int64(d)
-				gmax[c.group] = max(gmax[c.group], c.s)
-			}
-			c.advance()
-		}
-		if !live {
-			continue
-		}
-		if len(best.h) == k {
-			partial := 0.0
-			for _, m := range gmax {
-				partial += m
-			}
-			if (partial+bound[lazy])*boundSlack <= theta {
-				continue
+			for uint64(c.doc) < end {
+				d := c.doc
+				if ix.live[d] {
+					s, fm := c.score(&norms[d], nf, ix.k1)
+					w := d - base
+					if head[w] < 0 {
+						touched = append(touched, int32(w))
+					}
+					hits = append(hits, wHit{s: s, next: head[w], term: int32(j), fmask: fm})
+					head[w] = int32(len(hits) - 1)
+				}
+				c.advance()
 			}
 		}
-		if accept != nil && !accept(d) {
-			continue
-		}
-		// The lists looked into, highest bound first.
-		for i := lazy - 1; i >= 0; i-- {
-			c := &cs[byBound[i]]
-			c.seek(d)
-			if c.doc == d {
-				c.s, c.fmask = c.score(w, nf, ix.k1)
-				c.hitAt = int64(d)
+		// Judge them in order, the looked-into lists being read forwards:
+		// sorted, or in the order of the window when they are many of it.
+		if len(touched) < window/16 {
+			slices.Sort(touched)
+		} else {
+			touched = touched[:0]
+			for w, h := range head {
+				if h >= 0 {
+					touched = append(touched, int32(w))
+				}
 			}
 		}
-		// The score, summed group by group in the query's order as an
-		// exhaustive search sums it; a group's count of matches is counted
-		// as it counts them (a term that scores 0 counts each time).
-		h := Hit{Doc: d}
-		for i := 0; i < len(cs); {
-			grp, gbest, any := cs[i].group, 0.0, false
-			for ; i < len(cs) && cs[i].group == grp; i++ {
-				c := &cs[i]
-				if c.hitAt != int64(d) {
+		for _, w := range touched {
+			d := base + uint32(w)
+			clear(gmax)
+			for h := head[w]; h >= 0; h = hits[h].next {
+				x := &hits[h]
+				c := &cs[x.term]
+				c.hitAt, c.s, c.fmask = int64(d), x.s, x.fmask
+				gmax[c.group] = max(gmax[c.group], x.s)
+			}
+			head[w] = -1
+			if len(best.h) == k {
+				// A group scores its best term: at most the larger of
+				// its walked terms' score and its looked-into terms'
+				// bound.
+				b := lazyAll
+				for g, m := range gmax {
+					if m > lazyUB[g] {
+						b += m - lazyUB[g]
+					}
+				}
+				if b*boundSlack <= theta {
 					continue
 				}
-				any = true
-				if gbest == 0 {
-					h.Groups++
+			}
+			if accept != nil && !accept(d) {
+				continue
+			}
+			// The lists looked into, highest bound first; one whose bound
+			// is below its group's best so far cannot change the score.
+			for i := lazy - 1; i >= 0; i-- {
+				j := byBound[i]
+				c := &cs[j]
+				if probed[j] = c.ub > gmax[c.group]; !probed[j] {
+					continue
 				}
-				gbest = max(gbest, c.s)
-				h.Fields |= c.fmask
+				c.seek(d)
+				if c.doc == d {
+					c.s, c.fmask = c.score(&norms[d], nf, ix.k1)
+					c.hitAt = int64(d)
+					gmax[c.group] = max(gmax[c.group], c.s)
+				}
 			}
-			if any {
-				h.Score += gbest
+			// The score, summed group by group in the query's order as an
+			// exhaustive search sums it.
+			h := Hit{Doc: d}
+			for _, m := range gmax {
+				h.Score += m
 			}
-		}
-		best.offer(h)
-		if len(best.h) == k && best.h[0].Score > theta {
-			theta = best.h[0].Score
-			for lazy < len(cs) && bound[lazy+1] <= theta {
-				c := &cs[byBound[lazy]]
-				c.skips = ix.skipsOf(c.term)
-				lazy++
+			if len(best.h) == k && !better(h, best.h[0]) {
+				continue
+			}
+			// It is among the best k so far: its fields and its count of
+			// groups need every term (a group's matches are counted as an
+			// exhaustive search counts them: a term that scores 0 counts
+			// each time).
+			for i := lazy - 1; i >= 0; i-- {
+				j := byBound[i]
+				c := &cs[j]
+				if !probed[j] {
+					c.seek(d)
+					if c.doc == d {
+						c.s, c.fmask = c.score(&norms[d], nf, ix.k1)
+						c.hitAt = int64(d)
+					}
+				}
+			}
+			for i := 0; i < len(cs); {
+				grp, gbest := cs[i].group, 0.0
+				for ; i < len(cs) && cs[i].group == grp; i++ {
+					c := &cs[i]
+					if c.hitAt != int64(d) {
+						continue
+					}
+					if gbest == 0 {
+						h.Groups++
+					}
+					gbest = max(gbest, c.s)
+					h.Fields |= c.fmask
+				}
+			}
+			best.offer(h)
+			if len(best.h) == k {
+				theta = best.h[0].Score
 			}
 		}
 	}
