@@ -104,6 +104,9 @@ type Index struct {
 	// search has looked into since the last change (see Search). Emptied
 	// with the norms.
 	skipCache map[uint32][]skip
+	// scratch holds searches' window buffers between searches.
+	scratchMu sync.Mutex
+	scratch   []*scratch
 
 	// background, when set, names documents that are searched but do not
 	// shape the statistics: the average field lengths and the document

@@ -197,6 +197,41 @@ type wHit struct {
 	fmask uint8
 }
 
+// scratch is a search's buffers for a window, kept between searches (not
+// in a sync.Pool, which every collection empties: allocating them again
+// made most of the garbage of searching).
+type scratch struct {
+	head    []int32 // by document of the window: its last hit, -1 for none
+	hits    []wHit
+	touched []int32
+}
+
+// maxScratch is how many searches' buffers an index keeps.
+const maxScratch = 4
+
+func (ix *Index) getScratch() *scratch {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if n := len(ix.scratch); n > 0 {
+		sc := ix.scratch[n-1]
+		ix.scratch = ix.scratch[:n-1]
+		return sc
+	}
+	sc := &scratch{head: make([]int32, window)}
+	for i := range sc.head {
+		sc.head[i] = -1
+	}
+	return sc
+}
+
+func (ix *Index) putScratch(sc *scratch) {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if len(ix.scratch) < maxScratch {
+		ix.scratch = append(ix.scratch, sc)
+	}
+}
+
 // Search scores the live documents that match any query term and returns the
 // best k, highest first (ties by document); accept, when not nil, filters
 // documents. The result is that of scoring every matching document, found
@@ -269,12 +304,10 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 	probed := make([]bool, len(cs))
 	best := bestK{k: k}
 	theta := math.Inf(-1) // the k-th best score once there are k
-	head := make([]int32, window)
-	for i := range head {
-		head[i] = -1
-	}
-	var hits []wHit
-	var touched []int32
+	sc := ix.getScratch()
+	defer ix.putScratch(sc)
+	head, hits, touched := sc.head, sc.hits, sc.touched
+	defer func() { sc.hits, sc.touched = hits[:0], touched[:0] }()
 	for {
 		// A term whose bound no longer reaches the k-th score is looked
 		// into from now on (only between windows: a window's walked

@@ -178,7 +178,13 @@ func (s *Store) ScoreAll(q []float32, dst []float32) []float32 {
 	// times each of the 256 values a component takes: the scan adds a
 	// table's entry instead of converting and multiplying, the same
 	// products summed in the same order (half the scan's time).
-	tabs := make([][256]float32, len(dims))
+	tp, _ := tabPool.Get().(*[][256]float32)
+	if tp == nil {
+		tp = new([][256]float32)
+	}
+	defer tabPool.Put(tp)
+	tabs := slices.Grow((*tp)[:0], len(dims))[:len(dims)]
+	*tp = tabs
 	for j, d := range dims {
 		for c := range 256 {
 			tabs[j][c] = q[d] * float32(int8(uint8(c)))
@@ -220,6 +226,10 @@ func (s *Store) ScoreAll(q []float32, dst []float32) []float32 {
 	wg.Wait()
 	return dst
 }
+
+// tabPool recycles the scans' tables of products (a kilobyte for each
+// dimension of a query), which would otherwise be most of a scan's garbage.
+var tabPool sync.Pool
 
 // add1 adds to each y[i] the product t holds for x[i] (t[uint8(c)] is a
 // query component times c).
