@@ -185,8 +185,9 @@ func (l *postingList) skipPoints() []skip {
 
 // window is how many documents a search takes at a time: the walked lists
 // are read one after the other over a window (as fast, a posting, as
-// scoring every posting), then the window's documents are judged.
-const window = 4096
+// scoring every posting), then the window's documents are judged. A
+// variable for the tests, whose indexes are smaller than one window.
+var window = 4096
 
 // wHit is a walked list's posting in the current window: its term's score
 // and fields, and the previous one of the same document.
@@ -217,11 +218,7 @@ func (ix *Index) getScratch() *scratch {
 		ix.scratch = ix.scratch[:n-1]
 		return sc
 	}
-	sc := &scratch{head: make([]int32, window)}
-	for i := range sc.head {
-		sc.head[i] = -1
-	}
-	return sc
+	return &scratch{head: slices.Repeat([]int32{-1}, window)}
 }
 
 func (ix *Index) putScratch(sc *scratch) {
@@ -306,6 +303,9 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 	theta := math.Inf(-1) // the k-th best score once there are k
 	sc := ix.getScratch()
 	defer ix.putScratch(sc)
+	if len(sc.head) < window { // a test's window grew
+		sc.head = slices.Repeat([]int32{-1}, window)
+	}
 	head, hits, touched := sc.head, sc.hits, sc.touched
 	defer func() { sc.hits, sc.touched = hits[:0], touched[:0] }()
 	for {
@@ -329,7 +329,7 @@ func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hi
 		if base == math.MaxUint32 {
 			break
 		}
-		end := uint64(base) + window
+		end := uint64(base) + uint64(window)
 		// Walk the window's postings of the walked terms.
 		hits, touched = hits[:0], touched[:0]
 		for _, j := range byBound[lazy:] {
