@@ -7,7 +7,7 @@ import (
 )
 
 // A search finds the best k documents without scoring every posting of its
-// terms (MaxScore, document at a time). At monorepo size a common word of a
+// terms (MaxScore, a window of documents at a time). At monorepo size a common word of a
 // question ("get", "file", "error") holds a few hundred thousand postings,
 // and scoring each was most of a lexical search; most of those documents
 // hold that word alone and cannot reach the best k.
@@ -21,9 +21,11 @@ import (
 // ones whose groups' bounds sum to no more than the k-th best score so far
 // cannot make a document enter the best k by themselves: their lists are no
 // longer walked, only looked into (with their skip points) for documents
-// the other terms bring. Documents are taken in increasing order, so one
-// whose score equals the k-th best's never displaces it (ties go to the
-// lower document), as in an exhaustive search.
+// the other terms bring. A document is dropped only when its bound, widened
+// against rounding, is no more than the k-th best score so far: its score
+// is then below that one, and it could not have entered the best k
+// whatever the order of documents (ties go to the lower document, as in an
+// exhaustive search).
 
 // skipEvery is how many postings a skip point passes over.
 const skipEvery = 128
