@@ -11,7 +11,6 @@ package lexical
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -89,12 +88,6 @@ type Index struct {
 	nLive    int
 	dead     int                // dead docs still in postings
 	sumLen   [MaxFields]float64 // over live docs
-	// scratch holds searches' per-document buffers between searches. Not
-	// a sync.Pool: a pool is emptied by every collection, and at monorepo
-	// size (370k documents, 7 MB of buffers) allocating them again after
-	// each made most of the garbage of searching.
-	scratchMu sync.Mutex
-	scratch   []*scratch
 
 	// norms[doc][f] is field f's weight over its length normalisation,
 	// computed on the first search after a change.
@@ -107,6 +100,13 @@ type Index struct {
 	// term's whole posting list, as long as scoring it, and a search asks
 	// for every term it scores. Emptied with the norms.
 	countedDF map[uint32]int
+	// skipCache holds, by term, the skip points of the long lists a
+	// search has looked into since the last change (see Search). Emptied
+	// with the norms.
+	skipCache map[uint32][]skip
+	// scratch holds searches' window buffers between searches.
+	scratchMu sync.Mutex
+	scratch   []*scratch
 
 	// background, when set, names documents that are searched but do not
 	// shape the statistics: the average field lengths and the document
@@ -327,6 +327,7 @@ func (ix *Index) weights() ([][MaxFields]float32, stats) {
 	}
 	ix.norms, ix.normOK = norms, true
 	ix.countedDF = nil
+	ix.skipCache = nil
 	return norms, ix.stats
 }
 
@@ -346,37 +347,6 @@ type Hit struct {
 	Score  float64
 	Fields uint8 // bit f set when field f matched
 	Groups int   // how many query groups matched
-}
-
-type scratch struct {
-	score  []float64
-	best   []float64 // per doc best score within the current group
-	fields []uint8
-	groups []uint16
-	touch  []uint32
-	gtouch []uint32
-}
-
-// maxScratch is how many searches' buffers an index keeps.
-const maxScratch = 4
-
-func (ix *Index) getScratch() *scratch {
-	ix.scratchMu.Lock()
-	defer ix.scratchMu.Unlock()
-	if n := len(ix.scratch); n > 0 {
-		sc := ix.scratch[n-1]
-		ix.scratch = ix.scratch[:n-1]
-		return sc
-	}
-	return &scratch{}
-}
-
-func (ix *Index) putScratch(sc *scratch) {
-	ix.scratchMu.Lock()
-	defer ix.scratchMu.Unlock()
-	if len(ix.scratch) < maxScratch {
-		ix.scratch = append(ix.scratch, sc)
-	}
 }
 
 // DF returns how many live documents hold a term.
@@ -471,119 +441,6 @@ func (ix *Index) df(t uint32) int {
 		}
 	}
 	return n
-}
-
-// Search scores the live documents that match any query term and returns the
-// best k, highest first; accept, when not nil, filters documents.
-func (ix *Index) Search(q []QueryTerm, k int, accept func(doc uint32) bool) []Hit {
-	if ix.nLive == 0 || k <= 0 {
-		return nil
-	}
-	sc := ix.getScratch()
-	defer ix.putScratch(sc)
-	nd := len(ix.live)
-	if len(sc.score) < nd {
-		sc.score = make([]float64, nd)
-		sc.best = make([]float64, nd)
-		sc.fields = make([]uint8, nd)
-		sc.groups = make([]uint16, nd)
-	}
-	sc.touch = sc.touch[:0]
-	norms, st := ix.weights()
-	nf := len(ix.fields)
-	// Group the query terms: within a group a document takes its best term.
-	order := slices.Clone(q)
-	slices.SortStableFunc(order, func(a, b QueryTerm) int { return a.Group - b.Group })
-	flushGroup := func() {
-		for _, d := range sc.gtouch {
-			if sc.score[d] == 0 && sc.groups[d] == 0 {
-				sc.touch = append(sc.touch, d)
-			}
-			sc.score[d] += sc.best[d]
-			sc.groups[d]++
-			sc.best[d] = 0
-		}
-		sc.gtouch = sc.gtouch[:0]
-	}
-	for i, qt := range order {
-		if i > 0 && qt.Group != order[i-1].Group {
-			flushGroup()
-		}
-		t, ok := ix.dict[qt.Term]
-		if !ok || qt.Weight <= 0 {
-			continue
-		}
-		var idf float64
-		if st.filtered {
-			idf = idfOf(st.n, ix.counted(t, st)) * qt.Weight
-		} else {
-			idf = ix.idf(ix.df(t)) * qt.Weight
-		}
-		// The postings are decoded here rather than through a cursor: this
-		// loop is most of a lexical search's time. A posting's fields are
-		// added in field order, as the frequencies' packing had them.
-		data, doc := ix.postings[t].data, uint32(0)
-		for i := 0; i < len(data); {
-			var gap uint32
-			for shift := uint(0); ; shift += 7 {
-				x := data[i]
-				i++
-				gap |= uint32(x&0x7f) << shift
-				if x < 0x80 {
-					break
-				}
-			}
-			doc += gap
-			fieldMask := data[i]
-			i++
-			if !ix.live[doc] {
-				i += (bits.OnesCount8(fieldMask) + 1) / 2
-				continue
-			}
-			var tf float32
-			var mask uint8
-			w := &norms[doc]
-			var cur byte
-			half := false
-			for f := 0; fieldMask != 0; f, fieldMask = f+1, fieldMask>>1 {
-				if fieldMask&1 == 0 {
-					continue
-				}
-				var n byte
-				if half {
-					n = cur >> 4
-				} else {
-					cur = data[i]
-					i++
-					n = cur & maxTF
-				}
-				half = !half
-				if f < nf {
-					mask |= 1 << f
-					tf += float32(n) * w[f]
-				}
-			}
-			s := idf * float64(tf) / (ix.k1 + float64(tf))
-			if sc.best[doc] == 0 {
-				sc.gtouch = append(sc.gtouch, doc)
-			}
-			if s > sc.best[doc] {
-				sc.best[doc] = s
-			}
-			sc.fields[doc] |= mask
-		}
-	}
-	flushGroup()
-	// The best k of the matching documents (a common word matches most of
-	// them) are kept as they come, without a list of them all.
-	best := bestK{k: k}
-	for _, d := range sc.touch {
-		if accept == nil || accept(d) {
-			best.offer(Hit{Doc: d, Score: sc.score[d], Fields: sc.fields[d], Groups: int(sc.groups[d])})
-		}
-		sc.score[d], sc.fields[d], sc.groups[d] = 0, 0, 0
-	}
-	return best.sorted()
 }
 
 // better orders hits: higher score first, ties by document.

@@ -2,6 +2,7 @@ package vector
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -121,6 +122,33 @@ func TestScoreAllMatchesScore(t *testing.T) {
 	for i, x := range sc {
 		if want := s.Score(uint32(i), q); x != want {
 			t.Fatalf("ScoreAll[%d] = %v, Score = %v", i, x, want)
+		}
+	}
+}
+
+// The scan adds precomputed products four dimensions at a time: its scores
+// are still exactly Score's, for any number of non-zero dimensions and any
+// values (sums of float32 products, whose rounding depends on their order).
+func TestScoreAllExactForAnyQuery(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n, dim = 3_000, 64
+	s := New(dim)
+	v := make([]float32, dim)
+	for i := range n {
+		for d := range v {
+			v[d] = float32(r.NormFloat64())
+		}
+		s.Set(uint32(i), v)
+	}
+	for _, nz := range []int{1, 2, 3, 4, 5, 7, 8, 9, 40, dim} {
+		q := make([]float32, dim)
+		for _, d := range r.Perm(dim)[:nz] {
+			q[d] = float32(r.NormFloat64())
+		}
+		for i, x := range s.ScoreAll(q, nil) {
+			if want := s.Score(uint32(i), q); x != want {
+				t.Fatalf("%d dimensions: ScoreAll[%d] = %v, Score = %v", nz, i, x, want)
+			}
 		}
 	}
 }
