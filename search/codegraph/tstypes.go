@@ -555,21 +555,13 @@ func tsCallable(kind, code string, classParams map[string]string) (string, bool)
 			return "(?)", true // x => …: one parameter of no stated type
 		}
 	}
+	typeParams, params, _, ok := splitSignature(rest)
+	if !ok {
+		return "", false
+	}
 	tp := classParams
-	if strings.HasPrefix(rest, "<") {
-		end := matchClose(rest, 0)
-		if end < 0 {
-			return "", false
-		}
-		tp = withTypeParams(tp, rest[1:end])
-		rest = strings.TrimSpace(rest[end+1:])
-	}
-	if !strings.HasPrefix(rest, "(") {
-		return "", false
-	}
-	end := matchClose(rest, 0)
-	if end < 0 {
-		return "", false
+	if typeParams != "" {
+		tp = withTypeParams(tp, typeParams)
 	}
 	ret, rtp := tsReturnType(code)
 	for k, v := range tp {
@@ -580,7 +572,28 @@ func tsCallable(kind, code string, classParams map[string]string) (string, bool)
 			rtp[k] = v
 		}
 	}
-	return "(" + strings.Join(tsParams(rest[1:end], tp), ",") + ")" + returnSuffix(ret, rtp), true
+	return "(" + strings.Join(tsParams(params, tp), ",") + ")" + returnSuffix(ret, rtp), true
+}
+
+// splitSignature reads a signature at the start of rest: its type
+// parameters' list ("" when it has none), its parameters' list, and what
+// follows them; ok is false when rest does not start with one.
+func splitSignature(rest string) (typeParams, params, after string, ok bool) {
+	if strings.HasPrefix(rest, "<") {
+		end := matchClose(rest, 0)
+		if end < 0 {
+			return "", "", "", false
+		}
+		typeParams, rest = rest[1:end], strings.TrimSpace(rest[end+1:])
+	}
+	if !strings.HasPrefix(rest, "(") {
+		return "", "", "", false
+	}
+	end := matchClose(rest, 0)
+	if end < 0 {
+		return "", "", "", false
+	}
+	return typeParams, rest[1:end], rest[end+1:], true
 }
 
 // tsReturnType returns the declared return type of a function's
@@ -592,23 +605,15 @@ func tsReturnType(code string) (string, map[string]string) {
 	if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=>") {
 		rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[1:]), "async "))
 	}
+	typeParams, _, after, ok := splitSignature(rest)
+	if !ok {
+		return "", nil
+	}
 	var tp map[string]string
-	if strings.HasPrefix(rest, "<") {
-		end := matchClose(rest, 0)
-		if end < 0 {
-			return "", nil
-		}
-		tp = withTypeParams(nil, rest[1:end])
-		rest = strings.TrimSpace(rest[end+1:])
+	if typeParams != "" {
+		tp = withTypeParams(nil, typeParams)
 	}
-	if !strings.HasPrefix(rest, "(") {
-		return "", nil
-	}
-	end := matchClose(rest, 0)
-	if end < 0 {
-		return "", nil
-	}
-	rest = strings.TrimSpace(rest[end+1:])
+	rest = strings.TrimSpace(after)
 	if !strings.HasPrefix(rest, ":") {
 		return "", nil
 	}
