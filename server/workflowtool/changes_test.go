@@ -3,17 +3,13 @@ package workflowtool
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
@@ -21,24 +17,8 @@ import (
 // answer to its complete_phase and in whatever it polls next: each comment
 // with its file, lines, their text and what the person said.
 func TestChangeRequestCommentsReachTheAgent(t *testing.T) {
-	root := t.TempDir()
-	builtin, _ := assets.Sub(assets.Workflows)
-	lib, err := workflow.LoadLibrary(builtin, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := workflow.NewEngine(lib, workflow.Settings{Root: root, StateDir: filepath.Join(root, ".agentos", "state")})
-	tool := New(e, slog.New(slog.DiscardHandler))
-	s := mcpserver.NewMCPServer("t", "1", mcpserver.WithOutputSchemaValidation())
-	s.AddTool(tool.Def, tool.Handler)
-	c, err := client.NewInProcessClient(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, e, root := engineClient(t)
 	ctx := context.Background()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
 	sess, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "lines"}, workflow.Actor{Client: "unknown"})
 	if err != nil {
 		t.Fatal(err)

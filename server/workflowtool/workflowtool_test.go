@@ -20,6 +20,14 @@ import (
 
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
+	c, _, _ := engineClient(t)
+	return c
+}
+
+// engineClient returns an MCP client of svc_workflow over a new project's
+// engine, the engine and the project's root.
+func engineClient(t *testing.T) (*client.Client, *workflow.Engine, string) {
+	t.Helper()
 	root := t.TempDir()
 	builtin, _ := assets.Sub(assets.Workflows)
 	lib, err := workflow.LoadLibrary(builtin, nil)
@@ -37,7 +45,7 @@ func newClient(t *testing.T) *client.Client {
 	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c, e, root
 }
 
 func TestBadInputNamesTheField(t *testing.T) {
