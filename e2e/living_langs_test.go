@@ -87,13 +87,7 @@ func livingRun(t *testing.T, p livingProject) {
 	}
 	write(t, root, p.code, p.stub)
 	write(t, root, ".gitignore", "node_modules\n")
-	spec := "2026-01-01-greeting"
-	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 80%\n")
-	write(t, root, ".agentos/specs/"+spec+"/tasks.md", untickedTasks)
-	gitIn(t, root, "init", "-q")
-	gitIn(t, root, "add", "-A")
-	gitIn(t, root, "commit", "-q", "-m", "greeting spec")
-	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	spec := commitApprovedGreeting(t, root)
 
 	// The honest run: the code greets, each criterion's test fails before
 	// and passes after.

@@ -98,13 +98,11 @@ func criterion(t *testing.T, s specState, id string) (string, string, string) {
 	return "", "", ""
 }
 
-// finishGreeting runs the honest greeting spec to completion through MCP
-// in a git repository, and returns the client and the spec's name.
-func finishGreeting(t *testing.T) (string, *client.Client, string) {
+// commitApprovedGreeting writes the greeting spec (its tasks unticked),
+// commits the project in a new git repository and approves the spec from
+// the terminal; it returns the spec's name.
+func commitApprovedGreeting(t *testing.T, root string) string {
 	t.Helper()
-	root := newProject(t)
-	goProjectBeforeGreet(t, root)
-	write(t, root, "greet_test.go", livingGreetTest)
 	spec := "2026-01-01-greeting"
 	write(t, root, ".agentos/specs/"+spec+"/README.md", "# Greeting\n\n## Objectives\nGreet.\n\nCoverage threshold: 80%\n")
 	write(t, root, ".agentos/specs/"+spec+"/tasks.md", untickedTasks)
@@ -112,6 +110,17 @@ func finishGreeting(t *testing.T) (string, *client.Client, string) {
 	gitIn(t, root, "add", "-A")
 	gitIn(t, root, "commit", "-q", "-m", "greeting spec")
 	runOK(t, root, "workflow", "approve", "--spec", spec, "--dir", root, "--yes")
+	return spec
+}
+
+// finishGreeting runs the honest greeting spec to completion through MCP
+// in a git repository, and returns the client and the spec's name.
+func finishGreeting(t *testing.T) (string, *client.Client, string) {
+	t.Helper()
+	root := newProject(t)
+	goProjectBeforeGreet(t, root)
+	write(t, root, "greet_test.go", livingGreetTest)
+	spec := commitApprovedGreeting(t, root)
 	c := stdioClient(t, root, "--transport", "stdio")
 	out := mustWF(t, c, map[string]any{"action": "start", "workflow_type": "spec_execution_v1", "options": map[string]any{"spec": spec}})
 	id := out.Session.ID
