@@ -192,6 +192,16 @@ func confine(p plan) error {
 	if err != nil {
 		return err
 	}
+	// The person's caches may be under /tmp or /dev/shm as well (GOCACHE
+	// set there for speed): without this the run would see an empty cache
+	// and compile the standard library anew every time.
+	for i, c := range p.Caches {
+		if fi, err := os.Stat(c.Lower); err == nil && fi.IsDir() {
+			if p.Caches[i].Lower, err = openPath(c.Lower); err != nil {
+				return err
+			}
+		}
+	}
 	hidden := map[string]bool{} // /var/run is /run; ~/.config/agentos is named twice
 	for _, sec := range p.Secrets {
 		target, err := filepath.EvalSymlinks(sec)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -293,5 +294,29 @@ func TestProjectUnderDevShm(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(project, "new.txt")); err == nil {
 		t.Error("new.txt reached the real project")
+	}
+}
+
+// The person's Go caches may be under /tmp or /dev/shm, which the command
+// sees as private, empty folders: it still reads them, through a layer that
+// keeps its writes.
+func TestPersonsCacheUnderTmp(t *testing.T) {
+	lower := t.TempDir() // under TMPDIR: /tmp, or /dev/shm in the test command
+	if err := os.WriteFile(filepath.Join(lower, "entry"), []byte("built\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := personCaches
+	personCaches = func(context.Context) []cache { return []cache{{Env: "GOCACHE", Lower: lower}} }
+	t.Cleanup(func() { personCaches = saved })
+	s, _ := newSandbox(t)
+	out, code := run(t, s, `cat "$GOCACHE/entry" && echo new > "$GOCACHE/new" && echo poisoned > "$GOCACHE/entry" && cat "$GOCACHE/new"`)
+	if code != 0 || out != "built\nnew\n" {
+		t.Fatalf("the run should read the person's cache and write its own layer: %d %q", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(lower, "entry")); string(b) != "built\n" {
+		t.Errorf("the person's cache was written: entry = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(lower, "new")); err == nil {
+		t.Error("a file the run wrote reached the person's cache")
 	}
 }
