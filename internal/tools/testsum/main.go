@@ -3,7 +3,8 @@
 // of every failing test and of every failing package (build errors,
 // panics, timeouts; of a goroutine dump only the first goroutine, the one
 // that panicked), then the skipped tests with the reason each gave (what
-// would enable it), and one closing line that names what failed:
+// would enable it; tests that gave the same reason share a line), and one
+// closing line that names what failed:
 //
 //	N passed, N failed[ (pkg.TestA, pkg.TestB/sub, …)][, N skipped]
 //
@@ -135,7 +136,7 @@ type summary struct {
 	pkgs                    map[string]*pkg // packages that have not ended
 	passed, failed, skipped int
 	failedNames             []string // pkg.Test, in the order they ended
-	skippedNames            []string // pkg.Test: the reason it gave
+	skippedBy               map[string][]string // the reason given → pkg.Test
 }
 
 func newSummary(w io.Writer) *summary { return &summary{w: w, pkgs: map[string]*pkg{}} }
@@ -289,7 +290,11 @@ func (s *summary) count(pkgPath string, p *pkg, failed bool) {
 			s.passed++
 		case "skip":
 			s.skipped++
-			s.skippedNames = append(s.skippedNames, short+"."+name+": "+skipReason(t))
+			if s.skippedBy == nil {
+				s.skippedBy = map[string][]string{}
+			}
+			reason := skipReason(t)
+			s.skippedBy[reason] = append(s.skippedBy[reason], short+"."+name)
 		case "fail":
 			s.failed++
 			s.failedNames = append(s.failedNames, short+"."+name)
@@ -317,6 +322,28 @@ func skipReason(t *test) string {
 	return "no reason given"
 }
 
+// printSkipped lists the skipped tests with the reason each gave; the tests
+// that gave the same reason (the long tests: tens of them) share a line.
+func printSkipped(w io.Writer, byReason map[string][]string) {
+	if len(byReason) == 0 {
+		return
+	}
+	var lines []string
+	for reason, names := range byReason {
+		slices.Sort(names)
+		if len(names) == 1 {
+			lines = append(lines, names[0]+": "+reason)
+		} else {
+			lines = append(lines, fmt.Sprintf("%s (%d): %s", reason, len(names), strings.Join(names, ", ")))
+		}
+	}
+	slices.Sort(lines)
+	fmt.Fprintln(w, "Skipped, and why:")
+	for _, l := range lines {
+		fmt.Fprintln(w, "  "+l)
+	}
+}
+
 // failedUnder reports whether a subtest of the test named parent failed.
 func failedUnder(p *pkg, parent string) bool {
 	for name, t := range p.tests {
@@ -341,13 +368,7 @@ func (s *summary) finish(goTestFailed bool) int {
 		s.failedNames = append(s.failedNames, "go test")
 	}
 	slices.Sort(s.failedNames) // packages end in any order
-	slices.Sort(s.skippedNames)
-	if len(s.skippedNames) > 0 {
-		fmt.Fprintln(s.w, "Skipped, and why:")
-		for _, n := range s.skippedNames {
-			fmt.Fprintln(s.w, "  "+n)
-		}
-	}
+	printSkipped(s.w, s.skippedBy)
 	line := fmt.Sprintf("%d passed, %d failed", s.passed, s.failed)
 	if len(s.failedNames) > 0 {
 		line += " (" + strings.Join(s.failedNames, ", ") + ")"

@@ -161,3 +161,17 @@ func TestHangs(t *testing.T) {
 		t.Errorf("the hung test is not named:\n%s", got)
 	}
 }
+
+func TestSkippedTestsShareTheirReason(t *testing.T) {
+	var out bytes.Buffer
+	printSkipped(&out, map[string][]string{
+		"a long test: scripts/test.sh --long runs it": {"e2e.TestB", "e2e.TestA", "upgrade.TestC"},
+		"no Chromium here":                            {"browser.TestShot"},
+	})
+	want := "Skipped, and why:\n" +
+		"  a long test: scripts/test.sh --long runs it (3): e2e.TestA, e2e.TestB, upgrade.TestC\n" +
+		"  browser.TestShot: no Chromium here\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
