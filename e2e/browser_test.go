@@ -291,6 +291,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 }
 
 func TestBrowserIdleCleanup(t *testing.T) {
+	long(t) // the fast run drives a browser end to end (TestBrowserEndToEnd); server/browser closes idle ones
 	needBrowser(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("process accounting needs Linux")

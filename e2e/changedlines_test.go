@@ -60,6 +60,7 @@ func quickRun(t *testing.T, p lightProject, fixed string) (root string, c *clien
 }
 
 func TestChangedLinesGo(t *testing.T) {
+	long(t) // workflow/gates checks changed lines on Go (TestChangedLinesGo)
 	t.Parallel()
 	p := untested(goLight(), "old.go", oldGoCode)
 	if passed, answer := changedLinesRun(t, p, greetGo); !passed {

@@ -90,6 +90,7 @@ func refusedNaming(t *testing.T, r result, file, entry string) {
 // the record and the entry; every file outside is as it was, and the
 // project too. The honest record, put back, still rolls back.
 func TestForgedBackupRecordRefused(t *testing.T) {
+	long(t) // upgrade refuses forged records (TestUpgradeRefusesForgedPendingRecord and others)
 	t.Parallel()
 	root, home, _ := upgradeProject(t)
 	if r := runUp(t, root, home, "", "upgrade", "--yes"); r.code != 0 {
@@ -244,6 +245,7 @@ func TestForgedManifestEntryRefused(t *testing.T) {
 // without --yes and without a terminal to ask on does nothing, as an
 // upgrade does; with --yes it restores the file.
 func TestRollbackAsksBeforeWritingOutside(t *testing.T) {
+	long(t) // upgrade names a rollback's writes outside .agentos/ (TestPlanRollbackNamesWritesOutside)
 	t.Parallel()
 	root, home, _ := upgradeProject(t)
 	gitignore := filepath.Join(root, ".gitignore")

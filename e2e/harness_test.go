@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/longtest"
 	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/testbin"
 	"github.com/gofrs/flock"
@@ -49,18 +50,16 @@ func TestMain(m *testing.M) {
 	os.Exit(testbin.Main(m, func(bin string) { binary = bin }))
 }
 
-// long skips a long test unless the long tests were asked for:
-// `scripts/test.sh --long` sets AGENTOS_LONG=1, and CI runs it.
-// docs/development.md lists the long tests and why each is long.
+// long skips a long test unless the long tests were asked for
+// (internal/longtest decides); the comment at each call says what covers it
+// in the fast run.
 func long(t *testing.T) {
 	t.Helper()
-	if !longRun() {
-		t.Skip("a long test: scripts/test.sh --long runs it")
-	}
+	longtest.Skip(t)
 }
 
 // longRun reports whether the long tests were asked for.
-func longRun() bool { return os.Getenv("AGENTOS_LONG") != "" }
+func longRun() bool { return longtest.Enabled() }
 
 // Ports: each portRange call takes a block of its own, so that tests, in
 // this process or in another test run on the machine, never meet on a

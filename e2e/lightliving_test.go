@@ -13,6 +13,7 @@ import (
 // them, a check finds them holding, and a real regression drifts them.
 
 func TestLightPathsLiveOnQuickChange(t *testing.T) {
+	long(t) // the fast run has a living spec end to end (TestLivingSpecImpactAndForgedEvidence)
 	t.Parallel()
 	root, c, passed, answer := quickRun(t, goLight(), greetGo)
 	if !passed {
@@ -28,6 +29,7 @@ func TestLightPathsLiveOnQuickChange(t *testing.T) {
 }
 
 func TestLightPathsLiveOnBugfix(t *testing.T) {
+	long(t) // the fast run has a living spec end to end (TestLivingSpecImpactAndForgedEvidence)
 	t.Parallel()
 	root := bugfixHonest(t, goLight(), false)
 	spec := filepath.Base(filepath.Dir(mustGlob(t, filepath.Join(root, ".agentos", "specs", "*", "bug.md"))))

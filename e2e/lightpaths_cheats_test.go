@@ -38,6 +38,7 @@ func selfApprovalRefused(t *testing.T, c *client.Client, id, dir string) {
 }
 
 func TestQuickChangeCheatsAreRefused(t *testing.T) {
+	long(t) // the fast run plays the gate's cheats on Go (TestGateCheatsAreRefused)
 	t.Parallel()
 	p := goLight()
 	root, c := lightStart(t, p, "")
@@ -101,6 +102,7 @@ func TestQuickChangeCheatsAreRefused(t *testing.T) {
 }
 
 func TestBugfixCheatsAreRefused(t *testing.T) {
+	long(t) // the fast run plays the gate's cheats on Go (TestGateCheatsAreRefused)
 	t.Parallel()
 	p := goLight()
 	root, c := lightStart(t, p, "")
@@ -158,6 +160,7 @@ func TestBugfixCheatsAreRefused(t *testing.T) {
 // reproduction that fails because the code or the test does not load,
 // stated as if it were the bug; then the honest one passes.
 func TestBugfixLoadErrorsRefused(t *testing.T) {
+	long(t) // pytest and Vitest runs; workflow/gates refuses a reproduction that does not load
 	for _, tc := range []struct {
 		name    string
 		project func(t *testing.T) lightProject

@@ -218,6 +218,7 @@ func TestQuickChangeHonestGo(t *testing.T) {
 }
 
 func TestQuickChangeHonestPython(t *testing.T) {
+	long(t) // the fast run has the quick change on Go (TestQuickChangeHonestGo)
 	quickHonest(t, pythonLight(t))
 }
 
@@ -228,7 +229,7 @@ func TestQuickChangeHonestJest(t *testing.T) {
 }
 
 func TestQuickChangeHonestVitest(t *testing.T) {
-	long(t) // the fast run has these paths in Go and Python, and Vitest in the full workflow
+	long(t) // the fast run has these paths on Go, and pytest and Vitest in the full workflow (TestHonest*RunPassesFirstTime)
 	t.Parallel()
 	quickHonest(t, vitestLight(t))
 }
@@ -279,16 +280,18 @@ func TestBugfixHonestGo(t *testing.T) {
 }
 
 func TestBugfixHonestGoApprovingTheFix(t *testing.T) {
+	long(t) // the fast run has the bug fix path on Go (TestBugfixHonestGo)
 	t.Parallel()
 	bugfixHonest(t, goLight(), true)
 }
 
 func TestBugfixHonestPython(t *testing.T) {
+	long(t) // the fast run has the bug fix path on Go (TestBugfixHonestGo)
 	bugfixHonest(t, pythonLight(t), false)
 }
 
 func TestBugfixHonestVitest(t *testing.T) {
-	long(t) // the fast run has these paths in Go and Python, and Vitest in the full workflow
+	long(t) // the fast run has these paths on Go, and pytest and Vitest in the full workflow (TestHonest*RunPassesFirstTime)
 	t.Parallel()
 	bugfixHonest(t, vitestLight(t), false)
 }

@@ -66,12 +66,12 @@ func vitestLiving(t *testing.T) livingProject {
 }
 
 func TestLivingSpecPython(t *testing.T) {
-	long(t) // the fast run has a pytest spec drift and converge in TestSpecsInitPython
+	long(t) // the fast run has spec drift and converge on Go (TestSpecsInitGo)
 	livingRun(t, pythonLiving(t))
 }
 
 func TestLivingSpecVitest(t *testing.T) {
-	long(t) // the fast run has a Vitest spec drift and converge in TestSpecsInitVitest
+	long(t) // the fast run has spec drift and converge on Go (TestSpecsInitGo)
 	t.Parallel()
 	livingRun(t, vitestLiving(t))
 }

@@ -139,6 +139,7 @@ func finishGreeting(t *testing.T) (string, *client.Client, string) {
 }
 
 func TestLivingSpecDriftTouchAndConverge(t *testing.T) {
+	long(t) // the fast run has a living spec's impact and forged evidence (TestLivingSpecImpactAndForgedEvidence) and drift and converge on Go (TestSpecsInitGo)
 	t.Parallel()
 	root, c, spec := finishGreeting(t)
 

@@ -112,6 +112,7 @@ func specAtApprovalAs(t *testing.T, c *client.Client, feature string) string {
 // 390 px, even with an agent connected over HTTP (whose audit lines carry a
 // long MCP session id); axe-core finds nothing, light or dark.
 func TestReviewInbox(t *testing.T) {
+	long(t) // the fast run has the page in a browser (TestReviewPage) and the inbox's API in server/review
 	t.Parallel()
 	needBrowser(t)
 	axe := axeSource(t)

@@ -339,11 +339,12 @@ func passHonestly(t *testing.T, c *client.Client, id, path, content string) {
 // TestVitestCheatsAreRefused plays each TypeScript cheat on a Vitest project
 // with the default test command.
 func TestVitestCheatsAreRefused(t *testing.T) {
+	long(t) // the fast run plays the cheats on Go and pytest (TestPytestCheatsAreRefused), and an honest Vitest run
 	modules := runnersCache(t, "vitest")
 	t.Parallel()
 	c, id := tsExecution(t, modules, vitestPackage, vitestTSConfig, vitestImports)
 	const head = vitestImports + "import { greet } from \"./greet\";\n\n"
-	playCheats(t, c, id, markFast(t, append(tsCheats(head, vitestPackage, "vitest run"),
+	playCheats(t, c, id, append(tsCheats(head, vitestPackage, "vitest run"),
 		runnerCheat{name: "it.fails",
 			files: []string{tsTest, head + tsCalls + tsIDs + "it.fails(\"greets\", () => {\n" + tsWrong + "});\n"},
 			check: "acceptance_criteria", want: []string{"named only by tests that were skipped", "greets (src/greet.test.ts:10"}},
@@ -366,7 +367,7 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 				"vi.mock(\"./greet\", () => ({ greet: (n: string) => (n === \"\" ? \"hello, world\" : \"hello, \" + n) }));\n\n" + tsIDs +
 				"test(\"greets\", () => {\n  expect(greet(\"ann\")).toBe(\"hello, ann\");\n  expect(greet(\"\")).toBe(\"hello, world\");\n});\n"},
 			check: "acceptance_criteria", want: []string{"no test that fails without this session's change", "AC-greeting-1.1.1: greets passed before the change"}},
-	), "/* v8 ignore next */ on the branch no test runs", "vi.mock of the module under test"))
+	))
 	passHonestly(t, c, id, tsTest, head+tsHonest)
 }
 
@@ -374,8 +375,8 @@ func TestVitestCheatsAreRefused(t *testing.T) {
 // with ts-jest, as the honest Jest run sets it up, and the default test
 // command, which runs Jest itself (not the test script) with jest-junit.
 //
-// A long test: the fast run has Jest's honest run, and these ways of
-// refusing on Vitest and pytest (a Jest gate costs seconds of CPU).
+// A long test: the fast run refuses the cheats on Go and pytest (a Jest
+// gate costs seconds of CPU).
 func TestJestCheatsAreRefused(t *testing.T) {
 	long(t)
 	modules := runnersCache(t, "jest")

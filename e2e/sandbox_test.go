@@ -226,6 +226,7 @@ func TestUnsandboxedGateUndoesRuleChanges(t *testing.T) {
 // gate refuses them, naming each; once the session changes what the
 // criteria ask for and the tests check it, the gate passes.
 func TestCriterionNeedsATestThatFailsBefore(t *testing.T) {
+	long(t) // workflow/gates checks fail-before (TestFailBefore)
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")
@@ -261,6 +262,7 @@ func TestCriterionNeedsATestThatFailsBefore(t *testing.T) {
 // (PASS_TO_PASS): deleting it, or rewriting it so that broken code passes,
 // fails the gate by the test's name; putting it back passes.
 func TestEarlierTestsMustStillHold(t *testing.T) {
+	long(t) // workflow/gates holds earlier tests (TestCommandCheckHoldsEarlierTests)
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")

@@ -106,7 +106,10 @@ func TestSpecsInitGo(t *testing.T) {
 	specsInitRun(t, goBrownfield())
 }
 
-func TestSpecsInitPython(t *testing.T) { specsInitRun(t, pythonBrownfield(t)) }
+func TestSpecsInitPython(t *testing.T) {
+	long(t) // the fast run has specs init on Go (TestSpecsInitGo)
+	specsInitRun(t, pythonBrownfield(t))
+}
 
 func TestSpecsInitVitest(t *testing.T) {
 	long(t)

@@ -155,6 +155,7 @@ func newForgedPrimary(t *testing.T) *forgedPrimary {
 // primary again. Each forgery has a primary of its own, so that they run
 // at once: the bridge waits five seconds for a file it can trust.
 func TestStateFileForgedGetsNoTokenNorTraffic(t *testing.T) {
+	long(t) // server/state refuses stale and forged state files (TestVerifyRefusesStaleAndForgedFiles)
 	t.Parallel()
 	cases := []struct {
 		name     string

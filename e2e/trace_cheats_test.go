@@ -10,6 +10,7 @@ import (
 // named after the IDs, and checks in files the go tool never compiles. Each
 // is refused, naming the criteria; the honest tests then pass.
 func TestTraceCheatsAreRefused(t *testing.T) {
+	long(t) // workflow/gates traces criteria only to tests that ran (TestCriteriaTracedByTheRun)
 	t.Parallel()
 	root := newProject(t)
 	c := stdioClient(t, root, "--transport", "stdio")
