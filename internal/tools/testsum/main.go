@@ -135,7 +135,7 @@ type summary struct {
 	w                       io.Writer
 	pkgs                    map[string]*pkg // packages that have not ended
 	passed, failed, skipped int
-	failedNames             []string // pkg.Test, in the order they ended
+	failedNames             []string            // pkg.Test, in the order they ended
 	skippedBy               map[string][]string // the reason given → pkg.Test
 }
 
