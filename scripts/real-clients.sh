@@ -85,11 +85,21 @@ work=$(mktemp -d)
 server_pid=
 standin_pid=
 opencode_pid=
+# stop PID: SIGTERM, then SIGKILL when it has not ended within 5 s (an
+# `opencode serve` once outlived its SIGTERM, and the wait held CI for good).
+stop() {
+  kill "$1" 2>/dev/null || return 0
+  for _ in $(seq 50); do
+    case $(ps -o stat= -p "$1" 2>/dev/null) in '' | Z*) break ;; esac
+    sleep 0.1
+  done
+  kill -9 "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
 cleanup() {
   exec 3>&- 4>&- 2>/dev/null || true
   for pid in $server_pid $standin_pid $opencode_pid; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    stop "$pid"
   done
   rm -rf "$work"
 }
