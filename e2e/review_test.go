@@ -441,9 +441,16 @@ func TestReviewGateEvidence(t *testing.T) {
 
 	rev := startReview(t, root)
 	ctx := reviewBrowser(t)
+	// A live update can redraw the view between finding a node and acting
+	// on it ("Could not find node with given id"); the steps here only
+	// choose and look, so they are tried again.
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
+		err := chromedp.Do(ctx, steps...)
+		for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Could not find node with given id"); try++ {
+			err = chromedp.Do(ctx, steps...)
+		}
+		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
