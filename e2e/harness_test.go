@@ -58,9 +58,6 @@ func long(t *testing.T) {
 	longtest.Skip(t)
 }
 
-// longRun reports whether the long tests were asked for.
-func longRun() bool { return longtest.Enabled() }
-
 // Ports: each portRange call takes a block of its own, so that tests, in
 // this process or in another test run on the machine, never meet on a
 // port. Blocks lie below the ephemeral range (32768 and up on Linux, 49152

@@ -155,6 +155,25 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
+// pageSteps returns a function that runs browser steps on the review
+// page and fails t, saying what they were for, when they fail. A live
+// update can redraw the view between finding a node and acting on it
+// ("Could not find node with given id"): the steps are tried again then,
+// up to three more times (finding a node is what failed, so nothing was
+// done yet).
+func pageSteps(t *testing.T, ctx context.Context) func(what string, steps ...chromedp.Action[chromedp.Void]) {
+	return func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		err := chromedp.Do(ctx, steps...)
+		for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Could not find node with given id"); try++ {
+			err = chromedp.Do(ctx, steps...)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}
+
 // reviewBrowser starts the installed Chromium for the test, at 1280×900;
 // it is killed when the test ends.
 func reviewBrowser(t *testing.T) context.Context {
@@ -235,12 +254,7 @@ func TestReviewPage(t *testing.T) {
 	}
 
 	ctx := reviewBrowser(t)
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	do := pageSteps(t, ctx)
 	text := func(sel string) string {
 		t.Helper()
 		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
@@ -441,19 +455,7 @@ func TestReviewGateEvidence(t *testing.T) {
 
 	rev := startReview(t, root)
 	ctx := reviewBrowser(t)
-	// A live update can redraw the view between finding a node and acting
-	// on it ("Could not find node with given id"); the steps here only
-	// choose and look, so they are tried again.
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		err := chromedp.Do(ctx, steps...)
-		for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Could not find node with given id"); try++ {
-			err = chromedp.Do(ctx, steps...)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	do := pageSteps(t, ctx)
 	do("open the session", chromedp.Navigate(rev.url+"#/session/"+id), chromedp.WaitVisible(chromedp.Search(`//p[contains(., "No gate has run yet")]`)))
 
 	write(t, root, "greet_test.go", "package greet\n\nimport \"testing\"\n\n// AC-greeting-1.1.1 AC-greeting-1.2.1\nfunc TestGreet(t *testing.T) {\n\tif Greet(\"ann\") != \"hi, ann\" {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n")

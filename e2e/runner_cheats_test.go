@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/agentos-dev/agentos/internal/longtest"
 )
 
 // The Python and TypeScript cheats of the issue that first found them, each
@@ -56,7 +58,7 @@ func playCheats(t *testing.T, c *client.Client, id string, cheats []runnerCheat)
 		}
 	}
 	for _, ch := range cheats {
-		if ch.check != "" && !ch.fast && !longRun() {
+		if ch.check != "" && !ch.fast && !longtest.Enabled() {
 			continue
 		}
 		put(ch.files)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/longtest"
 	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/upgrade/upgradetest"
@@ -223,7 +224,7 @@ func TestUpgradeUnpinnedProject(t *testing.T) {
 func TestUpgradeKilledAtEveryPoint(t *testing.T) {
 	t.Parallel()
 	points := []string{"preflight", "backup-before-rename", "backup", "update-mid", "update", "gitignore", "validate", "finalize"}
-	if !longRun() {
+	if !longtest.Enabled() {
 		// Two points in the middle of the upgrade, where a kill does most
 		// harm: half-way through writing the files, rolled back, and
 		// before validation, run again.
