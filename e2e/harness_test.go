@@ -24,6 +24,7 @@ import (
 	"github.com/agentos-dev/agentos/internal/longtest"
 	"github.com/agentos-dev/agentos/internal/ports"
 	"github.com/agentos-dev/agentos/internal/testbin"
+	"github.com/agentos-dev/agentos/internal/testmain"
 	"github.com/gofrs/flock"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -42,11 +43,7 @@ func TestMain(m *testing.M) {
 		os.Exit(postAsClient(url))
 	}
 	flag.Parse()
-	parallelSet := false
-	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
-	if !parallelSet {
-		flag.Set("test.parallel", "8")
-	}
+	testmain.WaitingParallel("8")
 	os.Exit(testbin.Main(m, func(bin string) { binary = bin }))
 }
 

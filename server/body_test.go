@@ -26,6 +26,7 @@ import (
 // request is allowed, and also when it is refused before its body is read
 // (net/http reads a refused request's body too).
 func TestSlowBodyIsCutOff(t *testing.T) {
+	t.Parallel()
 	p, cfg := testProject(t)
 	const deadline = time.Second
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP, BodyTimeout: deadline})
@@ -98,6 +99,7 @@ func TestBodyDeadlineSparesLargeBodiesAndSlowAnswers(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the slow gate runs sleep through /bin/sh")
 	}
+	t.Parallel()
 	p, cfg := testProject(t)
 	def := "name: slow_v1\nversion: 1.0.0\nphases:\n  - name: Wait\n    gate:\n      - type: command\n        run: sleep 5\n"
 	if err := os.MkdirAll(filepath.Join(p.Workflows(), "slow_v1"), 0o755); err != nil {
