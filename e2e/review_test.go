@@ -348,7 +348,29 @@ func TestReviewPage(t *testing.T) {
 		}
 		do("Tab", chromedp.KeyEvent(kb.Tab))
 	}
-	do("type a note", chromedp.KeyEvent("Reviewed on the page."), chromedp.KeyEvent(kb.Tab))
+	do("type a note", chromedp.KeyEvent("Reviewed on the page."))
+	// A live refresh that fails (the session busy for a moment) keeps the
+	// view, the focus and the typing: the page's next request for the
+	// session answers changed content, the one after it (the redraw's) 409.
+	waitCtx, cancelWait := context.WithTimeout(ctx, 30*time.Second) // the page polls every 2 s
+	defer cancelWait()
+	pageSteps(t, waitCtx)("a refresh fails", chromedp.Evaluate[chromedp.Void](`(() => {
+		const real = window.fetch; let n = 0;
+		window.fetch = async (u, o) => {
+			if (!String(u).includes("/api/session?")) return real(u, o);
+			const res = await real(u, o);
+			if (++n === 1) return new Response((await res.text()) + " ", { status: 200 });
+			window.fetch = real;
+			return new Response(JSON.stringify({ error: "the session is busy" }), { status: 409 });
+		};
+	})()`), chromedp.WaitVisible(chromedp.Search(`//*[@id="live" and contains(., "could not be refreshed: the session is busy")]`)))
+	if f := focused(); f != "TEXTAREA" {
+		t.Fatalf("after a failed refresh, the focus is on %q, not the comment being typed", f)
+	}
+	if typed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.value`)); err != nil || typed != "Reviewed on the page." {
+		t.Fatalf("after a failed refresh, the comment reads %q (%v)", typed, err)
+	}
+	do("tab to approve", chromedp.KeyEvent(kb.Tab))
 	if f := focused(); f != "BUTTON Approve this version" {
 		t.Fatalf("after the comment, Tab focuses %q", f)
 	}

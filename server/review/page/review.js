@@ -1058,6 +1058,13 @@
     } catch (e) {
       if (e.status === 401) return expired();
       if (e.status === 0 && view.childElementCount) return setOffline(unreachable); // keep what is on screen
+      // A live refresh of the view on screen that fails (the session
+      // busy for a moment) keeps the view, the focus and what the person
+      // is typing; the status line says so and the next refresh tries again.
+      if (keepFocus && detail.path && detail.path === detailPath(tab, arg)) {
+        live.textContent = "Live · this view could not be refreshed: " + e.message;
+        return;
+      }
       detail = { path: "", text: "", spec: "" };
       node = h("p", { class: "bad" }, e.message);
     }
