@@ -65,7 +65,7 @@ func exactly(t *testing.T, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		out[path] = fmt.Sprintf("%s %v", manifest.Sum(data), fi.Mode())
+		out[path] = fmt.Sprintf("%s %v", upgradetest.Digest(data), fi.Mode())
 		return nil
 	})
 	if err != nil {

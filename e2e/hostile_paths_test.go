@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/agentos-dev/agentos/internal/pathpolicy"
 	"github.com/agentos-dev/agentos/server/browser"
+	"github.com/agentos-dev/agentos/upgrade/upgradetest"
 )
 
 // TestHostilePathsCorpus runs what an agent holding only agentos's MCP tools
@@ -533,8 +533,7 @@ func treeState(t *testing.T, dir string) map[string]string {
 			if err != nil {
 				return err
 			}
-			sum := sha256.Sum256(data)
-			desc += " " + hex.EncodeToString(sum[:8])
+			desc += " " + upgradetest.Digest(data)
 		}
 		out[p] = desc
 		return nil

@@ -91,7 +91,7 @@ func tree(t *testing.T, root string) map[string]string {
 			json.Unmarshal(data, &m)
 			data, _ = json.Marshal(m.Files)
 		}
-		return manifest.Sum(data)
+		return upgradetest.Digest(data)
 	})
 }
 

@@ -135,7 +135,7 @@ func (f *fixture) earlier(t *testing.T, old map[string]*string) {
 func (f *fixture) snapshot(t *testing.T) map[string]string {
 	t.Helper()
 	return upgradetest.Snapshot(t, f.root, []string{f.root, f.home}, func(_ string, data []byte, fi fs.FileInfo) string {
-		return fmt.Sprintf("%s %v", manifest.Sum(data), fi.Mode().Perm())
+		return fmt.Sprintf("%s %v", upgradetest.Digest(data), fi.Mode().Perm())
 	})
 }
 
