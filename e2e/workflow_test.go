@@ -267,10 +267,16 @@ func TestWorkflowConcurrencyOwnershipAndNotifications(t *testing.T) {
 	}
 
 	// It subscribes to the session and is told when the owner advances.
+	// The handler never blocks: the 50 writes below send an update each,
+	// and a handler stuck on a full channel would hold the client's
+	// stream, and with it Close, for good.
 	updates := make(chan string, 16)
 	other.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/resources/updated" {
-			updates <- fmt.Sprint(n.Params.AdditionalFields["uri"])
+			select {
+			case updates <- fmt.Sprint(n.Params.AdditionalFields["uri"]):
+			default:
+			}
 		}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
