@@ -1,7 +1,6 @@
 package server
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"testing"
@@ -15,7 +14,6 @@ import (
 // The parallel tests mostly wait (on deadlines, bridges, dropped streams):
 // eight run at once.
 func TestMain(m *testing.M) {
-	flag.Parse()
 	testmain.WaitingParallel("8")
 	dir, err := os.MkdirTemp("", "agentos-server-test-")
 	if err != nil {

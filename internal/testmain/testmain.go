@@ -8,8 +8,11 @@ import "flag"
 // it. go test's default is GOMAXPROCS, 2 on a 2-core machine, which is
 // right for tests that compute; for tests that mostly wait (on a server's
 // deadline, another process, a browser) two of them would hold both slots
-// while the cores idle. Call it from TestMain after flag.Parse.
+// while the cores idle. Call it from TestMain, before m.Run.
 func WaitingParallel(n string) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {

@@ -1,6 +1,8 @@
 // Package upgradetest records a project's files the way the upgrade and
 // rollback tests compare them: each file's path and a fingerprint, leaving
-// out what every run writes anew (backups, caches, upgrade reports).
+// out what every run writes anew (backups, caches, upgrade reports). Its
+// Digest is the content fingerprint for any such before-and-after
+// comparison within one test process.
 package upgradetest
 
 import (
