@@ -25,11 +25,11 @@ type pageDriver struct {
 	ctx context.Context
 }
 
+// do runs steps as pageSteps does: again when a live redraw replaced a node
+// between finding it and acting on it.
 func (p pageDriver) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, steps...); err != nil {
-		p.t.Fatalf("%s: %v", what, err)
-	}
+	pageSteps(p.t, p.ctx)(what, steps...)
 }
 
 func (p pageDriver) text(sel string) string {

@@ -159,8 +159,8 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // page and fails t, saying what they were for, when they fail. A live
 // update can redraw the view between finding a node and acting on it
 // ("Could not find node with given id"): the steps are tried again then,
-// up to three more times (finding a node is what failed, so nothing was
-// done yet).
+// up to three more times. The action that failed did nothing, but those
+// before it in the same call run again: a call's steps must bear that.
 func pageSteps(t *testing.T, ctx context.Context) func(what string, steps ...chromedp.Action[chromedp.Void]) {
 	return func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
