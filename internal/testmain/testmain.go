@@ -8,10 +8,16 @@ import "flag"
 // it. go test's default is GOMAXPROCS, 2 on a 2-core machine, which is
 // right for tests that compute; for tests that mostly wait (on a server's
 // deadline, another process, a browser) two of them would hold both slots
-// while the cores idle. Call it from TestMain, before m.Run.
+// while the cores idle. Under the race detector (CI's long run) the default
+// stays: every test costs several times the CPU there, and eight of the
+// server package's servers starting at once on 2 cores outran its 10 s
+// start deadline. Call it from TestMain, before m.Run.
 func WaitingParallel(n string) {
 	if !flag.Parsed() {
 		flag.Parse()
+	}
+	if raceDetector {
+		return
 	}
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
