@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -42,7 +41,6 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv(asClientEnv); url != "" { // this binary, run as another user by a test
 		os.Exit(postAsClient(url))
 	}
-	flag.Parse()
 	testmain.WaitingParallel("8")
 	os.Exit(testbin.Main(m, func(bin string) { binary = bin }))
 }

@@ -352,9 +352,7 @@ func TestReviewPage(t *testing.T) {
 	// A live refresh that fails (the session busy for a moment) keeps the
 	// view, the focus and the typing: the page's next request for the
 	// session answers changed content, the one after it (the redraw's) 409.
-	waitCtx, cancelWait := context.WithTimeout(ctx, 30*time.Second) // the page polls every 2 s
-	defer cancelWait()
-	pageSteps(t, waitCtx)("a refresh fails", chromedp.Evaluate[chromedp.Void](`(() => {
+	do("make a refresh fail", chromedp.Evaluate[chromedp.Void](`(() => {
 		const real = window.fetch; let n = 0;
 		window.fetch = async (u, o) => {
 			if (!String(u).includes("/api/session?")) return real(u, o);
@@ -363,7 +361,10 @@ func TestReviewPage(t *testing.T) {
 			window.fetch = real;
 			return new Response(JSON.stringify({ error: "the session is busy" }), { status: 409 });
 		};
-	})()`), chromedp.WaitVisible(chromedp.Search(`//*[@id="live" and contains(., "could not be refreshed: the session is busy")]`)))
+	})()`))
+	waitCtx, cancelWait := context.WithTimeout(ctx, 30*time.Second) // the page polls every 2 s
+	defer cancelWait()
+	pageSteps(t, waitCtx)("see the refresh fail", chromedp.WaitVisible(chromedp.Search(`//*[@id="live" and contains(., "could not be refreshed: the session is busy")]`)))
 	if f := focused(); f != "TEXTAREA" {
 		t.Fatalf("after a failed refresh, the focus is on %q, not the comment being typed", f)
 	}
