@@ -186,6 +186,10 @@ func TestSessionIDsSignedPerProject(t *testing.T) {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		// A connection of its own each time: the next primary listens on
+		// the port of the one stopped, and a kept-alive connection to that
+		// one would be reused and fail with EOF (a POST is not retried).
+		req.Close = true
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -91,6 +91,17 @@ func Main(m *testing.M, use func(binary string)) int {
 	}
 	defer os.RemoveAll(config)
 	os.Setenv("AGENTOS_CONFIG_HOME", config)
+	// The cache folder stays the user's one when a test gives agentos a HOME
+	// of its own (to keep the agents' configs apart): a person has one cache,
+	// and install remembers there the digest of the binary it pins
+	// (internal/filesum). Without it every such install hashed the 28 MB
+	// binary again — a sixteenth of the end-to-end tests' CPU. Where the
+	// system ignores XDG_CACHE_HOME (macOS, Windows) this changes nothing.
+	if os.Getenv("XDG_CACHE_HOME") == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			os.Setenv("XDG_CACHE_HOME", dir)
+		}
+	}
 	return m.Run()
 }
 
