@@ -267,6 +267,12 @@ func (m *wizardModel) View() string {
 		writeProgress(&b, m.progress, m.width)
 	case phaseDone:
 		if m.report != nil && m.err == nil {
+			// The finished bar stays above the summary: a quick install
+			// is over before the renderer draws a frame of it.
+			if m.progress.Total > 0 {
+				writeProgress(&b, Progress{Done: m.progress.Done, Total: m.progress.Total}, m.width)
+				b.WriteString("\n")
+			}
 			var summary strings.Builder
 			m.report.Print(&summary)
 			b.WriteString(wrapText(summary.String(), m.width))

@@ -78,6 +78,26 @@ tools=$(mktemp -d)
 trap 'rm -rf "$tools" ${scratch:+"$scratch"}' EXIT
 go build -o "$tools/testsum" ./internal/tools/testsum
 
+# Test binaries are kept between runs, one folder per checkout and build
+# mode, beside Go's build cache: `go test -o DIR/` links a package's test
+# binary only when the one in DIR is not what its sources give (go compares
+# the build ID), where otherwise every run links every binary anew — a
+# seventh of a warm run's CPU (docs/decisions.md). They take about 0.6 GB
+# (1.4 GB with --long's race builds); folders of checkouts not tested for a
+# week are removed, and AGENTOS_TEST_KEEP_BINARIES=0 keeps none. go refuses
+# -o DIR/ when two packages share a name; then they are linked each run.
+keep_plain=() keep_race=()
+if [ "${AGENTOS_TEST_KEEP_BINARIES:-1}" != 0 ] &&
+  [ -z "$(go list ./... | awk -F/ '{ print $NF }' | sort | uniq -d)" ]; then
+  bins=$(dirname "$(go env GOCACHE)")/agentos/testbins
+  mkdir -p "$bins"
+  find "$bins" -mindepth 1 -maxdepth 1 -type d -mtime +7 -exec rm -rf {} + 2>/dev/null || true
+  bins=$bins/$(printf %s "$PWD" | cksum | cut -d' ' -f1)
+  mkdir -p "$bins/plain" "$bins/race"
+  touch "$bins"
+  keep_plain=(-o "$bins/plain/") keep_race=(-o "$bins/race/")
+fi
+
 # The race detector doubles the CPU the tests take and builds every
 # package a second time (an empty build cache's first run pays for both):
 # the fast run, for a developer's every change, goes without it, and CI's
@@ -97,9 +117,9 @@ if [ -n "$race" ] && [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)
   #   a sync.Map of test hooks; the race detector tripled its CPU time.
   module=$(go list -m)
   plain=(e2e cmd/agentos upgrade)
-  "$tools/testsum" -race -count=1 -timeout="$timeout" ${args[@]+"${args[@]}"} \
+  "$tools/testsum" -race -count=1 -timeout="$timeout" ${keep_race[@]+"${keep_race[@]}"} ${args[@]+"${args[@]}"} \
     $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
-    --and -count=1 -timeout="$e2e_timeout" ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
+    --and -count=1 -timeout="$e2e_timeout" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
-  "$tools/testsum" -count=1 -timeout="$e2e_timeout" ${args[@]+"${args[@]}"} ./...
+  "$tools/testsum" -count=1 -timeout="$e2e_timeout" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} ./...
 fi

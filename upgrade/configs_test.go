@@ -3,6 +3,7 @@ package upgrade
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,6 +75,10 @@ func TestUpgradeRefreshesOnlyOurEntriesAndBlocks(t *testing.T) {
 // refused before it changes anything.
 func TestUpgradeUnpinnedFromATemporaryBuild(t *testing.T) {
 	t.Parallel()
+	if exe, _ := os.Executable(); !agentconfig.TransientBinary(exe) {
+		runFromTemporaryBuild(t, exe)
+		return
+	}
 	base := t.TempDir()
 	f := &fixture{root: filepath.Join(base, "project"), home: filepath.Join(base, "home")}
 	os.MkdirAll(f.root, 0o755)
@@ -91,10 +96,6 @@ func TestUpgradeUnpinnedFromATemporaryBuild(t *testing.T) {
 	}
 	if _, err := installer.Install(context.Background(), installer.Options{Dir: f.root, Yes: true, NoPin: true, BinaryPath: installed, Env: &f.env}); err != nil {
 		t.Fatal(err)
-	}
-	exe, _ := os.Executable()
-	if !agentconfig.TransientBinary(exe) {
-		t.Skipf("this test's binary %s is not where go test builds them", exe)
 	}
 	before := f.snapshot(t)
 	_, err := Run(context.Background(), f.opts())
@@ -147,3 +148,35 @@ func TestNamesFolderOnWindowsPaths(t *testing.T) {
 		t.Error("a Windows path is not matched whole")
 	}
 }
+
+// runFromTemporaryBuild runs the test t again in a copy of this test binary
+// where `go run` and `go test` build theirs (a go-build folder of the
+// temporary directory): the test binary itself is not there when the tests
+// keep their binaries (scripts/test.sh). The copy runs t alone.
+func runFromTemporaryBuild(t *testing.T, exe string) {
+	if os.Getenv(rerunEnv) != "" {
+		t.Fatalf("the copy %s is not taken for a temporary build", exe)
+	}
+	dir, err := os.MkdirTemp("", "go-build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(dir, filepath.Base(exe))
+	if err := os.WriteFile(copied, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(copied, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), rerunEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("%s from %s: %v\n%s", t.Name(), copied, err, out)
+	}
+}
+
+// rerunEnv marks a test binary run by runFromTemporaryBuild.
+const rerunEnv = "AGENTOS_TEST_RERUN"
