@@ -121,5 +121,14 @@ if [ -n "$race" ] && [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)
     $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
     --and -count=1 -timeout="$e2e_timeout" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
-  "$tools/testsum" -count=1 -timeout="$e2e_timeout" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} ./...
+  # One package more at once than there are cores (go's default): with
+  # the links gone, both cores idled a third of a minute while the
+  # packages running waited (servers, timeouts, a browser); a third fills
+  # that time (docs/decisions.md). The longest start first, so that none
+  # of them is the run's tail.
+  module=$(go list -m)
+  longest=(e2e installer cmd/agentos upgrade standards/examplecheck workflow/gates)
+  "$tools/testsum" -count=1 -timeout="$e2e_timeout" -p "$(($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1))" \
+    ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} \
+    $(printf -- "$module/%s " "${longest[@]}") $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${longest[@]}"))
 fi
