@@ -127,7 +127,8 @@ else
   # that time (docs/decisions.md). The longest start first, so that none
   # of them is the run's tail.
   module=$(go list -m)
-  longest=(e2e installer cmd/agentos upgrade standards/examplecheck workflow/gates)
+  longest=(e2e installer cmd/agentos upgrade standards/examplecheck workflow/gates server server/searchtool
+    search/lexical server/browser internal/testbin internal/tools/testsum)
   "$tools/testsum" -count=1 -timeout="$e2e_timeout" -p "$(($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1))" \
     ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} \
     $(printf -- "$module/%s " "${longest[@]}") $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${longest[@]}"))
