@@ -82,8 +82,18 @@ func probeHTTP(endpoint, token string) (*http.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the server's URL %q: %w", endpoint, err)
 	}
+	// Connections of its own, each closed after its request: a session
+	// makes a handful of requests, and a connection kept in the process's
+	// shared pool outlives the server it went to — a server started later
+	// on the same port (the next primary) met the POST on a connection
+	// the old one had closed, which fails with EOF and is not retried.
+	conns := &http.Transport{DisableKeepAlives: true}
+	if def, ok := http.DefaultTransport.(*http.Transport); ok {
+		conns = def.Clone()
+		conns.DisableKeepAlives = true
+	}
 	return &http.Client{
-		Transport:     &bearer{host: u.Host, token: token, next: http.DefaultTransport},
+		Transport:     &bearer{host: u.Host, token: token, next: conns},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}, nil
 }

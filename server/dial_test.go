@@ -4,8 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,4 +139,66 @@ func clientNames(t *testing.T, ctx context.Context, c *client.Client) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// A probe's session leaves no connection open once it is closed: one kept
+// in a pool shared by the process outlived the server it went to, and a
+// server started later on the same port met a request on it that failed
+// with EOF. The kernel's table of TCP sockets says which are open.
+func TestClosedSessionLeavesNoConnection(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp to count connections in (Linux has it)")
+	}
+	p, cfg := testProject(t)
+	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
+	u, err := url.Parse(r.status.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(u.Host)
+	before := connectionsTo(t, port)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	probe, err := Dial(ctx, r.status.URL, "", "probe", "1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := clientNames(t, ctx, probe); !slices.Contains(got, "probe") {
+		t.Fatalf("clients: %v", got)
+	}
+	if err := probe.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	n := connectionsTo(t, port)
+	for ; n > before && time.Now().Before(deadline); n = connectionsTo(t, port) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n > before {
+		t.Errorf("%d connections to the server still open after the session was closed (%d before it)", n, before)
+	}
+}
+
+// connectionsTo counts the established IPv4 connections whose far end is
+// the given port (/proc/net/tcp: addresses in hex, state 01 established).
+func connectionsTo(t *testing.T, port string) int {
+	t.Helper()
+	data, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suffix := fmt.Sprintf(":%04X", n)
+	count := 0
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 3 && strings.HasSuffix(f[2], suffix) && f[3] == "01" {
+			count++
+		}
+	}
+	return count
 }
