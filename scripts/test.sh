@@ -82,7 +82,7 @@ go build -o "$tools/testsum" ./internal/tools/testsum
 # mode, beside Go's build cache: `go test -o DIR/` links a package's test
 # binary only when the one in DIR is not what its sources give (go compares
 # the build ID), where otherwise every run links every binary anew — a
-# seventh of a warm run's CPU (docs/decisions.md). They take about 0.6 GB
+# fifth of a warm run's CPU (docs/decisions.md). They take about 0.6 GB
 # (1.4 GB with --long's race builds); folders of checkouts not tested for a
 # week are removed, and AGENTOS_TEST_KEEP_BINARIES=0 keeps none. go refuses
 # -o DIR/ when two packages share a name; then they are linked each run.
@@ -124,12 +124,13 @@ else
   # One package more at once than there are cores (go's default): with
   # the links gone, both cores idled a third of a minute while the
   # packages running waited (servers, timeouts, a browser); a third fills
-  # that time (docs/decisions.md). The longest start first, so that none
-  # of them is the run's tail.
+  # that time (docs/decisions.md). The longest and those that mostly wait
+  # start first, so that none of them is the run's tail.
   module=$(go list -m)
-  longest=(e2e installer cmd/agentos upgrade standards/examplecheck workflow/gates server server/searchtool
+  first=(e2e installer cmd/agentos upgrade standards/examplecheck workflow/gates server server/searchtool
     search/lexical server/browser internal/testbin internal/tools/testsum)
+  all=$(go list ./...)
+  ordered=$( (printf -- "$module/%s\n" "${first[@]}" | grep -Fx "$all"; echo "$all") | awk '!seen[$0]++')
   "$tools/testsum" -count=1 -timeout="$e2e_timeout" -p "$(($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1))" \
-    ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} \
-    $(printf -- "$module/%s " "${longest[@]}") $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${longest[@]}"))
+    ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $ordered
 fi
