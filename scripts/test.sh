@@ -78,18 +78,27 @@ tools=$(mktemp -d)
 trap 'rm -rf "$tools" ${scratch:+"$scratch"}' EXIT
 go build -o "$tools/testsum" ./internal/tools/testsum
 
+module=$(go list -m)
+packages=$(go list ./...)
+
 # Test binaries are kept between runs, one folder per checkout and build
-# mode, beside Go's build cache: `go test -o DIR/` links a package's test
-# binary only when the one in DIR is not what its sources give (go compares
-# the build ID), where otherwise every run links every binary anew — a
-# fifth of a warm run's CPU (docs/decisions.md). They take about 0.6 GB
-# (1.4 GB with --long's race builds); folders of checkouts not tested for a
-# week are removed, and AGENTOS_TEST_KEEP_BINARIES=0 keeps none. go refuses
-# -o DIR/ when two packages share a name; then they are linked each run.
+# mode, in the user's cache folder beside the agentos binary the tests
+# build (internal/testbin; the same folder Go's os.UserCacheDir names):
+# `go test -o DIR/` links a package's test binary only when the one in DIR
+# is not what its sources give (go compares the build ID), where otherwise
+# every run links every binary anew — a fifth of a warm run's CPU
+# (docs/decisions.md). They take about 0.6 GB (1.4 GB with --long's race
+# builds); folders of checkouts not tested for a week are removed, and
+# AGENTOS_TEST_KEEP_BINARIES=0 keeps none. go refuses -o DIR/ when two
+# packages share a name; then they are linked each run.
+case "$(uname -s)" in
+  Darwin) user_cache=${HOME:+$HOME/Library/Caches} ;;
+  *) user_cache=${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}} ;;
+esac
 keep_plain=() keep_race=()
-if [ "${AGENTOS_TEST_KEEP_BINARIES:-1}" != 0 ] &&
-  [ -z "$(go list ./... | awk -F/ '{ print $NF }' | sort | uniq -d)" ]; then
-  bins=$(dirname "$(go env GOCACHE)")/agentos/testbins
+if [ "${AGENTOS_TEST_KEEP_BINARIES:-1}" != 0 ] && [ -n "$user_cache" ] &&
+  [ -z "$(echo "$packages" | awk -F/ '{ print $NF }' | sort | uniq -d)" ]; then
+  bins=$user_cache/agentos/testbins
   mkdir -p "$bins"
   find "$bins" -mindepth 1 -maxdepth 1 -type d -mtime +7 -exec rm -rf {} + 2>/dev/null || true
   bins=$bins/$(printf %s "$PWD" | cksum | cut -d' ' -f1)
@@ -115,10 +124,9 @@ if [ -n "$race" ] && [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)
   # - upgrade is sequential by design (one upgrade at a time, under a file
   #   lock); its code starts no goroutine, and shares only a sync.Once and
   #   a sync.Map of test hooks; the race detector tripled its CPU time.
-  module=$(go list -m)
   plain=(e2e cmd/agentos upgrade)
   "$tools/testsum" -race -count=1 -timeout="$timeout" ${keep_race[@]+"${keep_race[@]}"} ${args[@]+"${args[@]}"} \
-    $(go list ./... | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
+    $(echo "$packages" | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
     --and -count=1 -timeout="$e2e_timeout" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
   # One package more at once than there are cores (go's default): with
@@ -126,11 +134,9 @@ else
   # packages running waited (servers, timeouts, a browser); a third fills
   # that time (docs/decisions.md). The longest and those that mostly wait
   # start first, so that none of them is the run's tail.
-  module=$(go list -m)
   first=(e2e installer cmd/agentos upgrade standards/examplecheck workflow/gates server server/searchtool
     search/lexical server/browser internal/testbin internal/tools/testsum)
-  all=$(go list ./...)
-  ordered=$( (printf -- "$module/%s\n" "${first[@]}" | grep -Fx "$all"; echo "$all") | awk '!seen[$0]++')
+  ordered=$( (printf -- "$module/%s\n" "${first[@]}" | grep -Fx "$packages"; echo "$packages") | awk '!seen[$0]++')
   "$tools/testsum" -count=1 -timeout="$e2e_timeout" -p "$(($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1))" \
     ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $ordered
 fi
