@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 )
 
 // Options configure Check. The zero value checks against Go 1.21 and finds
@@ -51,17 +52,29 @@ type Report struct {
 	Problems  []Problem
 }
 
-// checker checks every block of one language in one run of its tool; it
-// returns errSkip (wrapped) when its tool is missing.
+// checker checks every block of its languages in one run of its tool; it
+// returns a skipError when its tool is missing.
 type checker func(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error)
 
+// checkers are by language. Languages with the same checker share its run:
+// TypeScript and JavaScript are one tsc program, as each tsc start costs
+// seconds of CPU (most of it parsing Node's and the DOM's declarations).
 var checkers = map[string]checker{
 	"go":         checkGo,
 	"python":     checkPython,
-	"typescript": checkTypeScript,
-	"javascript": checkJavaScript,
+	"typescript": checkTSC,
+	"javascript": checkTSC,
 	"sql":        checkSQL,
 	"json":       checkJSON,
+}
+
+// runOf names the run a language's blocks join: JavaScript's join
+// TypeScript's.
+func runOf(lang string) string {
+	if lang == "javascript" {
+		return "typescript"
+	}
+	return lang
 }
 
 // skipError says a checker's tool is not installed.
@@ -85,26 +98,40 @@ func Check(ctx context.Context, blocks []Block, opts Options) (*Report, error) {
 			byLang[b.Lang] = append(byLang[b.Lang], b)
 		}
 	}
-	langs := make([]string, 0, len(byLang))
+	runs := map[string][]string{} // run → its languages, sorted
 	for l := range byLang {
-		langs = append(langs, l)
+		runs[runOf(l)] = append(runs[runOf(l)], l)
 	}
-	sort.Strings(langs)
-	for _, lang := range langs {
-		dir, err := os.MkdirTemp("", "examplecheck-"+lang+"-")
+	names := make([]string, 0, len(runs))
+	for run := range runs {
+		names = append(names, run)
+		sort.Strings(runs[run])
+	}
+	sort.Strings(names)
+	for _, run := range names {
+		langs := runs[run]
+		var blocks []Block
+		for _, l := range langs {
+			blocks = append(blocks, byLang[l]...)
+		}
+		dir, err := os.MkdirTemp("", "examplecheck-"+run+"-")
 		if err != nil {
 			return nil, fmt.Errorf("examplecheck: %w", err)
 		}
-		problems, err := checkers[lang](ctx, dir, byLang[lang], opts)
+		problems, err := checkers[run](ctx, dir, blocks, opts)
 		os.RemoveAll(dir)
 		if skip, ok := err.(skipError); ok {
-			r.Skipped[lang] = skip.reason
+			for _, l := range langs {
+				r.Skipped[l] = skip.reason
+			}
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("examplecheck: %s: %w", lang, err)
+			return nil, fmt.Errorf("examplecheck: %s: %w", strings.Join(langs, " and "), err)
 		}
-		r.Checked[lang] = len(byLang[lang])
+		for _, l := range langs {
+			r.Checked[l] = len(byLang[l])
+		}
 		r.Problems = append(r.Problems, problems...)
 	}
 	sort.SliceStable(r.Problems, func(i, j int) bool {

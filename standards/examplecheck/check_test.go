@@ -60,7 +60,8 @@ func TestCheckFindsBrokenExamples(t *testing.T) {
 		"```js\nexport function f(a) {\n  return a +;\n}\n```\n" + // 53: syntax
 		"```js\nexport const twice = (n) => n * 2;\n```\n" + // 58: sound (JavaScript is not type-checked)
 		"```ts\nimport { greet } from \"greeter\";\nexport const s: string = greet(\"x\");\n```\n" + // 61: sound, with its declaration
-		"```ts\nimport { greet } from \"greeter\";\nexport const n: number = greet(\"x\");\n```\n" // 65: the declaration says string
+		"```ts\nimport { greet } from \"greeter\";\nexport const n: number = greet(\"x\");\n```\n" + // 65: the declaration says string
+		"```ts\nexport const half: number = ;\n```\n" // 69: syntax, which must not hide 32's and 65's type errors
 	blocks := examplecheck.Extract("broken.md", []byte(md))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -76,7 +77,7 @@ func TestCheckFindsBrokenExamples(t *testing.T) {
 		got[p.Block.Line] += p.Message + "; "
 	}
 	want := map[string][]int{ // language → lines of the blocks that must fail
-		"go": {5, 8, 11}, "python": {18, 24}, "typescript": {32, 65}, "sql": {39, 42}, "json": {50}, "javascript": {53},
+		"go": {5, 8, 11}, "python": {18, 24}, "typescript": {32, 65, 69}, "sql": {39, 42}, "json": {50}, "javascript": {53},
 	}
 	sound := []int{2, 15, 28, 35, 47, 58, 61}
 	for lang, lines := range want {

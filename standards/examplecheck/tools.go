@@ -137,33 +137,37 @@ func findPython(ctx context.Context, dir, configured string) (string, error) {
 	return "", skipError{"no python3 with pyflakes is installed; run scripts/install-checkers.sh"}
 }
 
-// checkTypeScript type-checks every block, each a module, in one tsc run.
-func checkTypeScript(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
-	return runTSC(ctx, dir, blocks, opts.TSC, opts.TypeScriptFiles, ".ts", map[string]any{"strict": true})
-}
-
-// checkJavaScript checks the syntax of every block, each an ES module, in
-// one tsc run. It does not type-check: a JavaScript example is meant to be
-// read without the declarations a type check would need, and the standards
-// that show JavaScript render the same examples as TypeScript, which are
-// type-checked.
-func checkJavaScript(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
-	return runTSC(ctx, dir, blocks, opts.TSC, nil, ".mjs", map[string]any{"allowJs": true, "checkJs": false})
-}
-
-// runTSC writes the blocks with the extension ext, and the extra files
-// beside them, and runs tsc over them with Node's types and the given
-// compiler options added to the common ones.
-func runTSC(ctx context.Context, dir string, blocks []Block, tscPath string, extra map[string][]byte, ext string, options map[string]any) ([]Problem, error) {
-	tsc, err := findTSC(tscPath)
+// checkTSC checks the TypeScript and JavaScript blocks, each a module, in one
+// tsc run. TypeScript is type-checked (strict). JavaScript is only parsed
+// (allowJs without checkJs): a JavaScript example is meant to be read without
+// the declarations a type check would need, and the standards that show
+// JavaScript render the same examples as TypeScript, which are type-checked.
+func checkTSC(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error) {
+	tsc, err := findTSC(opts.TSC)
 	if err != nil {
 		return nil, err
 	}
-	files, names, err := writeSources(dir, blocks, ext, "")
+	var ts, js []Block
+	for _, b := range blocks {
+		if b.Lang == "javascript" {
+			js = append(js, b)
+		} else {
+			ts = append(ts, b)
+		}
+	}
+	files, names, err := writeSources(dir, ts, ".ts", "")
 	if err != nil {
 		return nil, err
 	}
-	for name, data := range extra {
+	jsFiles, jsNames, err := writeSources(dir, js, ".mjs", "")
+	if err != nil {
+		return nil, err
+	}
+	for name, f := range jsFiles {
+		files[name] = f
+	}
+	names = append(names, jsNames...)
+	for name, data := range opts.TypeScriptFiles {
 		if filepath.Base(name) != name || files[name].block.Doc != "" {
 			return nil, fmt.Errorf("TypeScriptFiles: %q must be a plain file name that no block uses", name)
 		}
@@ -181,21 +185,49 @@ func runTSC(ctx context.Context, dir string, blocks []Block, tscPath string, ext
 		"noEmit": true, "target": "ES2022", "lib": []string{"ES2022", "DOM"},
 		"module": "nodenext", "moduleResolution": "nodenext", "moduleDetection": "force",
 		"typeRoots": []string{filepath.Join(filepath.Dir(real), "..", "..", "@types")}, "types": []string{"node"}, "skipLibCheck": true,
+		"strict": true, "allowJs": true, "checkJs": false,
 	}
-	for k, v := range options {
-		compilerOptions[k] = v
+	problems, syntax, err := runTSC(ctx, dir, tsc, compilerOptions, names, files)
+	if err != nil || len(syntax) == 0 {
+		return problems, err
 	}
+	// tsc reports no type errors at all once one file fails to parse: the
+	// files that parse are type-checked in a second run.
+	var rest []string
+	for _, name := range names {
+		if !syntax[name] {
+			rest = append(rest, name)
+		}
+	}
+	more, _, err := runTSC(ctx, dir, tsc, compilerOptions, rest, files)
+	return append(problems, more...), err
+}
+
+// tscDiagnostic is a line of tsc's output about one of the blocks' files.
+var tscDiagnostic = regexp.MustCompile(`(?m)^(b\d{3}\.m?[jt]s)\((\d+),\d+\): (error .*)$`)
+
+// tscSyntaxError is a diagnostic of parsing (codes TS1xxx), after which tsc
+// type-checks nothing.
+var tscSyntaxError = regexp.MustCompile(`(?m)^(b\d{3}\.m?[jt]s)\(\d+,\d+\): error TS1\d{3}:`)
+
+// runTSC runs tsc once over names and returns the problems found and the
+// files that failed to parse.
+func runTSC(ctx context.Context, dir, tsc string, compilerOptions map[string]any, names []string, files map[string]sourceFile) ([]Problem, map[string]bool, error) {
 	config, _ := json.Marshal(map[string]any{"compilerOptions": compilerOptions, "files": names})
 	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), config, 0o644); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out, err := run(ctx, dir, nil, tsc, "-p", "tsconfig.json", "--pretty", "false")
-	problems := mapDiagnostics(out, regexp.MustCompile(`(?m)^(b\d{3}\.m?[jt]s)\((\d+),\d+\): (error .*)$`), files)
+	problems := mapDiagnostics(out, tscDiagnostic, files)
 	if err != nil && len(problems) == 0 {
 		// An error in a declaration file, or one tsc could not place.
-		return nil, fmt.Errorf("tsc: %v: %s", err, bytes.TrimSpace(out))
+		return nil, nil, fmt.Errorf("tsc: %v: %s", err, bytes.TrimSpace(out))
 	}
-	return problems, nil
+	syntax := map[string]bool{}
+	for _, m := range tscSyntaxError.FindAllSubmatch(out, -1) {
+		syntax[string(m[1])] = true
+	}
+	return problems, syntax, nil
 }
 
 // findTSC returns the configured TypeScript compiler or, when none is
