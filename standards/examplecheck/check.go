@@ -110,15 +110,15 @@ func Check(ctx context.Context, blocks []Block, opts Options) (*Report, error) {
 	sort.Strings(names)
 	for _, run := range names {
 		langs := runs[run]
-		var blocks []Block
+		var runBlocks []Block
 		for _, l := range langs {
-			blocks = append(blocks, byLang[l]...)
+			runBlocks = append(runBlocks, byLang[l]...)
 		}
 		dir, err := os.MkdirTemp("", "examplecheck-"+run+"-")
 		if err != nil {
 			return nil, fmt.Errorf("examplecheck: %w", err)
 		}
-		problems, err := checkers[run](ctx, dir, blocks, opts)
+		problems, err := checkers[run](ctx, dir, runBlocks, opts)
 		os.RemoveAll(dir)
 		if skip, ok := err.(skipError); ok {
 			for _, l := range langs {

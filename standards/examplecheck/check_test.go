@@ -104,3 +104,29 @@ func TestCheckFindsBrokenExamples(t *testing.T) {
 		t.Logf("line %d: %s", l, strings.TrimSuffix(msg, "; "))
 	}
 }
+
+// When every example fails to parse there is nothing left to type-check:
+// each is reported once, and no second tsc run fails on an empty list.
+func TestCheckEveryTypeScriptExampleBroken(t *testing.T) {
+	md := "```ts\nexport const a: number = ;\n```\n" + // 1
+		"```js\nexport const b = ;\n```\n" // 4
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r, err := examplecheck.Check(ctx, examplecheck.Extract("broken.md", []byte(md)), examplecheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why, skipped := r.Skipped["typescript"]; skipped {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	lines := map[int]int{}
+	for _, p := range r.Problems {
+		lines[p.Block.Line]++
+	}
+	if len(r.Problems) != 2 || lines[1] != 1 || lines[4] != 1 {
+		t.Errorf("problems %v; want one at line 1 and one at line 4", r.Problems)
+	}
+}

@@ -192,12 +192,19 @@ func checkTSC(ctx context.Context, dir string, blocks []Block, opts Options) ([]
 		return problems, err
 	}
 	// tsc reports no type errors at all once one file fails to parse: the
-	// files that parse are type-checked in a second run.
+	// blocks that parse are type-checked in a second run.
 	var rest []string
+	parsed := 0
 	for _, name := range names {
 		if !syntax[name] {
 			rest = append(rest, name)
+			if _, ok := files[name]; ok {
+				parsed++
+			}
 		}
+	}
+	if parsed == 0 {
+		return problems, nil
 	}
 	more, _, err := runTSC(ctx, dir, tsc, compilerOptions, rest, files)
 	return append(problems, more...), err
