@@ -227,9 +227,11 @@ func (h *handle) open(ctx context.Context) error {
 		// collection and the return of hundreds of megabytes on the
 		// same cores), and a restart is quick enough to wait for it.
 		h.freeMemory()
-		h.setState(StateReady, "")
+		// Said before it is ready, so that whoever sees it ready finds the
+		// line in the log.
 		h.log.Info("search index loaded", "files", h.Status().FilesDone, "reindexed", bs.Files, "removed", bs.Removed,
 			"duration", time.Since(start).Round(time.Millisecond))
+		h.setState(StateReady, "")
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
 		h.log.Info("no saved search index; building it")
@@ -297,9 +299,9 @@ func (h *handle) build(ctx context.Context, reload bool) error {
 	h.countStats()
 	endBuild()
 	h.freeMemory() // before ready, as after a load (see open)
-	h.setState(StateReady, "")
 	h.log.Info("search index built", "files", bs.Files, "chunks", bs.Chunks, "first_results_after", searchableAfter.Round(time.Millisecond),
 		"duration", time.Since(start).Round(time.Millisecond))
+	h.setState(StateReady, "")
 	return nil
 }
 
