@@ -56,9 +56,7 @@ type Report struct {
 // returns a skipError when its tool is missing.
 type checker func(ctx context.Context, dir string, blocks []Block, opts Options) ([]Problem, error)
 
-// checkers are by language. Languages with the same checker share its run:
-// TypeScript and JavaScript are one tsc program, as each tsc start costs
-// seconds of CPU (most of it parsing Node's and the DOM's declarations).
+// checkers are by language; runOf says which languages share a run.
 var checkers = map[string]checker{
 	"go":         checkGo,
 	"python":     checkPython,
@@ -68,8 +66,10 @@ var checkers = map[string]checker{
 	"json":       checkJSON,
 }
 
-// runOf names the run a language's blocks join: JavaScript's join
-// TypeScript's.
+// runOf names the run a language's blocks join, the one place that decides
+// it: JavaScript's join TypeScript's in one tsc program (checkTSC), as each
+// tsc start costs seconds of CPU (most of it parsing Node's and the DOM's
+// declarations).
 func runOf(lang string) string {
 	if lang == "javascript" {
 		return "typescript"
