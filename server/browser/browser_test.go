@@ -148,6 +148,16 @@ func TestValidationWithoutBrowser(t *testing.T) {
 	}
 }
 
+// A URL the policy refuses is refused before a browser starts: with no
+// browser on the machine the answer is FORBIDDEN, not "install a browser".
+func TestRefusedURLStartsNoBrowser(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{Path: filepath.Join(t.TempDir(), "no-such-chromium")})
+	h.fails(map[string]any{"action": "navigate", "url": "https://evil.example/"}, "FORBIDDEN")
+	h.fails(map[string]any{"action": "tabs", "op": "new", "url": "file:///etc/passwd"}, "FORBIDDEN")
+	h.fails(map[string]any{"action": "navigate", "url": "http://localhost/"}, "BUSINESS_LOGIC_ERROR")
+}
+
 func TestPolicy(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.html"), []byte("x"), 0o644)

@@ -220,6 +220,13 @@ func (t *tool) handle(ctx context.Context, _ mcp.CallToolRequest, in input) (Out
 	if err := validate(&in); err != nil {
 		return Output{}, err
 	}
+	// A URL the policy refuses is refused before a browser starts for it:
+	// starting Chromium costs the person a second or two of CPU for nothing.
+	if opens := in.Action == "navigate" || (in.Action == "tabs" && in.Op == "new"); opens && in.URL != "" {
+		if err := t.m.policy.check(in.URL); err != nil {
+			return Output{}, err
+		}
+	}
 	key, client := caller(ctx)
 	if in.Action == "close" {
 		s := t.m.existing(key)
