@@ -46,7 +46,7 @@ func TestUninstallStopsTheRunningServer(t *testing.T) {
 		t.Fatalf("the second agent reached pid %d, not the primary %d", si.Server.PID, st.PID)
 	}
 
-	r := runAgentos(t, root, "uninstall", "--yes")
+	r := runAgentos(t, root, "uninstall", "--yes", "--backup-dir", t.TempDir())
 	if r.code != 0 {
 		t.Fatalf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -133,7 +133,7 @@ func TestUninstallWarnsWhenTheServerCannotBeStopped(t *testing.T) {
 	srv.signal(t, syscall.SIGSTOP)
 	t.Cleanup(func() { srv.cmd.Process.Signal(syscall.SIGCONT) })
 
-	r := runAgentos(t, root, "uninstall", "--yes")
+	r := runAgentos(t, root, "uninstall", "--yes", "--backup-dir", t.TempDir())
 	if r.code != 0 {
 		t.Fatalf("uninstall --yes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -219,7 +219,7 @@ func TestUninstallKeepsCodexConfigEnding(t *testing.T) {
 				if data, _ := os.ReadFile(path); !strings.Contains(string(data), "[mcp_servers.agentos]") {
 					t.Fatalf("install wrote no entry:\n%s", data)
 				}
-				if r := runEnv(t, root, env, "uninstall", "--yes"); r.code != 0 {
+				if r := runEnv(t, root, env, "uninstall", "--yes", "--backup-dir", t.TempDir()); r.code != 0 {
 					t.Fatalf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 				}
 				if data, _ := os.ReadFile(path); string(data) != before {
