@@ -40,10 +40,16 @@ func startSession() {
 
 // TestScripts runs the CLI end to end: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
+	// One cache folder for every script: install remembers there the digest
+	// of the binary it pins (internal/filesum), this 40 MB test binary, which
+	// each script's install hashed anew when the cache was in its own home
+	// (two thirds of the scripts' CPU).
+	cache := t.TempDir()
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(env *testscript.Env) error {
 		// A home inside the script's work folder: install writes user-scoped
 		// client configs (Claude Code's local scope in ~/.claude.json).
 		env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+		env.Setenv("XDG_CACHE_HOME", cache)
 		for _, v := range []string{"XDG_CONFIG_HOME", "CODEX_HOME", "CLINE_DATA_DIR", "APPDATA"} {
 			env.Setenv(v, "")
 		}
