@@ -35,7 +35,11 @@ func testProject(t *testing.T) (project.Paths, config.Config) {
 	}
 	p, _ := project.At(root)
 	cfg := config.Default()
-	cfg.Server.PortRange = "45000-45999"
+	// Below Linux's ephemeral ports (32768 and up), where the kernel picks
+	// the local ports of outgoing connections: a client that reconnects
+	// while nothing listens on a port in that range can be given the port
+	// itself and connect to itself. Above e2e's blocks (10000-31999).
+	cfg.Server.PortRange = "32000-32767"
 	return p, cfg
 }
 
@@ -137,7 +141,7 @@ func TestBridgeRelaysAndTakesOverWhenThePrimaryExits(t *testing.T) {
 	p, cfg := testProject(t)
 	// Recorded, as install does, far above the ports the other tests of the
 	// package take (the first free ones of the range).
-	cfg.Server.Port = 45777
+	cfg.Server.Port = 32767
 	primary := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
 
 	inR, inW := io.Pipe()

@@ -302,7 +302,7 @@ func failover(t *testing.T, r *running, opts Options) *running {
 func TestHTTPClientKeepsItsIdentityAcrossAFailover(t *testing.T) {
 	t.Parallel()
 	p, cfg := testProject(t)
-	cfg.Server.Port = 45788 // recorded, as install does; far above the ports other tests take
+	cfg.Server.Port = 32766 // recorded, as install does; far above the ports other tests take
 	opts := Options{Project: p, Config: cfg, Transport: TransportHTTP}
 	first := start(t, opts)
 
@@ -344,7 +344,7 @@ func TestHTTPClientKeepsItsIdentityAcrossAFailover(t *testing.T) {
 func TestReinitializedClientKeepsItsWorkflowSessions(t *testing.T) {
 	t.Parallel()
 	p, cfg := testProject(t)
-	cfg.Server.Port = 45799
+	cfg.Server.Port = 32765
 	opts := Options{Project: p, Config: cfg, Transport: TransportHTTP}
 	first := start(t, opts)
 
