@@ -83,6 +83,7 @@ module=$(go list -m)
     pkg=${pkg#./}
     [[ $pkg == "$module"* ]] || pkg=$module/$pkg
     dir=.${pkg#"$module"}
+    [ -d "$dir" ] || { echo "testcpu: no package folder $dir for $pkg (name packages by their path, e.g. workflow/gates)" >&2; continue; }
     bin=$bins/$(basename "$pkg").test
     [ -x "$bin" ] || { echo "testcpu: no test binary for $pkg in $bins" >&2; continue; }
     if [ -z "$per_test" ]; then
