@@ -7,6 +7,7 @@
 # group's CPU counter is read when it is done.
 #
 #   bench/testcpu.sh [--tests] [PACKAGE...]     (as root; default: every package)
+#   bench/testcpu.sh --run [ARG...]             (the whole of scripts/test.sh ARG...)
 #
 # --tests measures each top-level test of the packages named, one at a time,
 # instead of each package; "(start only)", the binary run with no test, is
@@ -18,14 +19,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-per_test=
-if [ "${1:-}" = --tests ]; then
-  per_test=1
-  shift
-fi
+per_test= whole=
+case "${1:-}" in
+  --tests) per_test=1; shift ;;
+  --run) whole=1; shift ;;
+esac
 
 bins="${XDG_CACHE_HOME:-$HOME/.cache}/agentos/testbins/$(printf %s "$PWD" | cksum | cut -d' ' -f1)/plain"
-[ -d "$bins" ] || { echo "testcpu: no kept test binaries in $bins; run scripts/test.sh first" >&2; exit 1; }
+[ -n "$whole" ] || [ -d "$bins" ] || { echo "testcpu: no kept test binaries in $bins; run scripts/test.sh first" >&2; exit 1; }
 
 if [ -d /sys/fs/cgroup/cpuacct ]; then
   parent=/sys/fs/cgroup/cpuacct
@@ -38,6 +39,7 @@ else
   exit 1
 fi
 
+logs=${TMPDIR:-/tmp} # where --run leaves the command's output
 scratch=$(mktemp -d "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/aos-cpu-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 chmod 1777 "$scratch" # as scripts/test.sh: some tests run a program as another user
@@ -52,7 +54,7 @@ measure() {
   mkdir "$group"
   local start=$EPOCHREALTIME
   local result=""
-  (cd "$dir" && echo "$BASHPID" > "$group/cgroup.procs" && exec "$@") > /dev/null 2>&1 || result=" (FAILED: rerun it with go test to see why)"
+  (cd "$dir" && echo "$BASHPID" > "$group/cgroup.procs" && exec "$@") > "${output:-/dev/null}" 2>&1 || result=" (FAILED: rerun it with go test to see why)"
   local wall
   wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
   # What the test started and did not stop: waited for a while, then named
@@ -72,6 +74,17 @@ measure() {
   for p in $(cat "$group/cgroup.procs"); do echo "$p" > "$parent/cgroup.procs"; done
   rmdir "$group"
 }
+
+# --run: the test command itself, as a person runs it (it sets TMPDIR and
+# GOGC itself), its output kept in a file; for comparing two trees or
+# settings, alternate their runs — the machine's speed drifts by a tenth
+# within an hour (docs/benchmarks.md#the-test-command).
+if [ -n "$whole" ]; then
+  log=$(mktemp "$logs/testcpu-run-XXXXXX.log")
+  output=$log measure "scripts/test.sh${*:+ $*}" . scripts/test.sh "$@"
+  echo "  its last line: $(tail -n 1 "$log"); its output: $log"
+  exit 0
+fi
 
 packages=("$@")
 if [ ${#packages[@]} -eq 0 ]; then
