@@ -79,10 +79,22 @@ measure() {
 # GOGC itself), its output kept in a file; for comparing two trees or
 # settings, alternate their runs — the machine's speed drifts by a tenth
 # within an hour (docs/benchmarks.md#the-test-command).
+# The machine's own speed is measured before and after: the same SHA-256
+# of 64 MiB has taken from 1× to 1.8× the CPU on one virtual machine within
+# a minute, idle, so a run's CPU says little without it.
+calibrate() {
+  local f=$scratch/calibrate.bin
+  [ -f "$f" ] || head -c 64M /dev/urandom > "$f"
+  for _ in 1 2 3; do
+    { TIMEFORMAT=%U; time sha256sum "$f" > /dev/null; } 2>&1
+  done | sort -n | sed -n 2p
+}
 if [ -n "$whole" ]; then
   log=$(mktemp "$logs/testcpu-run-XXXXXX.log")
+  before=$(calibrate)
   output=$log measure "scripts/test.sh${*:+ $*}" . scripts/test.sh "$@"
   echo "  its last line: $(tail -n 1 "$log"); its output: $log"
+  echo "  the machine: SHA-256 of 64 MiB took $before s of CPU before the run, $(calibrate) s after (median of three)"
   exit 0
 fi
 
