@@ -75,13 +75,10 @@ measure() {
   rmdir "$group"
 }
 
-# --run: the test command itself, as a person runs it (it sets TMPDIR and
-# GOGC itself), its output kept in a file; for comparing two trees or
-# settings, alternate their runs — the machine's speed drifts by a tenth
-# within an hour (docs/benchmarks.md#the-test-command).
-# The machine's own speed is measured before and after: the same SHA-256
-# of 64 MiB has taken from 1× to 1.8× the CPU on one virtual machine within
-# a minute, idle, so a run's CPU says little without it.
+# calibrate prints the CPU seconds a SHA-256 of 64 MiB takes (median of
+# three): the machine's own speed, which on a shared virtual machine moved
+# from 1× to 1.8× for the same work within a minute, idle
+# (docs/benchmarks.md#the-test-command), so a run's CPU says little alone.
 calibrate() {
   local f=$scratch/calibrate.bin
   [ -f "$f" ] || head -c 64M /dev/urandom > "$f"
@@ -89,6 +86,9 @@ calibrate() {
     { TIMEFORMAT=%U; time sha256sum "$f" > /dev/null; } 2>&1
   done | sort -n | sed -n 2p
 }
+# --run: the test command itself, as a person runs it (it sets TMPDIR and
+# GOGC itself), its output kept in a file, the machine's speed measured
+# before and after; to compare two trees or settings, alternate their runs.
 if [ -n "$whole" ]; then
   log=$(mktemp "$logs/testcpu-run-XXXXXX.log")
   before=$(calibrate)
