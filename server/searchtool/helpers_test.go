@@ -184,7 +184,10 @@ func startService(t *testing.T, p project.Paths, cfg config.Config) *env {
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// Sized for CI's run: the race detector, the other packages' tests at
+	// once on 2 cores, cores that slow to half speed at times; building the
+	// standards' index outran 10 s there.
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
