@@ -1024,9 +1024,16 @@
 
   // --- Routing and polling.
   let routing = 0;
+  // navigating is true from a navigation's start until a view is drawn for
+  // it: a live refresh that overtakes a navigation still loading finishes it
+  // (moves the focus as the navigation would), or the focus is left on the
+  // page's body.
+  let navigating = false;
   async function route(keepFocus) {
     const [, tab = "sessions", arg, sub] = location.hash.split("/");
     const which = ++routing;
+    if (!keepFocus) navigating = true;
+    else if (navigating) keepFocus = false;
     document.querySelectorAll("#tabs a").forEach((a) => {
       const on = a.dataset.tab === tab || (tab === "session" && a.dataset.tab === "sessions") || (tab === "spec" && a.dataset.tab === "specs");
       if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
@@ -1069,6 +1076,7 @@
       node = h("p", { class: "bad" }, e.message);
     }
     if (which !== routing) return; // a newer navigation won
+    if (!keepFocus) navigating = false;
     const place = keepFocus ? capturePlace() : null;
     view.replaceChildren(node);
     if (place) restorePlace(place);
