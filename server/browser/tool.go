@@ -222,7 +222,7 @@ func (t *tool) handle(ctx context.Context, _ mcp.CallToolRequest, in input) (Out
 	}
 	// A URL the policy refuses is refused before a browser starts for it:
 	// starting Chromium costs the person a second or two of CPU for nothing.
-	if opens := in.Action == "navigate" || (in.Action == "tabs" && in.Op == "new"); opens && in.URL != "" {
+	if in.URL != "" && (in.Action == "navigate" || in.Action == "tabs" && in.Op == "new") {
 		if err := t.m.policy.check(in.URL); err != nil {
 			return Output{}, err
 		}
