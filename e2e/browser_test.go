@@ -249,6 +249,9 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if _, res := browse(t, a, map[string]any{"action": "navigate", "url": "https://example.com/"}); !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "FORBIDDEN") {
 		t.Errorf("example.com not refused: %v", res.Content)
 	}
+	if _, res := browse(t, a, map[string]any{"action": "tabs", "op": "new", "url": "file:///etc/passwd"}); !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "FORBIDDEN") {
+		t.Errorf("a new tab on /etc/passwd not refused: %v", res.Content)
+	}
 	if _, res := browse(t, a, map[string]any{"action": "click", "selector": "#missing", "timeout_ms": 300}); !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "NOT_FOUND") {
 		t.Errorf("missing element: %v", res.Content)
 	}
