@@ -60,11 +60,13 @@ func TestImpactAction(t *testing.T) {
 	src := filepath.Join(p.Root, "checkout", "checkout.go")
 	b, _ := os.ReadFile(src)
 	os.WriteFile(src, []byte(strings.Replace(string(b), "return amount", "return amount + 1", 1)), 0o644)
+	// Wait on the diff impact itself: a search hit's lines are read from the
+	// file as it is now, so a search for the new text can pass before the code
+	// index took the edit.
 	waitFor(t, "the change indexed", func() bool {
-		o := e.mustCall(t, "svc_search_project", map[string]any{"action": "search_code", "query": "amount + 1", "method": "lexical"})
-		return o.Results != nil && len(*o.Results) > 0 && strings.Contains((*o.Results)[0].Content, "amount + 1")
+		out = e.mustCall(t, "svc_search_project", map[string]any{"action": "impact", "diff_base": "HEAD"})
+		return out.Impact != nil && len(out.Impact.Changed) > 0
 	})
-	out = e.mustCall(t, "svc_search_project", map[string]any{"action": "impact", "diff_base": "HEAD"})
 	if out.Impact == nil || out.Impact.DiffBase != "HEAD" || len(out.Impact.Changed) != 1 || out.Impact.Changed[0].Symbol != "checkout.charge" ||
 		len(out.Impact.Tests) != 1 || out.Impact.Tests[0].Confidence != "exact" {
 		t.Errorf("diff impact: %+v", out.Impact)
