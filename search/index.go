@@ -235,7 +235,13 @@ func (st *state) apply(p *prepared) {
 			}
 		}
 	}
-	st.remove(p.path)
+	// The graph's facts of the file are replaced in one step below, never
+	// removed first: a graph query runs outside the index's lock and must
+	// not find the file missing while it is re-indexed.
+	st.removeChunks(p.path)
+	if p.skip != nil || p.facts == nil {
+		st.graph.get().RemoveFile(p.path)
+	}
 	if p.skip != nil {
 		return
 	}
@@ -272,6 +278,16 @@ func (st *state) apply(p *prepared) {
 
 // remove drops a file from st.
 func (st *state) remove(rel string) bool {
+	if !st.removeChunks(rel) {
+		return false
+	}
+	st.graph.get().RemoveFile(rel)
+	return true
+}
+
+// removeChunks drops a file's chunks and records from st, leaving its graph
+// facts.
+func (st *state) removeChunks(rel string) bool {
 	rec, ok := st.files[rel]
 	if !ok {
 		return false
@@ -286,7 +302,6 @@ func (st *state) remove(rel string) bool {
 		delete(st.contexts, k)
 	}
 	delete(st.files, rel)
-	st.graph.get().RemoveFile(rel)
 	return true
 }
 

@@ -610,8 +610,31 @@ func TestSearchDuringUpdates(t *testing.T) {
 	root := writeProject(t, project)
 	ix := build(t, CodeOptions(root, nil, nil))
 	ctx := context.Background()
+	// A file being re-indexed never goes missing from the graph: graph
+	// queries run outside the index's lock.
+	p := filepath.Join(root, "web", "extra.go")
+	os.WriteFile(p, []byte("package web\n\nfunc Extra() {}\n"), 0o644)
+	if _, err := ix.UpdateFile(ctx, p); err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		g := ix.Graph() // updates replace the facts of the graph the index holds
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if !g.HasFile("web/extra.go") {
+				t.Error("web/extra.go left the graph while it was re-indexed")
+				return
+			}
+		}
+	}()
 	for w := 0; w < 4; w++ {
 		wg.Add(1)
 		go func() {
@@ -632,7 +655,6 @@ func TestSearchDuringUpdates(t *testing.T) {
 			}
 		}()
 	}
-	p := filepath.Join(root, "web", "extra.go")
 	for i := 0; i < 40; i++ {
 		os.WriteFile(p, []byte("package web\n\n// Extra order helper.\nfunc Extra"+strings.Repeat("X", i)+"() {}\n"), 0o644)
 		if _, err := ix.UpdateFile(ctx, p); err != nil {
