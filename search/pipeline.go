@@ -54,8 +54,10 @@ func contentHash(data []byte) [16]byte {
 	return h
 }
 
-// read runs stage 1 for one file.
-func (ix *Index) read(rel string) (*prepared, error) {
+// read runs stage 1 for one file. indexed, when not nil, is the hash of
+// the content the index holds for it: a file that still has that content
+// is only read and hashed, since update keeps what the index has.
+func (ix *Index) read(rel string, indexed *[16]byte) (*prepared, error) {
 	for _, src := range chunk.SourcesOf(rel) {
 		if ix.scanner.IsFile(src) {
 			// Compiler output or a stub beside its source: the source's
@@ -77,6 +79,9 @@ func (ix *Index) read(rel string) (*prepared, error) {
 		return p, nil
 	}
 	p.hash = contentHash(data)
+	if indexed != nil && *indexed == p.hash {
+		return p, nil
+	}
 	lang := chunk.LanguageOf(rel)
 	var cs []chunk.Chunk
 	switch lang {
@@ -284,10 +289,14 @@ func (ix *Index) parallel(ctx context.Context, n int, fn func(context.Context, i
 
 // prepareFiles runs stages 1 to 3 for paths, borrowing context from base
 // (the index's current summaries, or nil) overridden by the files' own.
-func (ix *Index) prepareFiles(ctx context.Context, st *state, paths []string, base map[string]string) ([]*prepared, error) {
+func (ix *Index) prepareFiles(ctx context.Context, st *state, paths []string, base map[string]string, indexed map[string][16]byte) ([]*prepared, error) {
 	ps := make([]*prepared, len(paths))
 	err := ix.parallel(ctx, len(paths), func(_ context.Context, i int) error {
-		p, err := ix.read(paths[i])
+		var was *[16]byte
+		if h, ok := indexed[paths[i]]; ok {
+			was = &h
+		}
+		p, err := ix.read(paths[i], was)
 		ps[i] = p
 		return err
 	})
@@ -369,7 +378,7 @@ func (ix *Index) BuildWith(ctx context.Context, bo BuildOptions) (BuildStats, er
 	var bs BuildStats
 	done := 0
 	for _, batch := range folderBatches(files, buildBatchSize(len(files))) {
-		ps, err := ix.prepareFiles(ctx, st, batch, nil)
+		ps, err := ix.prepareFiles(ctx, st, batch, nil, nil)
 		if err != nil {
 			return BuildStats{}, err
 		}
@@ -453,7 +462,17 @@ func folderBatches(files []scan.File, size int) [][]string {
 // the read lock, then swapped in. It reports which were applied and which
 // skipped. The caller holds writeMu.
 func (ix *Index) update(ctx context.Context, paths []string) (applied, skipped, unchanged int, err error) {
-	ps, err := ix.prepareFiles(ctx, ix.st, paths, ix.st.contexts)
+	// A file indexed before whose content is the same (a checkout that
+	// rewrote it as it was, a touch) is only hashed, not analysed again.
+	indexed := map[string][16]byte{}
+	ix.mu.RLock()
+	for _, p := range paths {
+		if rec, ok := ix.st.files[p]; ok {
+			indexed[p] = rec.Hash
+		}
+	}
+	ix.mu.RUnlock()
+	ps, err := ix.prepareFiles(ctx, ix.st, paths, ix.st.contexts, indexed)
 	if err != nil {
 		return 0, 0, 0, err
 	}

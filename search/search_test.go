@@ -841,7 +841,7 @@ func TestUnreadableFileDoesNotStopABuild(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "store", "total.go"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := ix.read("store/total.go")
+	p, err := ix.read("store/total.go", nil)
 	if err != nil || p.skip == nil || !p.unreadable {
 		t.Fatalf("read of a folder: %+v %v", p, err)
 	}
