@@ -289,6 +289,7 @@ func (ix *Index) parallel(ctx context.Context, n int, fn func(context.Context, i
 
 // prepareFiles runs stages 1 to 3 for paths, borrowing context from base
 // (the index's current summaries, or nil) overridden by the files' own.
+// indexed (or nil) holds the content hash the index has for a path (read).
 func (ix *Index) prepareFiles(ctx context.Context, st *state, paths []string, base map[string]string, indexed map[string][16]byte) ([]*prepared, error) {
 	ps := make([]*prepared, len(paths))
 	err := ix.parallel(ctx, len(paths), func(_ context.Context, i int) error {
