@@ -151,6 +151,11 @@ type Tuning struct {
 	FanInBoost     float64
 	CallerPkgBoost float64
 	ImporterBoost  float64
+	// ScriptFanInBoost is FanInBoost for TypeScript and JavaScript, whose
+	// callers the graph counts from getters' reads and top-level
+	// statements too: on the five TypeScript tuning sets fan-in lifted no
+	// answer (docs/benchmarks.md).
+	ScriptFanInBoost float64
 	// EmbedDocChars caps the doc comment in a symbol's embedding text;
 	// EmbedBodyChars is how much of its body follows.
 	EmbedDocChars  int
@@ -204,6 +209,15 @@ type Tuning struct {
 	FeedbackVector float64
 }
 
+// fanInBoost is the weight of a symbol's callers in its prior, by its
+// language.
+func (t *Tuning) fanInBoost(language string) float64 {
+	if language == "typescript" || language == "javascript" {
+		return t.ScriptFanInBoost
+	}
+	return t.FanInBoost
+}
+
 // DefaultTuning returns the default ranking weights.
 func DefaultTuning() Tuning {
 	return Tuning{
@@ -232,6 +246,7 @@ func DefaultTuning() Tuning {
 		DeprecatedFactor:   0.7,
 		SetterFactor:       0.7,
 		FanInBoost:         0.07,
+		ScriptFanInBoost:   0,
 		CallerPkgBoost:     0.02,
 		ImporterBoost:      0,
 		EmbedDocChars:      600,

@@ -460,7 +460,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		if c.vecRank > 0 {
 			r.Signals = append(r.Signals, "vector")
 		}
-		if u := st.use[c.id]; u.Callers > 0 && t.FanInBoost > 0 || u.CallerPkgs > 0 && t.CallerPkgBoost > 0 {
+		if u := st.use[c.id]; u.Callers > 0 && t.fanInBoost(m.Language) > 0 || u.CallerPkgs > 0 && t.CallerPkgBoost > 0 {
 			r.Signals = append(r.Signals, "graph")
 		}
 		if q.ContentBudget > 0 {
@@ -635,7 +635,7 @@ func (ix *Index) prior(st *state, id uint32, asks kinds) float64 {
 		p *= t.SetterFactor
 	}
 	u := st.use[id]
-	p *= 1 + t.FanInBoost*math.Log1p(float64(u.Callers))
+	p *= 1 + t.fanInBoost(m.Language)*math.Log1p(float64(u.Callers))
 	p *= 1 + t.CallerPkgBoost*math.Log1p(float64(u.CallerPkgs))
 	p *= 1 + t.ImporterBoost*math.Log1p(float64(u.PkgImporters))
 	return p
