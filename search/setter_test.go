@@ -30,3 +30,29 @@ func TestIsSetter(t *testing.T) {
 		}
 	}
 }
+
+// A symbol's callers lift its prior in Go, not in TypeScript, where the
+// graph counts getters' reads and top-level statements as callers too
+// (ScriptFanInBoost).
+func TestCallersWeighOutsideTypeScript(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"go.mod": "module example.com/shop\n",
+		"shop/shop.go": "package shop\n\n// Called rounds a price.\nfunc Called(p int) int { return p }\n\n// Alone rounds a price.\nfunc Alone(p int) int { return p }\n\n" +
+			"func a() int { return Called(1) }\nfunc b() int { return Called(2) }\nfunc c() int { return Called(3) }\n",
+		"web/shop.ts": "/** Rounds a price. */\nexport function called(p: number): number { return p }\n\n/** Rounds a price. */\nexport function alone(p: number): number { return p }\n\n" +
+			"export function a(): number { return called(1) }\nexport function b(): number { return called(2) }\nexport function c(): number { return called(3) }\n",
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	prior := map[string]float64{}
+	for id, m := range ix.st.metas {
+		if m != nil {
+			prior[m.Path+":"+m.Symbol] = ix.prior(ix.st, uint32(id), kinds{})
+		}
+	}
+	if c, a := prior["shop/shop.go:Called"], prior["shop/shop.go:Alone"]; !(c > a) {
+		t.Errorf("Go: a function called three times has the prior %v, one never called %v", c, a)
+	}
+	if c, a := prior["web/shop.ts:called"], prior["web/shop.ts:alone"]; c != a || c == 0 {
+		t.Errorf("TypeScript: a function called three times has the prior %v, one never called %v", c, a)
+	}
+}
