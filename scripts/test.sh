@@ -72,6 +72,13 @@ fi
 # (docs/decisions.md); GOGC=… set by the caller wins.
 export GOGC="${GOGC:-400}"
 
+# Test binaries are linked without DWARF debugging information
+# (-ldflags=-w): a panic's or a race's stack still names every file and
+# line (those come from the binary's own tables), and linking every test
+# binary took 40 % less CPU (docs/decisions.md). To debug a test, build it
+# with `go test -c` or `dlv test`; -ldflags given to this script win.
+link=(-ldflags=-w)
+
 # Built, not `go run`: go run adds its own "exit status 1" after the
 # closing count.
 tools=$(mktemp -d)
@@ -87,7 +94,7 @@ packages=$(go list ./...)
 # `go test -o DIR/` links a package's test binary only when the one in DIR
 # is not what its sources give (go compares the build ID), where otherwise
 # every run links every binary anew — a fifth of a warm run's CPU
-# (docs/decisions.md). They take about 0.6 GB (1.4 GB with --long's race
+# (docs/decisions.md). They take about 0.45 GB (more with --long's race
 # builds); folders of checkouts not tested for a week are removed, and
 # AGENTOS_TEST_KEEP_BINARIES=0 keeps none. go refuses -o DIR/ when two
 # packages share a name; then they are linked each run.
@@ -125,9 +132,9 @@ if [ -n "$race" ] && [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)
   #   lock); its code starts no goroutine, and shares only a sync.Once and
   #   a sync.Map of test hooks; the race detector tripled its CPU time.
   plain=(e2e cmd/agentos upgrade)
-  "$tools/testsum" -race -count=1 -timeout="$timeout" ${keep_race[@]+"${keep_race[@]}"} ${args[@]+"${args[@]}"} \
+  "$tools/testsum" -race -count=1 -timeout="$timeout" "${link[@]}" ${keep_race[@]+"${keep_race[@]}"} ${args[@]+"${args[@]}"} \
     $(echo "$packages" | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
-    --and -count=1 -timeout="$e2e_timeout" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
+    --and -count=1 -timeout="$e2e_timeout" "${link[@]}" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
   # One package more at once than there are cores (go's default): with
   # the links gone, both cores idled a third of a minute while the
@@ -138,5 +145,5 @@ else
     search/lexical server/browser internal/testbin internal/tools/testsum)
   ordered=$( (printf -- "$module/%s\n" "${first[@]}" | grep -Fx "$packages"; echo "$packages") | awk '!seen[$0]++')
   "$tools/testsum" -count=1 -timeout="$e2e_timeout" -p "$(($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1))" \
-    ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $ordered
+    "${link[@]}" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $ordered
 fi
