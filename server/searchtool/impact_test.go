@@ -60,9 +60,9 @@ func TestImpactAction(t *testing.T) {
 	src := filepath.Join(p.Root, "checkout", "checkout.go")
 	b, _ := os.ReadFile(src)
 	os.WriteFile(src, []byte(strings.Replace(string(b), "return amount", "return amount + 1", 1)), 0o644)
-	// Wait on the diff impact itself: a search hit's lines are read from the
-	// file as it is now, so a search for the new text can pass before the code
-	// index took the edit.
+	// The edit moves no line, so its line lies in charge in the graph before
+	// and after the watcher re-indexes the file (which never takes the file
+	// out of the graph on the way: search.TestSearchDuringUpdates).
 	waitFor(t, "the change indexed", func() bool {
 		out = e.mustCall(t, "svc_search_project", map[string]any{"action": "impact", "diff_base": "HEAD"})
 		return out.Impact != nil && len(out.Impact.Changed) > 0
