@@ -72,12 +72,16 @@ fi
 # (docs/decisions.md); GOGC=… set by the caller wins.
 export GOGC="${GOGC:-400}"
 
-# Test binaries are linked without DWARF debugging information
-# (-ldflags=-w): a panic's or a race's stack still names every file and
-# line (those come from the binary's own tables), and linking every test
-# binary took 40 % less CPU (docs/decisions.md). To debug a test, build it
-# with `go test -c` or `dlv test`; -ldflags given to this script win.
-link=(-ldflags=-w)
+# How the test binaries are built (docs/decisions.md), flags given to this
+# script winning:
+# - without DWARF debugging information (-ldflags=-w): a panic's or a
+#   race's stack still names every file and line (those come from the
+#   binary's own tables), and linking every test binary took 40 % less CPU.
+#   To debug a test, build it with `go test -c` or `dlv test`;
+# - without go test's own vet (-vet=off): `go vet ./...` above has run
+#   every one of its checks, and more, over the same packages and their
+#   tests; the second pass cost 43 s of CPU on empty caches.
+build=(-ldflags=-w -vet=off)
 
 # Built, not `go run`: go run adds its own "exit status 1" after the
 # closing count.
@@ -132,9 +136,9 @@ if [ -n "$race" ] && [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)
   #   lock); its code starts no goroutine, and shares only a sync.Once and
   #   a sync.Map of test hooks; the race detector tripled its CPU time.
   plain=(e2e cmd/agentos upgrade)
-  "$tools/testsum" -race -count=1 -timeout="$timeout" "${link[@]}" ${keep_race[@]+"${keep_race[@]}"} ${args[@]+"${args[@]}"} \
+  "$tools/testsum" -race -count=1 -timeout="$timeout" "${build[@]}" ${keep_race[@]+"${keep_race[@]}"} ${args[@]+"${args[@]}"} \
     $(echo "$packages" | grep -vx $(printf -- "-e $module/%s " "${plain[@]}")) \
-    --and -count=1 -timeout="$e2e_timeout" "${link[@]}" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
+    --and -count=1 -timeout="$e2e_timeout" "${build[@]}" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $(printf -- "./%s " "${plain[@]}")
 else
   # One package more at once than there are cores (go's default): with
   # the links gone, both cores idled a third of a minute while the
@@ -145,5 +149,5 @@ else
     search/lexical server/browser internal/testbin internal/tools/testsum)
   ordered=$( (printf -- "$module/%s\n" "${first[@]}" | grep -Fx "$packages"; echo "$packages") | awk '!seen[$0]++')
   "$tools/testsum" -count=1 -timeout="$e2e_timeout" -p "$(($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1))" \
-    "${link[@]}" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $ordered
+    "${build[@]}" ${keep_plain[@]+"${keep_plain[@]}"} ${args[@]+"${args[@]}"} $ordered
 fi
