@@ -25,6 +25,15 @@ done
 if [ -n "$long" ]; then
   export AGENTOS_LONG=1
 fi
+# Without the race detector, everything is built as a release builds it,
+# without cgo (goreleaser.yaml): the agentos binary the end-to-end tests run
+# is such a build, and the packages it shares with the tests are then
+# compiled once, not twice (docs/decisions.md). The race detector needs
+# cgo, so --race and --long keep Go's default. CGO_ENABLED=… set by the
+# caller wins.
+if [ -z "$race" ]; then
+  export CGO_ENABLED="${CGO_ENABLED:-0}"
+fi
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
