@@ -151,10 +151,9 @@ type Tuning struct {
 	FanInBoost     float64
 	CallerPkgBoost float64
 	ImporterBoost  float64
-	// ScriptFanInBoost is FanInBoost for TypeScript and JavaScript, whose
-	// callers the graph counts from getters' reads and top-level
-	// statements too: on the five TypeScript tuning sets fan-in lifted no
-	// answer (docs/benchmarks.md).
+	// ScriptFanInBoost is FanInBoost for TypeScript and JavaScript: on the
+	// five TypeScript tuning sets no weight of callers did better, summed,
+	// than none (docs/benchmarks.md).
 	ScriptFanInBoost float64
 	// EmbedDocChars caps the doc comment in a symbol's embedding text;
 	// EmbedBodyChars is how much of its body follows.

@@ -31,8 +31,7 @@ func TestIsSetter(t *testing.T) {
 	}
 }
 
-// A symbol's callers lift its prior in Go, not in TypeScript, where the
-// graph counts getters' reads and top-level statements as callers too
+// A symbol's callers lift its prior in Go, not in TypeScript
 // (ScriptFanInBoost).
 func TestCallersWeighOutsideTypeScript(t *testing.T) {
 	root := writeProject(t, map[string]string{
