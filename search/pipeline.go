@@ -54,10 +54,10 @@ func contentHash(data []byte) [16]byte {
 	return h
 }
 
-// read runs stage 1 for one file. indexed, when not nil, is the hash of
-// the content the index holds for it: a file that still has that content
-// is only read and hashed, since update keeps what the index has.
-func (ix *Index) read(rel string, indexed *[16]byte) (*prepared, error) {
+// read runs stage 1 for one file. indexed (or nil) holds the hash of the
+// content the index has for a path: a file that still has that content is
+// only read and hashed, since update keeps what the index has.
+func (ix *Index) read(rel string, indexed map[string][16]byte) (*prepared, error) {
 	for _, src := range chunk.SourcesOf(rel) {
 		if ix.scanner.IsFile(src) {
 			// Compiler output or a stub beside its source: the source's
@@ -79,7 +79,7 @@ func (ix *Index) read(rel string, indexed *[16]byte) (*prepared, error) {
 		return p, nil
 	}
 	p.hash = contentHash(data)
-	if indexed != nil && *indexed == p.hash {
+	if h, ok := indexed[rel]; ok && h == p.hash {
 		return p, nil
 	}
 	lang := chunk.LanguageOf(rel)
@@ -293,11 +293,7 @@ func (ix *Index) parallel(ctx context.Context, n int, fn func(context.Context, i
 func (ix *Index) prepareFiles(ctx context.Context, st *state, paths []string, base map[string]string, indexed map[string][16]byte) ([]*prepared, error) {
 	ps := make([]*prepared, len(paths))
 	err := ix.parallel(ctx, len(paths), func(_ context.Context, i int) error {
-		var was *[16]byte
-		if h, ok := indexed[paths[i]]; ok {
-			was = &h
-		}
-		p, err := ix.read(paths[i], was)
+		p, err := ix.read(paths[i], indexed)
 		ps[i] = p
 		return err
 	})
