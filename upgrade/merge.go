@@ -1,6 +1,6 @@
 // Package upgrade owns updating an installed project in place (`agentos
 // upgrade`) and restoring it (`agentos rollback`): it reads the new version
-// (the binary's own assets, or a git repository cloned into memory), decides
+// (the binary's own assets, or a commit of a git repository), decides
 // every shipped file against the manifest of what agentos wrote (update,
 // keep, a three-way merge that keeps the project's edits, or a conflict
 // written beside the file), and carries the plan out in steps — preflight,

@@ -1,24 +1,20 @@
 package upgrade
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
-	"sync"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
-	gitserver "github.com/go-git/go-git/v5/plumbing/transport/server"
-	"github.com/go-git/go-git/v5/storage/memory"
+	"time"
 
 	"github.com/agentos-dev/agentos/assets"
 	"github.com/agentos-dev/agentos/installer"
@@ -85,62 +81,44 @@ var gitLayouts = [][2]string{
 	{"standards/universal", "workflows"},
 }
 
-var installFileProtocol sync.Once
-
-// GitSource clones spec (a local path or URL, optionally ending in @REF)
-// into memory and reads its standards and workflows. No git binary is
-// needed. The binary pinned is still the running one.
+// GitSource fetches spec (a local path or URL, optionally ending in @REF)
+// with git into a temporary repository of its own and reads its standards
+// and workflows at that commit. The binary pinned is still the running one.
 func GitSource(ctx context.Context, p project.Paths, spec string) (Source, error) {
 	url, ref := splitRef(spec)
 	if url == "" {
 		return Source{}, fmt.Errorf("--from: no repository given")
 	}
-	depth := 1
 	if local, ok := localRepo(url); ok {
-		depth = 0 // the in-process file transport cannot make shallow clones
-		// Serve file:// in-process, so that no git binary is needed.
-		installFileProtocol.Do(func() { client.InstallProtocol("file", gitserver.DefaultServer) })
 		url = local
 	}
-	repo, hash, err := clone(ctx, url, ref, depth)
+	repo, err := fetchCommit(ctx, url, ref)
 	if err != nil {
 		return Source{}, fmt.Errorf("--from %s: %w", spec, err)
 	}
-	commit, err := repo.CommitObject(hash)
-	if err != nil {
-		return Source{}, fmt.Errorf("--from %s: %w", spec, err)
-	}
-	tree, err := commit.Tree()
-	if err != nil {
-		return Source{}, fmt.Errorf("--from %s: %w", spec, err)
-	}
+	defer repo.remove()
 	exe, err := os.Executable()
 	if err != nil {
 		return Source{}, fmt.Errorf("find the running agentos binary: %w", err)
 	}
-	src := Source{Name: url + "@" + hash.String(), Version: "git-" + hash.String()[:12], Trees: map[string]map[string][]byte{}, Binary: exe}
+	src := Source{Name: url + "@" + repo.commit, Version: "git-" + repo.commit[:12], Trees: map[string]map[string][]byte{}, Binary: exe}
 	targets := installer.ShippedTrees(p)
 	for _, layout := range gitLayouts {
 		for i, dir := range layout {
-			sub, err := tree.Tree(dir)
-			if errors.Is(err, object.ErrDirectoryNotFound) {
-				continue
-			}
+			target := targets[[]string{assets.UniversalStandards, assets.Workflows}[i]]
+			files, found, err := repo.readTree(ctx, dir, target)
 			if err != nil {
 				return Source{}, fmt.Errorf("--from %s: %s: %w", spec, dir, err)
 			}
-			target := targets[[]string{assets.UniversalStandards, assets.Workflows}[i]]
-			files, err := readGitTree(sub, target)
-			if err != nil {
-				return Source{}, fmt.Errorf("--from %s: %w", spec, err)
+			if found {
+				src.Trees[target] = files
 			}
-			src.Trees[target] = files
 		}
 		if len(src.Trees) > 0 {
 			return src, nil
 		}
 	}
-	return Source{}, fmt.Errorf("--from %s: the repository has neither standards/universal/ nor workflows/ (nor .agentos/standards/universal/ or .agentos/workflows/) at commit %s", spec, hash.String()[:12])
+	return Source{}, fmt.Errorf("--from %s: the repository has neither standards/universal/ nor workflows/ (nor .agentos/standards/universal/ or .agentos/workflows/) at commit %s", spec, repo.commit[:12])
 }
 
 var hexRef = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
@@ -155,92 +133,179 @@ func splitRef(spec string) (url, ref string) {
 	return spec[:i], spec[i+1:]
 }
 
-// localRepo returns the git folder of a local repository path.
+// localRepo returns the absolute path of a repository given as a local
+// path (or file:// URL): git runs in a folder of its own.
 func localRepo(url string) (string, bool) {
 	if strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") {
 		return "", false
 	}
 	dir := strings.TrimPrefix(url, "file://")
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	if _, err := os.Stat(dir); err != nil {
 		return "", false
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", false
 	}
-	if fi, err := os.Stat(filepath.Join(abs, ".git")); err == nil && fi.IsDir() {
-		abs = filepath.Join(abs, ".git")
-	}
 	return abs, true
 }
 
-// clone fetches ref (a branch, a tag or a commit; "" for the default
-// branch) into memory and returns the commit.
-func clone(ctx context.Context, url, ref string, depth int) (*git.Repository, plumbing.Hash, error) {
-	try := func(name plumbing.ReferenceName) (*git.Repository, plumbing.Hash, error) {
-		repo, err := git.CloneContext(ctx, memory.NewStorage(), nil, &git.CloneOptions{
-			URL: url, ReferenceName: name, SingleBranch: true, Depth: depth, Tags: git.NoTags,
-		})
-		if err != nil {
-			return nil, plumbing.ZeroHash, err
-		}
-		head, err := repo.Head()
-		if err != nil {
-			return nil, plumbing.ZeroHash, err
-		}
-		return repo, head.Hash(), nil
+// fetchedCommit is one commit of a repository, fetched into a bare
+// repository of agentos's own in a temporary folder. Only git's plumbing
+// reads it (ls-tree, cat-file): no checkout, so neither the fetched
+// repository's attributes (filters, export-subst) nor its hooks apply, and
+// every file is read as committed.
+type fetchedCommit struct {
+	dir    string
+	commit string
+}
+
+// maxSourceBytes bounds what a source's trees may hold: standards and
+// workflows are text of kilobytes, and a repository is input, so one that
+// carries more is refused rather than read into memory.
+const maxSourceBytes = 64 << 20
+
+// fetchCommit fetches ref of the repository at url — a branch, a tag or a
+// commit; "" for the default branch — with its files but not its history
+// where the server allows.
+func fetchCommit(ctx context.Context, url, ref string) (*fetchedCommit, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, errors.New("git is not installed, and upgrade --from fetches the repository with it")
 	}
-	if ref == "" {
-		return try("")
+	dir, err := os.MkdirTemp("", "agentos-upgrade-source-")
+	if err != nil {
+		return nil, err
+	}
+	f := &fetchedCommit{dir: dir}
+	// --template= : no hooks, not even the samples a system's template has.
+	if _, err := f.git(ctx, nil, "init", "--quiet", "--bare", "--template=", "."); err != nil {
+		f.remove()
+		return nil, err
+	}
+	if err := f.fetch(ctx, url, ref); err != nil {
+		f.remove()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *fetchedCommit) fetch(ctx context.Context, url, ref string) error {
+	wants := []string{"HEAD"}
+	if ref != "" {
+		wants = []string{"refs/heads/" + ref, "refs/tags/" + ref}
 	}
 	var firstErr error
-	for _, name := range []plumbing.ReferenceName{plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref)} {
-		repo, hash, err := try(name)
+	for _, want := range wants {
+		_, err := f.git(ctx, nil, "fetch", "--quiet", "--depth=1", "--no-tags", "--", url, want)
 		if err == nil {
-			return repo, hash, nil
+			return f.resolve(ctx, "FETCH_HEAD")
 		}
 		if ctx.Err() != nil {
-			return nil, plumbing.ZeroHash, ctx.Err()
+			return ctx.Err()
 		}
 		if firstErr == nil {
 			firstErr = err
 		}
 	}
+	if ref == "" {
+		return firstErr
+	}
 	if !hexRef.MatchString(ref) {
-		return nil, plumbing.ZeroHash, fmt.Errorf("no branch or tag %q: %w", ref, firstErr)
+		return fmt.Errorf("no branch or tag %q: %w", ref, firstErr)
 	}
-	repo, err := git.CloneContext(ctx, memory.NewStorage(), nil, &git.CloneOptions{URL: url, Tags: git.NoTags})
-	if err != nil {
-		return nil, plumbing.ZeroHash, err
+	// A commit: the history of every branch and tag, where it must be.
+	if _, err := f.git(ctx, nil, "fetch", "--quiet", "--no-tags", "--", url, "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"); err != nil {
+		return err
 	}
-	hash, err := repo.ResolveRevision(plumbing.Revision(ref))
-	if err != nil {
-		return nil, plumbing.ZeroHash, fmt.Errorf("no branch, tag or commit %q: %w", ref, err)
+	if err := f.resolve(ctx, ref); err != nil {
+		return fmt.Errorf("no branch, tag or commit %q: %w", ref, err)
 	}
-	return repo, *hash, nil
+	return nil
 }
 
-// readGitTree reads every file of tree, keyed by target/<path>.
-func readGitTree(tree *object.Tree, target string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := tree.Files().ForEach(func(f *object.File) error {
-		if !f.Mode.IsFile() {
-			return nil
-		}
-		r, err := f.Reader()
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		if data == nil {
-			data = []byte{}
-		}
-		files[path.Join(target, f.Name)] = data
-		return nil
-	})
-	return files, err
+// resolve sets the commit rev names.
+func (f *fetchedCommit) resolve(ctx context.Context, rev string) error {
+	out, err := f.git(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return err
+	}
+	f.commit = strings.TrimSpace(string(out))
+	return nil
 }
+
+// readTree reads every regular file under dir at the commit, keyed by
+// target/<path below dir>; found is false when the commit has no such
+// folder. Symbolic links and submodules are left out: what upgrade writes
+// into a project is files.
+func (f *fetchedCommit) readTree(ctx context.Context, dir, target string) (files map[string][]byte, found bool, err error) {
+	out, err := f.git(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", f.commit, "--", dir+"/")
+	if err != nil {
+		return nil, false, err
+	}
+	var ids, names []string
+	for _, entry := range strings.Split(string(out), "\x00") {
+		meta, name, ok := strings.Cut(entry, "\t")
+		if !ok {
+			continue
+		}
+		found = true
+		fields := strings.Fields(meta) // mode, type, id
+		if len(fields) == 3 && fields[1] == "blob" && (fields[0] == "100644" || fields[0] == "100755") {
+			ids = append(ids, fields[2])
+			names = append(names, strings.TrimPrefix(name, dir+"/"))
+		}
+	}
+	files = map[string][]byte{}
+	if len(ids) == 0 {
+		return files, found, nil
+	}
+	out, err = f.git(ctx, strings.NewReader(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch")
+	if err != nil {
+		return nil, false, err
+	}
+	total := 0
+	for i, name := range names {
+		// Each blob comes as "<id> blob <size>\n<content>\n".
+		header, rest, ok := bytes.Cut(out, []byte("\n"))
+		fields := strings.Fields(string(header))
+		if !ok || len(fields) != 3 || fields[0] != ids[i] {
+			return nil, false, fmt.Errorf("git cat-file: unexpected output for %s", name)
+		}
+		size, err := strconv.Atoi(fields[2])
+		if err != nil || size < 0 || size+1 > len(rest) {
+			return nil, false, fmt.Errorf("git cat-file: unexpected output for %s", name)
+		}
+		if total += size; total > maxSourceBytes {
+			return nil, false, fmt.Errorf("%s holds more than %d MiB; standards and workflows are text", dir, maxSourceBytes>>20)
+		}
+		files[path.Join(target, name)] = append([]byte{}, rest[:size]...)
+		out = rest[size+1:]
+	}
+	return files, found, nil
+}
+
+// git runs git on the fetched repository, with stdin when not nil, and
+// returns what it printed. Configuration comes from the user's and the
+// system's files (credentials, proxies, insteadOf), never the source's.
+func (f *fetchedCommit) git(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "gc.auto=0", "-c", "protocol.ext.allow=never"}, args...)...)
+	cmd.Dir = f.dir
+	cmd.Env = append(os.Environ(), "GIT_DIR="+f.dir)
+	cmd.Stdin = stdin
+	// A transport git started (ssh, a remote helper) may hold its output
+	// open after git is killed: give up on it after a while.
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return out, nil
+}
+
+func (f *fetchedCommit) remove() { os.RemoveAll(f.dir) }

@@ -3,44 +3,42 @@ package upgrade
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/agentos-dev/agentos/internal/config"
 	"github.com/agentos-dev/agentos/workflow"
 )
 
-// commitRepo makes a git repository at dir holding files, committed with
-// go-git (no git binary), and returns the commit.
+// commitRepo makes a git repository at dir holding files (added to what
+// it holds), commits them all and returns the commit.
 func commitRepo(t *testing.T, dir string, files map[string]string) string {
 	t.Helper()
-	repo, err := git.PlainInit(dir, false)
-	if err != nil && err != git.ErrRepositoryAlreadyExists {
-		t.Fatal(err)
-	}
-	if repo == nil {
-		repo, _ = git.PlainOpen(dir)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		runGit(t, "", "init", "--quiet", "--initial-branch=master", dir)
 	}
 	for name, content := range files {
 		write(t, filepath.Join(dir, filepath.FromSlash(name)), content)
-		if _, err := wt.Add(name); err != nil {
-			t.Fatal(err)
-		}
 	}
-	h, err := wt.Commit("standards", &git.CommitOptions{Author: &object.Signature{Name: "t", Email: "t@example.com", When: time.Now()}})
+	runGit(t, dir, "add", "--all")
+	runGit(t, dir, "commit", "--quiet", "--allow-empty", "-m", "standards")
+	return strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
+}
+
+// runGit runs git in dir with no user or system configuration.
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
-	return h.String()
+	return string(out)
 }
 
 func TestUpgradeFromGitRepository(t *testing.T) {
@@ -90,9 +88,6 @@ func TestUpgradeFromGitRepository(t *testing.T) {
 	}
 	// Fixed in the repository (the file removed), the upgrade goes through.
 	os.Remove(filepath.Join(repo, "standards/universal/team/review.md"))
-	r, _ := git.PlainOpen(repo)
-	wt, _ := r.Worktree()
-	wt.Remove("standards/universal/team/review.md")
 	commit = commitRepo(t, repo, map[string]string{})
 	o.From = repo + "@master"
 	if _, err := Run(context.Background(), o); err != nil {
@@ -167,4 +162,76 @@ func bodyLine(text string) int {
 		}
 	}
 	return len(lines) / 2
+}
+
+// Every way of naming a commit reads the files committed there, and only
+// regular files: a link (to a file outside, or inside) and a submodule in
+// a repository someone else controls are not written into the project.
+func TestGitSourceRefsAndEntries(t *testing.T) {
+	t.Parallel()
+	f := newInstalled(t)
+	repo := filepath.Join(t.TempDir(), "team")
+	first := commitRepo(t, repo, map[string]string{"standards/universal/team/a.md": "first\n"})
+	runGit(t, repo, "tag", "-a", "-m", "v1", "v1")
+	if err := os.Symlink("/etc/passwd", filepath.Join(repo, "standards/universal/team/outside.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.md", filepath.Join(repo, "standards/universal/team/inside.md")); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "update-index", "--add", "--cacheinfo", "160000,"+first+",standards/universal/team/sub")
+	second := commitRepo(t, repo, map[string]string{"standards/universal/team/a.md": "second\n", "workflows/README.md": "w\n"})
+	runGit(t, repo, "checkout", "--quiet", "-b", "topic")
+	third := commitRepo(t, repo, map[string]string{"standards/universal/team/a.md": "third\n"})
+	runGit(t, repo, "checkout", "--quiet", "master")
+
+	a := ".agentos/standards/universal/team/a.md"
+	for _, c := range []struct{ spec, commit, a string }{
+		{repo, second, "second\n"},
+		{"file://" + repo, second, "second\n"},
+		{repo + "@topic", third, "third\n"},
+		{repo + "@v1", first, "first\n"},
+		{repo + "@" + first[:10], first, "first\n"},
+		{repo + "@" + second, second, "second\n"},
+	} {
+		src, err := GitSource(context.Background(), f.p, c.spec)
+		if err != nil {
+			t.Errorf("%s: %v", c.spec, err)
+			continue
+		}
+		std := src.Trees[".agentos/standards/universal"]
+		if !strings.HasSuffix(src.Name, "@"+c.commit) || string(std[a]) != c.a {
+			t.Errorf("%s: source %s, a.md %q; want commit %s and %q", c.spec, src.Name, std[a], c.commit, c.a)
+		}
+		for name := range std {
+			if name != a {
+				t.Errorf("%s: read %s, which is not a regular file", c.spec, name)
+			}
+		}
+		if c.commit == second && string(src.Trees[".agentos/workflows"][".agentos/workflows/README.md"]) != "w\n" {
+			t.Errorf("%s: workflows %v", c.spec, src.Trees[".agentos/workflows"])
+		}
+		if c.commit == first {
+			if _, ok := src.Trees[".agentos/workflows"]; ok {
+				t.Errorf("%s: a commit with no workflows/ gave a workflows tree", c.spec)
+			}
+		}
+	}
+	for _, spec := range []string{repo + "@nope", repo + "@0123456789abcdef"} {
+		if _, err := GitSource(context.Background(), f.p, spec); err == nil || !strings.Contains(err.Error(), spec[strings.LastIndex(spec, "@")+1:]) {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+}
+
+// Without git, --from says what it needs.
+func TestGitSourceWithoutGit(t *testing.T) {
+	f := newInstalled(t)
+	repo := filepath.Join(t.TempDir(), "team")
+	commitRepo(t, repo, map[string]string{"standards/universal/team/a.md": "a\n"})
+	t.Setenv("PATH", t.TempDir())
+	_, err := GitSource(context.Background(), f.p, repo)
+	if err == nil || !strings.Contains(err.Error(), "git is not installed") {
+		t.Fatalf("without git: %v", err)
+	}
 }
