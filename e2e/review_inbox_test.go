@@ -34,7 +34,9 @@ func (p pageDriver) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 
 func (p pageDriver) text(sel string) string {
 	p.t.Helper()
-	s, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
+	ctx, cancel := pageStep(p.ctx)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
 	if err != nil {
 		p.t.Fatalf("read %s: %v", sel, err)
 	}
@@ -43,7 +45,9 @@ func (p pageDriver) text(sel string) string {
 
 func (p pageDriver) eval(what, js string) string {
 	p.t.Helper()
-	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	ctx, cancel := pageStep(p.ctx)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("%s: %v", what, err)
 	}

@@ -164,9 +164,14 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 func pageSteps(t *testing.T, ctx context.Context) func(what string, steps ...chromedp.Action[chromedp.Void]) {
 	return func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		err := chromedp.Do(ctx, steps...)
+		do := func() error {
+			ctx, cancel := pageStep(ctx)
+			defer cancel()
+			return chromedp.Do(ctx, steps...)
+		}
+		err := do()
 		for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Could not find node with given id"); try++ {
-			err = chromedp.Do(ctx, steps...)
+			err = do()
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -189,7 +194,23 @@ func reviewBrowser(t *testing.T) context.Context {
 	// their looks at the page, each up to callDeadline on a cold machine.
 	ctx, cancel := context.WithTimeout(ctx, 3*callDeadline)
 	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
+	// Started here, on this context: a deadline on the context of the
+	// first call would stop the browser with it (pageStep's do not).
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
 	return ctx
+}
+
+// pageStepDeadline bounds one action on or look at the review page. A step
+// waiting for what never comes (a click a live redraw swallowed) then fails
+// naming itself, where it held the test until the browser's own deadline,
+// three times callDeadline.
+const pageStepDeadline = 2 * time.Minute
+
+// pageStep is the context of one step on the page of reviewBrowser's ctx.
+func pageStep(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, pageStepDeadline)
 }
 
 func sha256File(t *testing.T, path string) string {
@@ -257,11 +278,7 @@ func TestReviewPage(t *testing.T) {
 	do := pageSteps(t, ctx)
 	text := func(sel string) string {
 		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("read %s: %v", sel, err)
-		}
-		return s
+		return pageDriver{t, ctx}.text(sel)
 	}
 	colors := func(scheme string) {
 		t.Helper()
