@@ -194,8 +194,9 @@ func reviewBrowser(t *testing.T) context.Context {
 	// their looks at the page, each up to callDeadline on a cold machine.
 	ctx, cancel := context.WithTimeout(ctx, 3*callDeadline)
 	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
-	// Started here, on this context: a deadline on the context of the
-	// first call would stop the browser with it (pageStep's do not).
+	// Started here, on the test's context, whose deadline is the
+	// browser's: chromedp ties the browser to the context of the first
+	// call, and made on a step's context it would stop with the step.
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
