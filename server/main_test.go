@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"testing"
 
@@ -25,3 +26,13 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// testHTTP sends each request on a connection of its own. The package's
+// tests start and stop servers in one port range at once, so a server often
+// listens where another test's stopped one did; a kept-alive connection to
+// the stopped one, taken from a shared pool for the same address before the
+// client has read its close (on a loaded machine), carries the request to
+// nobody: EOF, and net/http retries no POST. A request's Close does not
+// prevent that: it closes the connection after the request, not before
+// choosing one.
+var testHTTP = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}

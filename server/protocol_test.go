@@ -186,11 +186,7 @@ func TestSessionIDsSignedPerProject(t *testing.T) {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		// A connection of its own each time: the next primary listens on
-		// the port of the one stopped, and a kept-alive connection to that
-		// one would be reused and fail with EOF (a POST is not retried).
-		req.Close = true
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := testHTTP.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +250,7 @@ func TestConnectedClientsDropsVanishedStreams(t *testing.T) {
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 		opened := make(chan struct{})
 		go func() {
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := testHTTP.Do(req)
 			close(opened)
 			if err == nil {
 				io.Copy(io.Discard, resp.Body)

@@ -40,7 +40,7 @@ func TestReviewBehindGuard(t *testing.T) {
 						req.Header.Set(header[i], header[i+1])
 					}
 				}
-				resp, err := http.DefaultClient.Do(req)
+				resp, err := testHTTP.Do(req)
 				if err != nil {
 					t.Fatal(err)
 				}

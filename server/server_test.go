@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,7 +273,7 @@ func TestLivenessAndNotFound(t *testing.T) {
 	t.Parallel()
 	p, cfg := testProject(t)
 	r := start(t, Options{Project: p, Config: cfg, Transport: TransportHTTP})
-	resp, err := http.Get(r.status.URL)
+	resp, err := testHTTP.Get(r.status.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +282,7 @@ func TestLivenessAndNotFound(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"transport":"http"`) {
 		t.Errorf("liveness: %d %s", resp.StatusCode, body)
 	}
-	resp, err = http.Get(strings.TrimSuffix(r.status.URL, "/mcp") + "/other")
+	resp, err = testHTTP.Get(strings.TrimSuffix(r.status.URL, "/mcp") + "/other")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func TestLivenessNeedsNoToken(t *testing.T) {
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.status.URL, nil)
 		req.Header.Set("Accept", accept)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := testHTTP.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestLivenessNeedsNoToken(t *testing.T) {
 	if code := get("text/event-stream"); code != 401 {
 		t.Errorf("event stream without a token: %d", code)
 	}
-	resp, err := http.Post(r.status.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	resp, err := testHTTP.Post(r.status.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
