@@ -201,7 +201,7 @@ func (r *Repo) Diff(ctx context.Context, dir, rev string) ([]Change, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("%q is not a revision", rev)
 	}
-	out, err := git(ctx, dir, "diff", "--no-color", "--no-ext-diff", "--no-renames", "--unified=0", "--relative", rev, "--")
+	out, err := git(ctx, dir, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0", "--relative", rev, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -229,8 +229,47 @@ func (r *Repo) FilesBetween(ctx context.Context, a, b string) (int, error) {
 
 // git runs a git command in dir that takes no optional lock (so that it
 // does not rewrite the index a watcher sees), and returns its output.
+//
+// The repository is input: its own config (a project handed over with its
+// .git, or one an agent edited) may name programs git runs while reading
+// it. None runs: no fsmonitor hook, no filter (each driver the config
+// names is given an empty command, which git takes as none), and the
+// diffs asked for here pass --no-ext-diff and --no-textconv.
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)...)
+	safe := []string{"--no-optional-locks", "-c", "core.quotePath=false", "-c", "core.fsmonitor=false"}
+	// A config git cannot read fails the command below as well.
+	drivers, _ := output(ctx, dir, append(safe, "config", "--null", "--get-regexp", `^filter\.`)...)
+	for _, name := range filterDrivers(drivers) {
+		safe = append(safe, "-c", "filter."+name+".clean=", "-c", "filter."+name+".process=")
+	}
+	out, err := output(ctx, dir, append(safe, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return out, nil
+}
+
+// filterDrivers returns the names of the filter drivers in the output of
+// `git config --null --get-regexp ^filter\.` ("filter.<name>.<key>\n<value>\0").
+func filterDrivers(out []byte) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, entry := range bytes.Split(out, []byte{0}) {
+		key, _, _ := bytes.Cut(entry, []byte("\n"))
+		rest, ok := strings.CutPrefix(string(key), "filter.")
+		if i := strings.LastIndexByte(rest, '.'); ok && i > 0 && !seen[rest[:i]] {
+			seen[rest[:i]] = true
+			names = append(names, rest[:i])
+		}
+	}
+	return names
+}
+
+// output runs git with args in dir and returns what it printed; an error
+// says what it printed on stderr. (`git config --get-regexp` finding
+// nothing exits 1 and prints nothing, which git above takes as no driver.)
+func output(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -240,7 +279,7 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return out, errors.New(msg)
 	}
 	return out, nil
 }

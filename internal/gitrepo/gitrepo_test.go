@@ -131,3 +131,42 @@ func TestDiffMapsLinesUntrackedAndDeleted(t *testing.T) {
 		t.Error("an unknown revision gave no error")
 	}
 }
+
+// The project's repository is input: its own config may name programs git
+// runs while reading it (an fsmonitor hook, a textconv filter, a clean
+// filter), as a project handed over with its .git or one an agent edited
+// can. Reading it for a diff runs none of them, and the diff is the same.
+func TestDiffRunsNoProgramTheRepositoryNames(t *testing.T) {
+	dir := newRepo(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	hook := filepath.Join(t.TempDir(), "hook.sh")
+	write(t, hook, "#!/bin/sh\necho \"$0 $*\" >> '"+marker+"'\ncat\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "config", "core.fsmonitor", hook)
+	run(t, dir, "config", "diff.evil.textconv", hook)
+	run(t, dir, "config", "filter.evil.clean", hook)
+	write(t, filepath.Join(dir, ".gitattributes"), "*.go diff=evil filter=evil\n")
+	write(t, filepath.Join(dir, "a.go"), "package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() int {\n\treturn 3\n}\n")
+	os.Remove(marker)
+	r, _ := Find(dir)
+	changes, err := r.Diff(context.Background(), dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("reading the diff ran the repository's programs:\n%s", data)
+	}
+	for _, c := range changes {
+		if c.Path == "a.go" && !slices.Equal(c.Lines, []LineRange{{8, 8}}) {
+			t.Errorf("a.go: %+v", c)
+		}
+	}
+	if _, err := r.FilesBetween(context.Background(), "HEAD", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("counting files ran the repository's programs:\n%s", data)
+	}
+}
