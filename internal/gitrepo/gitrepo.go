@@ -1,7 +1,9 @@
 // Package gitrepo reads what the search needs of a project's git
 // repository: the commit it is at (from the files under .git, cheaply
 // enough to ask on every answer), the files that tell a branch switch, a
-// pull, a revert or a stash (to watch), and the lines a diff changes.
+// pull, a revert or a stash (to watch), and the lines a diff changes. Its
+// Git is how agentos runs git on a project's repository, which is input:
+// no program the repository's config names runs.
 //
 // A worktree's .git is a file naming its own git folder ("gitdir: …"),
 // which holds its HEAD and index; that folder's commondir names the
@@ -201,12 +203,12 @@ func (r *Repo) Diff(ctx context.Context, dir, rev string) ([]Change, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("%q is not a revision", rev)
 	}
-	out, err := git(ctx, dir, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0", "--relative", rev, "--")
+	out, err := Git(ctx, dir, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0", "--relative", rev, "--")
 	if err != nil {
 		return nil, err
 	}
 	changes := parseDiff(out)
-	untracked, err := git(ctx, dir, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+	untracked, err := Git(ctx, dir, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
 	if err != nil {
 		return nil, err
 	}
@@ -220,22 +222,23 @@ func (r *Repo) Diff(ctx context.Context, dir, rev string) ([]Change, error) {
 
 // FilesBetween returns how many files differ between two commits.
 func (r *Repo) FilesBetween(ctx context.Context, a, b string) (int, error) {
-	out, err := git(ctx, r.Top, "diff", "--name-only", "--no-renames", "-z", a, b, "--")
+	out, err := Git(ctx, r.Top, "diff", "--name-only", "--no-renames", "-z", a, b, "--")
 	if err != nil {
 		return 0, err
 	}
 	return bytes.Count(out, []byte{0}), nil
 }
 
-// git runs a git command in dir that takes no optional lock (so that it
-// does not rewrite the index a watcher sees), and returns its output.
+// Git runs a git command in dir that takes no optional lock (so that it
+// does not rewrite the index a watcher sees), and returns its output. It is
+// how agentos reads a project's repository, wherever it does.
 //
 // The repository is input: its own config (a project handed over with its
 // .git, or one an agent edited) may name programs git runs while reading
 // it. None runs: no fsmonitor hook, no filter (each driver the config
 // names is given an empty command, which git takes as none), and the
 // diffs asked for here pass --no-ext-diff and --no-textconv.
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	safe := []string{"--no-optional-locks", "-c", "core.quotePath=false", "-c", "core.fsmonitor=false"}
 	// A config git cannot read fails the command below as well.
 	drivers, _ := output(ctx, dir, append(safe, "config", "--null", "--get-regexp", `^filter\.`)...)
@@ -267,7 +270,7 @@ func filterDrivers(out []byte) []string {
 
 // output runs git with args in dir and returns what it printed; an error
 // says what it printed on stderr. (`git config --get-regexp` finding
-// nothing exits 1 and prints nothing, which git above takes as no driver.)
+// nothing exits 1 and prints nothing, which Git takes as no driver.)
 func output(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentos-dev/agentos/internal/gitrepo"
 	"github.com/agentos-dev/agentos/workflow/baseline"
 )
 
@@ -87,13 +87,9 @@ func sessionChanges(ctx context.Context, env Env) map[string]addedLines {
 			return addedFromDiff(diff)
 		}
 	}
-	git := func(args ...string) ([]byte, error) {
-		// The project's repository may hold what a test wrote in the weaker
-		// mode: no fsmonitor, external diff or textconv it names runs.
-		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", env.Root, "-c", "core.quotePath=false", "-c", "core.fsmonitor=false"}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-		return cmd.Output()
-	}
+	// The project's repository may hold what a test wrote in the weaker
+	// mode: gitrepo.Git runs no program its config names.
+	git := func(args ...string) ([]byte, error) { return gitrepo.Git(ctx, env.Root, args...) }
 	diff, err := git(append([]string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--unified=0", "--relative", "HEAD", "--"}, exclusionPatterns...)...)
 	if err != nil {
 		return allSources(env.Root)
