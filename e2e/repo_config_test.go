@@ -25,7 +25,7 @@ func TestImpactOfADiffRunsNoProgramTheRepositoryNames(t *testing.T) {
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range [][2]string{{"core.fsmonitor", hook}, {"filter.x.clean", hook}, {"filter.x.process", hook}, {"diff.x.textconv", hook}} {
+	for _, kv := range [][2]string{{"core.fsmonitor", hook}, {"filter.x.clean", hook}, {"filter.x.process", hook}, {"filter.x.required", "true"}, {"diff.x.textconv", hook}} {
 		gitE2E(t, root, "config", kv[0], kv[1])
 	}
 	write(t, root, ".gitattributes", "*.go filter=x diff=x\n")
@@ -33,6 +33,7 @@ func TestImpactOfADiffRunsNoProgramTheRepositoryNames(t *testing.T) {
 	os.Remove(marker)
 
 	c := stdioClient(t, root, "--transport", "stdio")
+	waitIndexes(t, c)
 	var out struct {
 		Impact struct {
 			Changed []struct {

@@ -235,15 +235,17 @@ func (r *Repo) FilesBetween(ctx context.Context, a, b string) (int, error) {
 //
 // The repository is input: its own config (a project handed over with its
 // .git, or one an agent edited) may name programs git runs while reading
-// it. None runs: no fsmonitor hook, no filter (each driver the config
-// names is given an empty command, which git takes as none), and the
-// diffs asked for here pass --no-ext-diff and --no-textconv.
+// it. None runs: no fsmonitor hook, no filter the repository's config
+// names (each such driver is given an empty command, which git takes as
+// none, and is not required, so a file it would clean is read as it is),
+// and the diffs asked for here pass --no-ext-diff and --no-textconv. The
+// person's own filters (Git LFS's, set in their global config) still run.
 func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	safe := []string{"--no-optional-locks", "-c", "core.quotePath=false", "-c", "core.fsmonitor=false"}
 	// A config git cannot read fails the command below as well.
-	drivers, _ := output(ctx, dir, append(safe, "config", "--null", "--get-regexp", `^filter\.`)...)
+	drivers, _ := output(ctx, dir, append(safe, "config", "--local", "--null", "--get-regexp", `^filter\.`)...)
 	for _, name := range filterDrivers(drivers) {
-		safe = append(safe, "-c", "filter."+name+".clean=", "-c", "filter."+name+".process=")
+		safe = append(safe, "-c", "filter."+name+".clean=", "-c", "filter."+name+".process=", "-c", "filter."+name+".required=false")
 	}
 	out, err := output(ctx, dir, append(safe, args...)...)
 	if err != nil {
@@ -253,7 +255,7 @@ func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 }
 
 // filterDrivers returns the names of the filter drivers in the output of
-// `git config --null --get-regexp ^filter\.` ("filter.<name>.<key>\n<value>\0").
+// `git config --local --null --get-regexp ^filter\.` ("filter.<name>.<key>\n<value>\0").
 func filterDrivers(out []byte) []string {
 	seen := map[string]bool{}
 	var names []string

@@ -147,6 +147,7 @@ func TestDiffRunsNoProgramTheRepositoryNames(t *testing.T) {
 	run(t, dir, "config", "core.fsmonitor", hook)
 	run(t, dir, "config", "diff.evil.textconv", hook)
 	run(t, dir, "config", "filter.evil.clean", hook)
+	run(t, dir, "config", "filter.evil.required", "true")
 	write(t, filepath.Join(dir, ".gitattributes"), "*.go diff=evil filter=evil\n")
 	write(t, filepath.Join(dir, "a.go"), "package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() int {\n\treturn 3\n}\n")
 	os.Remove(marker)
