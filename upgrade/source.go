@@ -162,7 +162,8 @@ type fetchedCommit struct {
 
 // maxSourceBytes bounds what a source's trees may hold: standards and
 // workflows are text of kilobytes, and a repository is input, so one that
-// carries more is refused rather than read into memory.
+// carries more is refused (by the sizes ls-tree gives) before any of it is
+// read into memory.
 const maxSourceBytes = 64 << 20
 
 // fetchCommit fetches ref of the repository at url — a branch, a tag or a
@@ -238,22 +239,32 @@ func (f *fetchedCommit) resolve(ctx context.Context, rev string) error {
 // folder. Symbolic links and submodules are left out: what upgrade writes
 // into a project is files.
 func (f *fetchedCommit) readTree(ctx context.Context, dir, target string) (files map[string][]byte, found bool, err error) {
-	out, err := f.git(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", f.commit, "--", dir+"/")
+	out, err := f.git(ctx, nil, "ls-tree", "-r", "-z", "--long", "--full-tree", f.commit, "--", dir+"/")
 	if err != nil {
 		return nil, false, err
 	}
 	var ids, names []string
+	total := 0
 	for _, entry := range strings.Split(string(out), "\x00") {
 		meta, name, ok := strings.Cut(entry, "\t")
 		if !ok {
 			continue
 		}
 		found = true
-		fields := strings.Fields(meta) // mode, type, id
-		if len(fields) == 3 && fields[1] == "blob" && (fields[0] == "100644" || fields[0] == "100755") {
-			ids = append(ids, fields[2])
-			names = append(names, strings.TrimPrefix(name, dir+"/"))
+		fields := strings.Fields(meta) // mode, type, id, size
+		if len(fields) != 4 || fields[1] != "blob" || (fields[0] != "100644" && fields[0] != "100755") {
+			continue
 		}
+		// Sizes are summed before any content is read.
+		size, err := strconv.Atoi(fields[3])
+		if err != nil {
+			return nil, false, fmt.Errorf("git ls-tree: unexpected output for %s", name)
+		}
+		if total += size; total > maxSourceBytes {
+			return nil, false, fmt.Errorf("%s holds more than %d MiB; standards and workflows are text", dir, maxSourceBytes>>20)
+		}
+		ids = append(ids, fields[2])
+		names = append(names, strings.TrimPrefix(name, dir+"/"))
 	}
 	files = map[string][]byte{}
 	if len(ids) == 0 {
@@ -263,7 +274,6 @@ func (f *fetchedCommit) readTree(ctx context.Context, dir, target string) (files
 	if err != nil {
 		return nil, false, err
 	}
-	total := 0
 	for i, name := range names {
 		// Each blob comes as "<id> blob <size>\n<content>\n".
 		header, rest, ok := bytes.Cut(out, []byte("\n"))
@@ -274,9 +284,6 @@ func (f *fetchedCommit) readTree(ctx context.Context, dir, target string) (files
 		size, err := strconv.Atoi(fields[2])
 		if err != nil || size < 0 || size+1 > len(rest) {
 			return nil, false, fmt.Errorf("git cat-file: unexpected output for %s", name)
-		}
-		if total += size; total > maxSourceBytes {
-			return nil, false, fmt.Errorf("%s holds more than %d MiB; standards and workflows are text", dir, maxSourceBytes>>20)
 		}
 		files[path.Join(target, name)] = append([]byte{}, rest[:size]...)
 		out = rest[size+1:]

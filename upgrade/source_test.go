@@ -235,3 +235,20 @@ func TestGitSourceWithoutGit(t *testing.T) {
 		t.Fatalf("without git: %v", err)
 	}
 }
+
+// A repository whose standards hold more than any library of text is
+// refused, by the sizes git lists, before any file is read.
+func TestGitSourceRefusesLargeTrees(t *testing.T) {
+	t.Parallel()
+	f := newInstalled(t)
+	repo := filepath.Join(t.TempDir(), "team")
+	commitRepo(t, repo, map[string]string{"standards/universal/team/a.md": "a\n"})
+	big := make([]byte, maxSourceBytes/2+1)
+	write(t, filepath.Join(repo, "standards/universal/team/one.bin"), string(big))
+	write(t, filepath.Join(repo, "standards/universal/team/two.bin"), string(big))
+	commitRepo(t, repo, map[string]string{})
+	_, err := GitSource(context.Background(), f.p, repo)
+	if err == nil || !strings.Contains(err.Error(), "holds more than 64 MiB") {
+		t.Fatalf("a 64 MiB tree: %v", err)
+	}
+}
