@@ -59,7 +59,7 @@ type meta struct {
 	// Deprecated says the symbol's documentation or annotations mark it
 	// deprecated (isDeprecated).
 	Deprecated bool
-	// Setter says a Go function only stores values in fields (isSetter).
+	// Setter says a function only stores values in fields (isSetter).
 	Setter bool
 }
 

@@ -141,8 +141,8 @@ type Tuning struct {
 	// Python docstring's own ".. deprecated::"; isDeprecated), unless the
 	// query asks for one: its replacement is the better answer.
 	DeprecatedFactor float64
-	// SetterFactor multiplies a Go function whose body only stores values
-	// in fields (isSetter): it names what the function that reads them
+	// SetterFactor multiplies a function or method whose body only stores
+	// values in fields (isSetter): it names what the function that reads them
 	// does, and ranked above it.
 	SetterFactor float64
 	// Graph signals multiply by 1 + boost·ln(1+count), for the symbol's

@@ -48,7 +48,8 @@ import (
 // for the calls the standard library makes (impact).
 // 19: TypeScript facts digest what declarations say their values are called
 // with (FileFacts.Callables), for the class of a callback's parameters.
-const formatVersion = 19
+// 20: TypeScript, JavaScript and Python setters are marked too.
+const formatVersion = 20
 
 // SnapshotFile is the name of an index's snapshot in Options.Dir. It does
 // not end in .snap: Jest takes every *.snap file under its roots for a

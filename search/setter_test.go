@@ -31,6 +31,59 @@ func TestIsSetter(t *testing.T) {
 	}
 }
 
+func TestIsSetterScriptAndPython(t *testing.T) {
+	for _, tc := range []struct {
+		language, src string
+		want          bool
+	}{
+		{"typescript", "set timeout(ms: number) { this._timeout = ms }", true},
+		{"typescript", "setRetries(n: number): this {\n    this.#opts.retries = n;\n    return this;\n  }", true},
+		{"javascript", "withName(name) {\n  // kept for later\n  this.name = name\n  return this\n}", true},
+		{"typescript", "configure(o: Options): { ok: boolean } {\n  this.options = o\n}", true},
+		{"typescript", "reset() {\n  this.count = 0\n  this.notify()\n}", false},
+		{"typescript", "setLimit(n: number) { this.limit = Math.max(n, 1) }", false},
+		{"typescript", "get timeout() { return this._timeout }", false},
+		{"typescript", "run(): void {}", false},
+		{"python", "def set_timeout(self, seconds):\n    \"\"\"Set the timeout.\"\"\"\n    self._timeout = seconds\n", true},
+		{"python", "def timeout(self, value: float) -> None:\n    self._opts.timeout: float = value  # seconds\n", true},
+		{"python", "def with_name(self, name): self.name = name", true},
+		{"python", "def reset(self):\n    \"\"\"Start again.\"\"\"\n    self.count = 0\n    return self\n", true},
+		{"python", "def close(self):\n    self.closed = True\n    self._sock.close()\n", false},
+		{"python", "def size(self) -> dict[str, int]:\n    return self._size\n", false},
+		{"python", "def update(self, **kw):\n    self.__dict__.update(kw)\n", false},
+	} {
+		c := chunk.Chunk{Language: tc.language, Kind: chunk.Method, Text: tc.src, StartLine: 1, DeclLine: 1}
+		if got := isSetter(&c); got != tc.want {
+			t.Errorf("isSetter(%s: %s) = %v, want %v", tc.language, strings.SplitN(tc.src, "\n", 2)[0], got, tc.want)
+		}
+	}
+}
+
+// The index marks setters as the chunkers cut them, in every language,
+// and never a constructor.
+func TestSettersMarkedWhenIndexed(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"web/client.ts": "export class Client {\n  private timeout = 0\n  constructor(private base: string) {\n    this.base = base\n  }\n\n" +
+			"  /** Sets how long a request may take. */\n  setTimeout(ms: number): this {\n    this.timeout = ms\n    return this\n  }\n\n" +
+			"  set limit(n: number) { this._limit = n }\n\n  send(path: string): Promise<Response> {\n    return fetch(this.base + path, { signal: AbortSignal.timeout(this.timeout) })\n  }\n}\n",
+		"py/client.py": "class Client:\n    def __init__(self, base):\n        self.base = base\n\n    def set_timeout(self, seconds):\n        \"\"\"Set how long a request may take.\"\"\"\n        self.timeout = seconds\n\n" +
+			"    def send(self, path):\n        return urlopen(self.base + path, timeout=self.timeout)\n",
+	})
+	ix := build(t, CodeOptions(root, nil, nil))
+	marked := map[string]bool{}
+	for _, m := range ix.st.metas {
+		if m != nil && m.Symbol != "" {
+			marked[m.Symbol] = marked[m.Symbol] || m.Setter
+		}
+	}
+	for sym, want := range map[string]bool{"Client.setTimeout": true, "Client.limit": true, "Client.set_timeout": true,
+		"Client.constructor": false, "Client.__init__": false, "Client.send": false} {
+		if got, ok := marked[sym]; !ok || got != want {
+			t.Errorf("%s: setter %v (indexed %v), want %v; all: %v", sym, got, ok, want, marked)
+		}
+	}
+}
+
 // A symbol's callers lift its prior in Go, not in TypeScript
 // (ScriptFanInBoost).
 func TestCallersWeighOutsideTypeScript(t *testing.T) {
