@@ -158,6 +158,7 @@ func localRepo(url string) (string, bool) {
 type fetchedCommit struct {
 	dir    string
 	commit string
+	limit  int // the most bytes a tree read may hold: maxSourceBytes
 }
 
 // maxSourceBytes bounds what a source's trees may hold: standards and
@@ -177,7 +178,7 @@ func fetchCommit(ctx context.Context, url, ref string) (*fetchedCommit, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fetchedCommit{dir: dir}
+	f := &fetchedCommit{dir: dir, limit: maxSourceBytes}
 	// --template= : no hooks, not even the samples a system's template has.
 	if _, err := f.git(ctx, nil, "init", "--quiet", "--bare", "--template=", "."); err != nil {
 		f.remove()
@@ -260,8 +261,8 @@ func (f *fetchedCommit) readTree(ctx context.Context, dir, target string) (files
 		if err != nil {
 			return nil, false, fmt.Errorf("git ls-tree: unexpected output for %s", name)
 		}
-		if total += size; total > maxSourceBytes {
-			return nil, false, fmt.Errorf("%s holds more than %d MiB; standards and workflows are text", dir, maxSourceBytes>>20)
+		if total += size; total > f.limit {
+			return nil, false, fmt.Errorf("%s holds more than %d MiB; standards and workflows are text", dir, f.limit>>20)
 		}
 		ids = append(ids, fields[2])
 		names = append(names, strings.TrimPrefix(name, dir+"/"))

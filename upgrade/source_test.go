@@ -240,15 +240,30 @@ func TestGitSourceWithoutGit(t *testing.T) {
 // refused, by the sizes git lists, before any file is read.
 func TestGitSourceRefusesLargeTrees(t *testing.T) {
 	t.Parallel()
-	f := newInstalled(t)
 	repo := filepath.Join(t.TempDir(), "team")
 	commitRepo(t, repo, map[string]string{"standards/universal/team/a.md": "a\n"})
-	big := make([]byte, maxSourceBytes/2+1)
+	// The limit lowered to 1 MiB: the check is the same, and git hashes
+	// and packs 1 MiB, not 64.
+	const limit = 1 << 20
+	big := make([]byte, limit/2+1)
 	write(t, filepath.Join(repo, "standards/universal/team/one.bin"), string(big))
-	write(t, filepath.Join(repo, "standards/universal/team/two.bin"), string(big))
+	write(t, filepath.Join(repo, "standards/universal/team/two.bin"), string(big)+"x")
 	commitRepo(t, repo, map[string]string{})
-	_, err := GitSource(context.Background(), f.p, repo)
-	if err == nil || !strings.Contains(err.Error(), "holds more than 64 MiB") {
-		t.Fatalf("a 64 MiB tree: %v", err)
+	ctx := context.Background()
+	f, err := fetchCommit(ctx, repo, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.remove()
+	if f.limit != maxSourceBytes {
+		t.Errorf("a fetched commit's limit is %d, want maxSourceBytes", f.limit)
+	}
+	f.limit = limit
+	if _, _, err := f.readTree(ctx, "standards/universal/team", "x"); err == nil || !strings.Contains(err.Error(), "holds more than 1 MiB") {
+		t.Fatalf("a tree over the limit: %v", err)
+	}
+	f.limit = 2 * limit
+	if files, _, err := f.readTree(ctx, "standards/universal/team", "x"); err != nil || len(files) != 3 {
+		t.Fatalf("a tree under the limit: %d files, %v", len(files), err)
 	}
 }
