@@ -183,7 +183,7 @@ func checkInputs(def *Definition, inputs map[string]string) error {
 			}
 			continue
 		}
-		if in.re != nil && !in.re.MatchString(v) {
+		if !in.matches(v) {
 			return invalid("options."+in.Name, "input %q = %q does not match %s", in.Name, v, in.Pattern)
 		}
 	}

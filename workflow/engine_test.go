@@ -45,6 +45,8 @@ func TestInvalidDefinitionNamesFileAndLine(t *testing.T) {
 	project := fstest.MapFS{
 		"broken_v1/workflow.yaml": {Data: []byte("name: broken_v1\nversion: 1.0.0\nphases:\n  - name: One\n    gate:\n      - type: files_exist\n        pathz: [a]\n")},
 		"nogate_v1/workflow.yaml": {Data: []byte("name: nogate_v1\nversion: 1.0.0\nphases:\n  - name: One\n")},
+		"pattern_v1/workflow.yaml": {Data: []byte("name: pattern_v1\nversion: 1.0.0\ninputs:\n  - name: x\n    pattern: \"^(a\"\n" +
+			"phases:\n  - name: One\n    gate:\n      - type: files_exist\n        paths: [a]\n")},
 	}
 	builtin, _ := assets.Sub(assets.Workflows)
 	lib, err := LoadLibrary(builtin, project)
@@ -58,6 +60,9 @@ func TestInvalidDefinitionNamesFileAndLine(t *testing.T) {
 	}
 	if !strings.Contains(inv[".agentos/workflows/nogate_v1/workflow.yaml"], "no gate") {
 		t.Errorf("nogate: %v", inv)
+	}
+	if p := inv[".agentos/workflows/pattern_v1/workflow.yaml"]; !strings.Contains(p, "pattern: error parsing regexp: missing closing )") {
+		t.Errorf("pattern: %q", p)
 	}
 	if _, ok := lib.Get("spec_creation_v1"); !ok {
 		t.Error("an invalid project definition took the built-ins down")
@@ -162,6 +167,10 @@ func TestBadInput(t *testing.T) {
 			_, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "a", "color": "red"}, agent)
 			return err
 		}, KindInvalid, "color"},
+		{"input longer than its pattern allows", func() error {
+			_, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "a", "touches": strings.Repeat("x", 1001)}, agent)
+			return err
+		}, KindInvalid, "touches"},
 		{"path in input", func() error {
 			_, err := e.Start(ctx, "spec_creation_v1", map[string]string{"feature": "../../etc"}, agent)
 			return err
