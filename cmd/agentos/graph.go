@@ -44,28 +44,35 @@ When this project's server runs, graph asks it (its svc_search_project tool), wh
 code index in memory; otherwise it loads the saved code index. The answer is the same either way.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return errors.New("requires at least 2 arg(s): callers|deps|impls|path|impact and a symbol")
+				return usageError{errors.New("graph needs what to ask (callers, deps, impls, path or impact) and a symbol")}
 			}
-			want := 2
+			want, needs := 2, "one SYMBOL"
 			switch args[0] {
-			case "callers", "deps", "impls":
+			case "callers", "deps":
+			case "impls":
+				needs = "one INTERFACE"
 			case "path":
-				want = 3
+				want, needs = 3, "FROM and TO"
 			case "impact":
+				needs = "one SYMBOL, or --diff [REV]"
 				if diff && len(args) > 2 {
-					return fmt.Errorf("impact --diff takes at most one revision, received %d", len(args)-1)
+					return usageError{fmt.Errorf("graph impact --diff takes at most one revision; given %q", args[1:])}
 				}
 				if diff {
 					return nil
 				}
 			default:
-				return fmt.Errorf("invalid argument %q: use callers, deps, impls, path or impact", args[0])
+				return usageError{fmt.Errorf("graph cannot ask %q: ask callers, deps, impls, path or impact", args[0])}
 			}
 			if diff {
-				return errors.New("--diff applies to impact only")
+				return usageError{errors.New("--diff applies to graph impact only")}
 			}
 			if len(args) != want {
-				return fmt.Errorf("accepts %d arg(s) for %s, received %d", want, args[0], len(args))
+				got := "none"
+				if len(args) > 1 {
+					got = fmt.Sprintf("%q", args[1:])
+				}
+				return usageError{fmt.Errorf("graph %s takes %s; given %s", args[0], needs, got)}
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -137,6 +138,9 @@ func run(ctx context.Context, args []string, s *streams) int {
 	if errors.As(err, &quiet) {
 		return int(quiet)
 	}
+	if isUsageError(err) && cmd != nil {
+		err = plainArgsError(cmd, err)
+	}
 	fmt.Fprintln(s.Err, "agentos:", err)
 	var coded *exitError
 	if errors.As(err, &coded) {
@@ -152,8 +156,49 @@ func run(ctx context.Context, args []string, s *streams) int {
 	return exitFailure
 }
 
-// isUsageError recognises cobra's argument errors, which it does not type.
+// cobraArgCount is the count of arguments cobra's argument errors end with
+// ("accepts 1 arg(s), received 0").
+var cobraArgCount = regexp.MustCompile(`^(accepts|requires at least|requires at most) .*received (\d+)$`)
+
+// plainArgsError says a cobra argument error in the command's own terms:
+// "workflow show takes SESSION; given no argument" for "accepts 1 arg(s),
+// received 0", and `doctor takes no argument; given "x"` for cobra's
+// "unknown command" of a command that has no subcommands.
+func plainArgsError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+	takes := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(cmd.Use, cmd.Name()), "[flags]"))
+	if takes == "" {
+		takes = "no argument"
+	}
+	if m := cobraArgCount.FindStringSubmatch(msg); m != nil {
+		given := m[2] + " arguments"
+		switch m[2] {
+		case "0":
+			given = "no argument"
+		case "1":
+			given = "one argument"
+		}
+		return usageError{fmt.Errorf("%s takes %s; given %s", name, takes, given)}
+	}
+	if arg, ok := strings.CutPrefix(msg, "unknown command "); ok && !cmd.HasAvailableSubCommands() && cmd.HasParent() {
+		if k := strings.LastIndex(arg, " for "); k > 0 {
+			return usageError{fmt.Errorf("%s takes %s; given %s", name, takes, arg[:k])}
+		}
+	}
+	return err
+}
+
+// usageError is an argument error of agentos's own: how the command is
+// called follows it, as it follows cobra's.
+type usageError struct{ error }
+
+// isUsageError recognises agentos's argument errors and cobra's, which it
+// does not type.
 func isUsageError(err error) bool {
+	if errors.As(err, new(usageError)) {
+		return true
+	}
 	msg := err.Error()
 	for _, prefix := range []string{"unknown command", "unknown flag", "accepts ", "requires at least", "requires at most", "invalid argument"} {
 		if len(msg) >= len(prefix) && msg[:len(prefix)] == prefix {
