@@ -98,8 +98,13 @@ func isSetter(c *chunk.Chunk) bool {
 // constructor or a Python __init__: one that only stores its arguments is
 // how objects are made, not a setter, and ranks by ConstructorFactor.
 func isConstructor(c *chunk.Chunk) bool {
-	name := c.Symbol[strings.LastIndexByte(c.Symbol, '.')+1:]
-	return name == "constructor" && c.Language != "python" || name == "__init__" && c.Language == "python"
+	switch name := c.Symbol[strings.LastIndexByte(c.Symbol, '.')+1:]; c.Language {
+	case "typescript", "javascript":
+		return name == "constructor"
+	case "python":
+		return name == "__init__"
+	}
+	return false
 }
 
 // A setterRule is what a setter's statements look like in one language.
