@@ -207,8 +207,9 @@ func plan(ctx context.Context, p project.Paths, opts Options) ([]change, *Detect
 
 // resolveProject makes dir absolute and checks that it is an existing
 // folder. "" means the project found from the working directory: the
-// nearest folder at or above it that holds .agentos/, else the working
-// directory itself (a first install).
+// nearest folder at or above it that holds .agentos/, in the same git
+// repository (project.Nearest), else the working directory itself (a first
+// install).
 func resolveProject(dir string) (project.Paths, error) {
 	p, _, err := findProject(dir)
 	return p, err
@@ -231,13 +232,13 @@ func findProject(dir string) (p project.Paths, foundFrom string, err error) {
 	if dir == "" {
 		dir = "."
 		if wd, err := os.Getwd(); err == nil {
-			for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-				if fi, err := os.Stat(filepath.Join(d, project.Dir)); err == nil && fi.IsDir() {
-					dir = d
-					if d != wd {
-						foundFrom = wd
-					}
-					break
+			// Not above the git repository the folder is in: an agentos
+			// above it is another project's (project.Nearest), and this
+			// install is the repository's first.
+			if root, _, found := project.Nearest(wd); found {
+				dir = root
+				if root != wd {
+					foundFrom = wd
 				}
 			}
 		}

@@ -84,12 +84,43 @@ func Find(flagValue string) (Paths, error) {
 	if err != nil {
 		return Paths{}, fmt.Errorf("find project root: %w", err)
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if isDir(filepath.Join(dir, Dir)) {
-			return At(dir)
+	root, outer, found := Nearest(wd)
+	if found {
+		return At(root)
+	}
+	if outer != "" {
+		return Paths{}, fmt.Errorf("%w in %s up to its git repository's root %s; the agentos in %s, above that repository, is another project's: `agentos install --dir %s` sets this repository up, and --dir %s names that project",
+			ErrNotFound, wd, root, outer, root, outer)
+	}
+	return Paths{}, fmt.Errorf("%w in %s or any parent folder; run `agentos install` in your project", ErrNotFound, wd)
+}
+
+// Nearest finds the project dir belongs to: the nearest folder at or above
+// dir that holds .agentos/, looking no higher than the root of the git
+// repository dir is in (the first folder up that holds .git, a folder or a
+// worktree's file). A project installed above another repository is not
+// that repository's, as git does not take an outer repository for the one
+// it is in: ~/src/newproj, a repository of its own, is not part of an
+// agentos installed in ~/src. When the search stops at a repository's root
+// without finding one, root is that folder and outer names the installed
+// project above it, if there is one.
+func Nearest(dir string) (root, outer string, found bool) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if isDir(filepath.Join(d, Dir)) {
+			return d, "", true
 		}
-		if filepath.Dir(dir) == dir {
-			return Paths{}, fmt.Errorf("%w in %s or any parent folder; run `agentos install` in your project", ErrNotFound, wd)
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			for above := filepath.Dir(d); ; above = filepath.Dir(above) {
+				if isDir(filepath.Join(above, Dir)) {
+					return d, above, false
+				}
+				if filepath.Dir(above) == above {
+					return d, "", false
+				}
+			}
+		}
+		if filepath.Dir(d) == d {
+			return "", "", false
 		}
 	}
 }
