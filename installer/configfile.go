@@ -197,7 +197,11 @@ func describeDetection(d Detection) string {
 			langs[i] = fmt.Sprintf("%s (%d files)", l, n)
 		}
 	}
-	s := fmt.Sprintf("Detected %s in %s.", strings.Join(langs, ", "), strings.Join(d.SourcePaths, ", "))
+	where := "in " + strings.Join(d.SourcePaths, ", ")
+	if len(d.SourcePaths) == 1 && d.SourcePaths[0] == "." {
+		where = "at the project's top" // not "in .."
+	}
+	s := fmt.Sprintf("Detected %s %s.", strings.Join(langs, ", "), where)
 	if d.Truncated {
 		s += fmt.Sprintf(" The scan stopped reading after %d files; the top-level folders it had not read were looked into briefly", d.FilesScanned)
 		if len(d.Peeked) > 0 {
