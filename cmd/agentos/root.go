@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -121,7 +122,29 @@ code, and phase-gated workflows from idea to specification to tested code.
 		newVersionCmd(s),
 		newModelsCmd(s),
 	)
+	refuseUnknownSubcommands(root)
 	return root
+}
+
+// refuseUnknownSubcommands makes each group of commands that does nothing
+// itself (workflow, models) refuse a word that is none of its commands:
+// cobra shows such a group's help for `agentos workflow frob` and exits 0,
+// so a mistyped command looked like it had worked.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if !c.HasParent() || !c.HasSubCommands() || c.Runnable() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		// In cobra's words, which plainArgsError says again.
+		return fmt.Errorf("unknown command %q for %q", args[0], c.CommandPath())
+	}
 }
 
 // run executes the CLI and returns the process exit code.
@@ -162,8 +185,9 @@ var cobraArgCount = regexp.MustCompile(`^(accepts|requires at least|requires at 
 
 // plainArgsError says a cobra argument error in the command's own terms:
 // "workflow show takes SESSION; given no argument" for "accepts 1 arg(s),
-// received 0", and `doctor takes no argument; given "x"` for cobra's
-// "unknown command" of a command that has no subcommands.
+// received 0", `doctor takes no argument; given "x"` for cobra's "unknown
+// command" of a command without subcommands, and the subcommands there are
+// for one with them.
 func plainArgsError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
@@ -181,10 +205,34 @@ func plainArgsError(cmd *cobra.Command, err error) error {
 		}
 		return usageError{fmt.Errorf("%s takes %s; given %s", name, takes, given)}
 	}
-	if arg, ok := strings.CutPrefix(msg, "unknown command "); ok && !cmd.HasAvailableSubCommands() && cmd.HasParent() {
-		if k := strings.LastIndex(arg, " for "); k > 0 {
-			return usageError{fmt.Errorf("%s takes %s; given %s", name, takes, arg[:k])}
+	arg, ok := strings.CutPrefix(msg, "unknown command ")
+	arg, _, _ = strings.Cut(arg, "\n") // cobra's suggestions, made again below
+	k := strings.LastIndex(arg, " for ")
+	if !ok || k <= 0 {
+		return err
+	}
+	if cmd.HasAvailableSubCommands() {
+		what := name + " has no command " + arg[:k]
+		if !cmd.HasParent() {
+			what = "there is no command " + arg[:k]
 		}
+		if cmd.SuggestionsMinimumDistance <= 0 {
+			cmd.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only where it suggests
+		}
+		typed, _ := strconv.Unquote(arg[:k])
+		if s := cmd.SuggestionsFor(typed); len(s) > 0 {
+			return usageError{fmt.Errorf("%s; did you mean %s?", what, strings.Join(s, " or "))}
+		}
+		var subs []string
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				subs = append(subs, c.Name())
+			}
+		}
+		return usageError{fmt.Errorf("%s; the commands are %s", what, strings.Join(subs, ", "))}
+	}
+	if cmd.HasParent() {
+		return usageError{fmt.Errorf("%s takes %s; given %s", name, takes, arg[:k])}
 	}
 	return err
 }
