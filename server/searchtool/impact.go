@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentos-dev/agentos/internal/gitrepo"
+	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/search"
 	"github.com/agentos-dev/agentos/search/codegraph"
 )
@@ -118,8 +119,12 @@ func runImpact(ctx context.Context, ix *search.Index, q impactQuery, criteria Cr
 				}
 				syms = g.SymbolsIn(c.Path, rs)
 			}
-			if strings.HasPrefix(c.Path, ".agentos/.cache/") {
-				continue // the indexes themselves, when not ignored
+			if strings.HasPrefix(c.Path, project.Dir+"/") {
+				// agentos's own files (its indexes when not ignored, the
+				// standards and config an install just wrote): never the
+				// project's code.
+				changed = append(changed, syms...)
+				continue
 			}
 			if len(syms) == 0 && !g.HasFile(c.Path) {
 				other = append(other, c.Path)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,8 @@ func TestImpactAction(t *testing.T) {
 	src := filepath.Join(p.Root, "checkout", "checkout.go")
 	b, _ := os.ReadFile(src)
 	os.WriteFile(src, []byte(strings.Replace(string(b), "return amount", "return amount + 1", 1)), 0o644)
+	// A file that is not code is named; agentos's own files are not.
+	writeFiles(t, p.Root, map[string]string{"NOTES.txt": "remember the tax\n", ".agentos/standards/development/tax.md": "# Tax\n\nRound once.\n"})
 	// The edit moves no line, so its line lies in charge in the graph before
 	// and after the watcher re-indexes the file (which never takes the file
 	// out of the graph on the way: search.TestSearchDuringUpdates).
@@ -68,7 +71,7 @@ func TestImpactAction(t *testing.T) {
 		return out.Impact != nil && len(out.Impact.Changed) > 0
 	})
 	if out.Impact == nil || out.Impact.DiffBase != "HEAD" || len(out.Impact.Changed) != 1 || out.Impact.Changed[0].Symbol != "checkout.charge" ||
-		len(out.Impact.Tests) != 1 || out.Impact.Tests[0].Confidence != "exact" {
+		len(out.Impact.Tests) != 1 || out.Impact.Tests[0].Confidence != "exact" || !slices.Equal(out.Impact.OtherFiles, []string{"NOTES.txt"}) {
 		t.Errorf("diff impact: %+v", out.Impact)
 	}
 
