@@ -355,6 +355,8 @@ func otherBuild(p project.Paths, bin string) Check {
 		return Check{Name: "binary", Detail: p.Rel(bin) + " does not say its version (" + err.Error() + ")", Fix: fix}
 	case buildinfo.SameSource(this, pinned):
 		return Check{Name: "binary", OK: true, Detail: p.Rel(bin) + " is another build of this agentos " + describeBuild(this)}
+	case this.Version == "dev" && pinned.Version == "dev" && this.Commit == "" && pinned.Commit == "":
+		return Check{Name: "binary", OK: true, Note: true, Detail: p.Rel(bin) + " is another development build than this one, and neither records the commit it was built from; if agentos changed since the install, " + fix[4:]}
 	case this.Version == "dev" && pinned.Version == "dev" && (this.Commit == "" || pinned.Commit == "" || this.Modified || pinned.Modified):
 		return Check{Name: "binary", OK: true, Note: true, Detail: p.Rel(bin) + " is another development build (" + describeBuild(pinned) + ") than this one (" + describeBuild(this) + "); if agentos changed since the install, " + fix[4:]}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/agentos-dev/agentos/internal/buildinfo"
 	"github.com/agentos-dev/agentos/internal/project"
 )
 
@@ -426,6 +427,11 @@ func TestPinnedBinaryOfAnotherBuild(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("a pinned binary saying %s: %s (%+v), want %s", says, got, c, want)
+		}
+		// Two builds that record no commit are not told apart by "(dev)
+		// than (dev)".
+		if want == "note" && buildinfo.Get().Commit == "" && !strings.Contains(c.Detail, "neither records the commit it was built from") {
+			t.Errorf("a development build without a commit: %q", c.Detail)
 		}
 	}
 }
