@@ -117,12 +117,20 @@ func (pl *Plan) Changes() bool {
 	return false
 }
 
-// Counts tallies the files by action.
+// Counts tallies by action everything the plan lists: the shipped files,
+// and the binary, the .gitignore block, mcp.yaml's port and auth and the
+// client configs it changes, so that its summary adds up to its lines.
 func (pl *Plan) Counts() map[Action]int {
 	out := map[Action]int{}
 	for _, f := range pl.Files {
 		out[f.Action]++
 	}
+	for _, a := range []Action{pl.Binary, pl.Gitignore, pl.Port, pl.Auth} {
+		if a != Unchanged && a != "" {
+			out[a]++
+		}
+	}
+	out[Update] += len(pl.Configs)
 	return out
 }
 

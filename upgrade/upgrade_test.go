@@ -210,6 +210,25 @@ func TestUpgradeFromEarlierVersion(t *testing.T) {
 			t.Errorf("plan %s: %s, want %s", rel, actions[rel], a)
 		}
 	}
+	// The summary counts every line the plan shows: the files, and the
+	// binary, .gitignore, mcp.yaml's keys and client configs it changes.
+	files := map[Action]int{}
+	for _, fp := range pl.Files {
+		files[fp.Action]++
+	}
+	extra := len(pl.Configs)
+	for _, a := range []Action{pl.Binary, pl.Gitignore, pl.Port, pl.Auth} {
+		if a != Unchanged {
+			extra++
+		}
+	}
+	total, counted := len(pl.Files)+extra, 0
+	for _, n := range pl.Counts() {
+		counted += n
+	}
+	if extra == 0 || counted != total {
+		t.Errorf("Counts adds up to %d for %d files and %d other changes", counted, len(pl.Files), extra)
+	}
 	// The project's own work, which an upgrade never touches.
 	own := map[string]string{
 		".agentos/specs/2026-01-01-login/spec.md":               "# Login\n",
