@@ -15,15 +15,15 @@ import (
 
 func newUninstallCmd(s *streams) *cobra.Command {
 	var opts installer.UninstallOptions
-	var yes bool
+	var yes, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove agentos from a project",
-		Long: `Uninstall shows its plan, saves every file it will change or delete to a backup folder,
-then removes agentos's entries from every client config on this machine that points at
-the project, its rules files and marked blocks, its .gitignore block, and .agentos/
-except specs/ and standards/development/ (the project's own work). --purge removes
-those too. Other servers, settings and your own text are kept.
+		Long: `Uninstall shows its plan (--dry-run stops there), saves every file it will change or
+delete to a backup folder, then removes agentos's entries from every client config on this
+machine that points at the project, its rules files and marked blocks, its .gitignore block,
+and .agentos/ except specs/ and standards/development/ (the project's own work). --purge
+removes those too. Other servers, settings and your own text are kept.
 
 A server running for the project is stopped first, with any that takes over from it.
 When it cannot be stopped, uninstall says why and removes nothing, unless --yes is
@@ -50,6 +50,10 @@ is gone.`,
 			pl.Print(s.Out)
 			if pr := server.ProbeProject(cmd.Context(), p); pr.PID > 0 {
 				fmt.Fprintf(s.Out, "The server running for this project (pid %d) is stopped first.\n", pr.PID)
+			}
+			if dryRun {
+				fmt.Fprintln(s.Out, "Nothing was changed (--dry-run).")
+				return nil
 			}
 			if !yes {
 				if ok, err := confirm(s, "Remove agentos?", "removed"); !ok {
@@ -80,6 +84,7 @@ is gone.`,
 	cmd.Flags().StringVar(&opts.Dir, "dir", "", "project folder (default: found from the working directory)")
 	cmd.Flags().BoolVar(&opts.Purge, "purge", false, "also delete .agentos/specs/ and .agentos/standards/development/")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "remove without asking")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan and change nothing")
 	cmd.Flags().StringVar(&opts.BackupDir, "backup-dir", "", "where to save the originals (default: a new folder in your cache folder)")
 	return cmd
 }
