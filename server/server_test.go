@@ -172,7 +172,8 @@ func TestBridgeRelaysAndTakesOverWhenThePrimaryExits(t *testing.T) {
 		return nil
 	}
 	instance := func(m map[string]any) string {
-		sc, _ := m["result"].(map[string]any)["structuredContent"].(map[string]any)
+		res, _ := m["result"].(map[string]any) // none when the call failed: the caller says what came instead
+		sc, _ := res["structuredContent"].(map[string]any)
 		srv, _ := sc["server"].(map[string]any)
 		id, _ := srv["instance_id"].(string)
 		return id
