@@ -369,7 +369,8 @@ func TestReviewPage(t *testing.T) {
 	do("type a note", chromedp.KeyEvent("Reviewed on the page."))
 	// A live refresh that fails (the session busy for a moment) keeps the
 	// view, the focus and the typing: the page's next request for the
-	// session answers changed content, the one after it (the redraw's) 409.
+	// session answers changed content, the one after it 409 — the redraw's,
+	// or the next poll's when a redraw was already on its way.
 	do("make a refresh fail", chromedp.Evaluate[chromedp.Void](`(() => {
 		const real = window.fetch; let n = 0;
 		window.fetch = async (u, o) => {
@@ -380,9 +381,10 @@ func TestReviewPage(t *testing.T) {
 			return new Response(JSON.stringify({ error: "the session is busy" }), { status: 409 });
 		};
 	})()`))
-	// The page polls every 2 s. This wait had 30 s, which ran out once in
-	// a cold run at load 12 (the polls or the server's answers starved of
-	// CPU, or a race the page has: not known); it has a step's deadline.
+	// The page polls every 2 s. This step failed twice on loaded machines,
+	// once after 2 minutes: polls overlapped when the server answered
+	// slowly, and a poll's own failed request for the session was dropped
+	// without a word. The page now polls one at a time and says so.
 	do("see the refresh fail", chromedp.WaitVisible(chromedp.Search(`//*[@id="live" and contains(., "could not be refreshed: the session is busy")]`)))
 	if f := focused(); f != "TEXTAREA" {
 		t.Fatalf("after a failed refresh, the focus is on %q, not the comment being typed", f)

@@ -1182,7 +1182,20 @@
   }
 
   let waiting = -1;
-  async function refresh(quiet) {
+  // One refresh at a time. A poll that comes while one still waits for the
+  // server (a busy machine) is dropped, the next comes in 2 s; stacked, their
+  // answers came back out of order, and a later one drew over what an
+  // earlier one had found. A refresh asked for after a decision waits for
+  // the one in flight and then runs.
+  let refreshing = null;
+  function refresh(quiet) {
+    if (!refreshing) {
+      refreshing = refreshOnce(quiet).finally(() => { refreshing = null; });
+      return refreshing;
+    }
+    return quiet ? refreshing.then(() => refresh(true)) : refreshing;
+  }
+  async function refreshOnce(quiet) {
     let text;
     try {
       text = await apiText("state");
@@ -1219,9 +1232,17 @@
       // A session or a spec is redrawn when it changed (a spec's files
       // change without the session's state changing).
       let now;
-      try { now = await apiText(path); } catch (e) { return; }
-      if (now !== detail.text || changed) route(true);
-    } else if (changed) route(true);
+      try {
+        now = await apiText(path);
+      } catch (e) {
+        if (e.status === 401) return expired();
+        if (e.status === 0) return setOffline(unreachable);
+        // As when the redraw's own request fails (route): the view stays.
+        live.textContent = "Live · this view could not be refreshed: " + e.message;
+        return;
+      }
+      if (now !== detail.text || changed) return route(true);
+    } else if (changed) return route(true);
   }
 
   // Going elsewhere, the view says so at once: what was on screen is not
