@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentos-dev/agentos/internal/manifest"
 	"github.com/agentos-dev/agentos/internal/project"
 	"github.com/agentos-dev/agentos/standards"
 )
@@ -17,13 +20,83 @@ import (
 func newStandardsCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "standards",
-		Short: "Check the project's standards, or start a new one",
+		Short: "List, check or start the project's standards",
 		Long: `Standards are the Markdown files under .agentos/standards/ that agents search before they
 write code: universal/ holds those agentos ships, development/ the project's own.`,
 		Args: cobra.NoArgs, // "standards foo" is an unknown command, exit 2
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newStandardsLintCmd(s), newStandardsNewCmd(s))
+	cmd.AddCommand(newStandardsListCmd(s), newStandardsLintCmd(s), newStandardsNewCmd(s))
+	return cmd
+}
+
+// A listed standard's origin (standardsListed.State).
+const (
+	standardShipped = "shipped"
+	standardEdited  = "edited since install"
+	standardOwn     = "the project's own"
+)
+
+type standardsListed struct {
+	standards.Listed
+	State string `json:"state"`
+}
+
+func newStandardsListCmd(s *streams) *cobra.Command {
+	var dir string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the project's standards: path, title, and whether agentos shipped it, you edited it, or it is the project's own",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := project.Find(dir)
+			if err != nil {
+				return withCode(exitProject, err)
+			}
+			listed, err := standards.List(p.Standards())
+			if err != nil {
+				return err
+			}
+			// What install or upgrade wrote is in the manifest; a file it
+			// does not name is the project's.
+			m, _, err := manifest.Load(p)
+			if err != nil {
+				return err
+			}
+			rows := make([]standardsListed, len(listed))
+			for i, l := range listed {
+				rows[i] = standardsListed{Listed: l, State: standardOwn}
+				rel := p.Rel(filepath.Join(p.Standards(), filepath.FromSlash(l.Path)))
+				if e, ok := m.Files[filepath.ToSlash(rel)]; ok {
+					rows[i].State = standardShipped
+					if data, err := os.ReadFile(filepath.Join(p.Root, rel)); err == nil && manifest.Sum(data) != e.SHA256 {
+						rows[i].State = standardEdited
+					}
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			if len(rows) == 0 {
+				fmt.Fprintf(s.Out, "No standards in %s.\n", p.Rel(p.Standards()))
+				return nil
+			}
+			tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
+			for _, r := range rows {
+				if r.State == standardShipped {
+					fmt.Fprintf(tw, "%s\t%s\n", r.Path, r.Title)
+				} else {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Path, r.Title, r.State)
+				}
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: found from the working directory)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return cmd
 }
 

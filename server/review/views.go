@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -31,7 +30,7 @@ type overview struct {
 	Specs     []specRow                `json:"specs"`
 	Agents    []info.Client            `json:"agents"`
 	Indexes   []searchtool.IndexStatus `json:"indexes"`
-	Standards []standardRow            `json:"standards"`
+	Standards []standards.Listed       `json:"standards"`
 }
 
 type sessionRow struct {
@@ -65,12 +64,6 @@ type specRow struct {
 	// (holding, drifted, touched, unchecked, unverified); "" when the spec
 	// has not finished.
 	Living string `json:"living,omitempty"`
-}
-
-type standardRow struct {
-	Path     string   `json:"path"`
-	Title    string   `json:"title"`
-	Keywords []string `json:"keywords"`
 }
 
 // Approval states of a spec folder (specRow.State).
@@ -166,28 +159,9 @@ func (h *Handler) specs() ([]specRow, error) {
 	return rows, nil
 }
 
-// maxStandards caps the standards listed: a project has tens of them.
-const maxStandards = 500
-
-func (h *Handler) standards() []standardRow {
-	root := h.opts.Project.Standards()
-	rows := []standardRow{}
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || len(rows) == maxStandards {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ".md") || d.Name() == "README.md" || !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil
-		}
-		st := standards.Parse(path, data)
-		rel, _ := filepath.Rel(root, path)
-		rows = append(rows, standardRow{Path: filepath.ToSlash(rel), Title: st.Title, Keywords: st.Keywords})
-		return nil
-	})
+// standards lists the project's standards; the page shows what could be read.
+func (h *Handler) standards() []standards.Listed {
+	rows, _ := standards.List(h.opts.Project.Standards())
 	return rows
 }
 
