@@ -2,6 +2,7 @@ package standards
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -291,5 +292,41 @@ func TestScaffold(t *testing.T) {
 		if _, err := Scaffold(bad, day); err == nil {
 			t.Errorf("Scaffold(%q) accepted", bad)
 		}
+	}
+}
+
+// List reads regular standards only: not README.md, not a hidden folder,
+// not through a link; a missing folder holds none.
+func TestList(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"a/one.md":     "Keywords: one, first\n# One\n",
+		"a/README.md":  "# Readme\n",
+		".hidden/x.md": "# Hidden\n",
+		"b/two.MD":     "# Two\n",
+		"notes.txt":    "# Not a standard\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("# Secret\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(root, "a", "link.md")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	got, err := List(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Listed{{Path: "a/one.md", Title: "One", Keywords: []string{"one", "first"}}, {Path: "b/two.MD", Title: "Two"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("List = %+v, want %+v", got, want)
+	}
+	if got, err := List(filepath.Join(root, "missing")); err != nil || len(got) != 0 {
+		t.Errorf("a missing folder: %v, %v", got, err)
 	}
 }
