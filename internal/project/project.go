@@ -107,20 +107,18 @@ func Find(flagValue string) (Paths, error) {
 func Nearest(dir string) (root, outer string, found bool) {
 	for d := dir; ; d = filepath.Dir(d) {
 		if isDir(filepath.Join(d, Dir)) {
+			if root != "" {
+				return root, d, false // above the repository's root
+			}
 			return d, "", true
 		}
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			for above := filepath.Dir(d); ; above = filepath.Dir(above) {
-				if isDir(filepath.Join(above, Dir)) {
-					return d, above, false
-				}
-				if filepath.Dir(above) == above {
-					return d, "", false
-				}
+		if root == "" {
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+				root = d
 			}
 		}
 		if filepath.Dir(d) == d {
-			return "", "", false
+			return root, "", false
 		}
 	}
 }
