@@ -119,14 +119,10 @@ func runImpact(ctx context.Context, ix *search.Index, q impactQuery, criteria Cr
 				}
 				syms = g.SymbolsIn(c.Path, rs)
 			}
-			if strings.HasPrefix(c.Path, project.Dir+"/") {
-				// agentos's own files (its indexes when not ignored, the
-				// standards and config an install just wrote): never the
-				// project's code.
-				changed = append(changed, syms...)
-				continue
-			}
-			if len(syms) == 0 && !g.HasFile(c.Path) {
+			// agentos's own files (its indexes when not ignored, the
+			// standards and config an install just wrote) are never the
+			// project's code, and not worth naming.
+			if len(syms) == 0 && !g.HasFile(c.Path) && !strings.HasPrefix(c.Path, project.Dir+"/") {
 				other = append(other, c.Path)
 			}
 			changed = append(changed, syms...)
