@@ -168,13 +168,13 @@ func editedSince(p project.Paths, removed []string) []string {
 		return nil
 	}
 	var out []string
-	for rel, e := range m.Files {
+	for rel := range m.Files {
 		abs := filepath.Join(p.Root, filepath.FromSlash(rel))
 		under := slices.ContainsFunc(removed, func(r string) bool { return abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) })
 		if !under || strings.HasPrefix(rel, ".agentos/bin/") {
 			continue
 		}
-		if data, err := os.ReadFile(abs); err == nil && manifest.Sum(data) != e.SHA256 {
+		if _, edited := m.Edited(p, rel); edited {
 			out = append(out, rel)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -67,12 +66,12 @@ func newStandardsListCmd(s *streams) *cobra.Command {
 			rows := make([]standardsListed, len(listed))
 			for i, l := range listed {
 				rows[i] = standardsListed{Listed: l, State: standardOwn}
-				rel := p.Rel(filepath.Join(p.Standards(), filepath.FromSlash(l.Path)))
-				if e, ok := m.Files[filepath.ToSlash(rel)]; ok {
+				rel := filepath.ToSlash(p.Rel(filepath.Join(p.Standards(), filepath.FromSlash(l.Path))))
+				switch recorded, edited := m.Edited(p, rel); {
+				case edited:
+					rows[i].State = standardEdited
+				case recorded:
 					rows[i].State = standardShipped
-					if data, err := os.ReadFile(filepath.Join(p.Root, rel)); err == nil && manifest.Sum(data) != e.SHA256 {
-						rows[i].State = standardEdited
-					}
 				}
 			}
 			if asJSON {

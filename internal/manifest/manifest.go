@@ -66,6 +66,19 @@ func Sum(data []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
+// Edited reports whether the file at rel (project-relative, slash-separated)
+// is one the manifest records and no longer holds what was recorded: the
+// project edited it since install or upgrade wrote it. A file that cannot
+// be read is not called edited.
+func (m Manifest) Edited(p project.Paths, rel string) (recorded, edited bool) {
+	e, ok := m.Files[rel]
+	if !ok {
+		return false, false
+	}
+	data, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(rel)))
+	return true, err == nil && Sum(data) != e.SHA256
+}
+
 // New returns an empty manifest for the given version and source.
 func New(version, source string) Manifest {
 	return Manifest{Format: Format, AssetVersion: version, Source: source, Files: map[string]Entry{}}
