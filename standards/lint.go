@@ -439,6 +439,12 @@ func (l *linter) link(line int, target string, exists func(string) bool) {
 	}
 }
 
+// isStandardName reports whether a file of this name is a standard: a
+// Markdown file, but not a folder's README.md.
+func isStandardName(name string) bool {
+	return strings.EqualFold(filepath.Ext(name), ".md") && !strings.EqualFold(name, "README.md")
+}
+
 // Files expands paths into the standards to lint: a file is taken as it is,
 // a folder gives every .md file below it except README.md files, which index
 // a folder rather than state a standard. The result is sorted within each
@@ -467,7 +473,7 @@ func Files(paths ...string) ([]string, error) {
 				}
 				return nil
 			}
-			if strings.EqualFold(filepath.Ext(name), ".md") && !strings.EqualFold(d.Name(), "README.md") {
+			if isStandardName(d.Name()) {
 				out = append(out, name)
 			}
 			return nil
@@ -487,7 +493,7 @@ func FilesFS(fsys fs.FS, root string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.EqualFold(path.Ext(name), ".md") && !strings.EqualFold(d.Name(), "README.md") {
+		if !d.IsDir() && isStandardName(d.Name()) {
 			out = append(out, name)
 		}
 		return nil

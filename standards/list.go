@@ -40,7 +40,7 @@ func List(root string) ([]Listed, error) {
 				return filepath.SkipDir
 			}
 			return nil
-		case !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(path), ".md") || strings.EqualFold(d.Name(), "README.md"):
+		case !d.Type().IsRegular() || !isStandardName(d.Name()):
 			return nil
 		}
 		data, err := os.ReadFile(path)
