@@ -347,8 +347,19 @@ func listenInRange(lo, hi int) (problems []string) {
 }
 
 // freePorts returns the first of n consecutive loopback ports that are free
-// now, starting at one the system hands out.
+// now, starting at one the system hands out. Beside the run's other tests,
+// whose connections take ports of the same range, a neighbour is often in
+// use: it tries twenty starts before it gives up.
 func freePorts(n int) (int, bool) {
+	for range 20 {
+		if lo, ok := freePortsFrom(n); ok {
+			return lo, true
+		}
+	}
+	return 0, false
+}
+
+func freePortsFrom(n int) (int, bool) {
 	ln, err := net.Listen("tcp", Host+":0")
 	if err != nil {
 		return 0, false
