@@ -27,6 +27,18 @@ func (b *bridge) repeatable(ctx context.Context, msg []byte) bool {
 		return true
 	}
 	readOnly, err := b.readOnlyTools(ctx)
+	for try := 1; err != nil && try < maxResends && ctx.Err() == nil; try++ {
+		// The primary just found may be the one still shutting down, which
+		// answered initialize and then ended (see maxResends): ask the next.
+		b.log.Info("could not list the primary's tools; going to the next one", "err", err)
+		b.mu.Lock()
+		gen := b.generation
+		b.mu.Unlock()
+		if b.reconnect(ctx, gen, true) != nil {
+			break
+		}
+		readOnly, err = b.readOnlyTools(ctx)
+	}
 	if err != nil {
 		b.log.Warn("cannot tell whether a tool only reads; not calling it again", "tool", m.Params.Name, "err", err)
 		return false
