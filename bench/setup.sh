@@ -31,7 +31,7 @@ warm= runs=3 what=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --warm) warm=1 ;;
-    --runs) runs=$2; shift ;;
+    --runs) runs=${2:?--runs takes a number}; shift ;;
     install|test) what+=("$1") ;;
     *) echo "usage: bench/setup.sh [--warm] [--runs N] [install|test]..." >&2; exit 2 ;;
   esac
