@@ -76,4 +76,7 @@ func TestRepeatableAsksTheNextPrimaryWhenThisOneIsGone(t *testing.T) {
 	if !b.repeatable(context.Background(), []byte(call)) {
 		t.Errorf("get_server_info was not sent again though the next primary (%s) says it only reads", st.URL)
 	}
+	if b.repeatable(context.Background(), []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"svc_workflow","arguments":{"action":"complete_phase"}}}`)) {
+		t.Error("svc_workflow would be sent again, though it changes things")
+	}
 }
